@@ -1,0 +1,284 @@
+//! Element types (dtypes): the twelve of SPEC.md section 3.
+//!
+//! - [`Element`]: every element type, with its [`DType`].
+//! - [`Numeric`]: the ones with `+ - *` and unary `-` (PyTorch's integer
+//!   arithmetic wraps; so does ours).
+//! - [`Float`]: the ones with true division `/` (floating and complex).
+//! - [`Ordered`]: the ones with `lt`/`le`/`gt`/`ge` (all but complex).
+
+use core::fmt::Debug;
+use half::{bf16, f16};
+use num_complex::Complex;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The runtime tag of an element type, named as PyTorch names it.
+///
+/// ```
+/// use shaped::prelude::*;
+/// assert_eq!(f32::DTYPE, DType::F32);
+/// assert_eq!(DType::C64.name(), "complex64");
+/// assert!(DType::BF16.is_floating_point());
+/// assert_eq!(DType::I16.itemsize(), 2);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    /// `torch.float16`, `half::f16`.
+    F16,
+    /// `torch.bfloat16`, `half::bf16`.
+    BF16,
+    /// `torch.float32`, `f32`.
+    F32,
+    /// `torch.float64`, `f64`.
+    F64,
+    /// `torch.complex64`, `Complex<f32>`.
+    C64,
+    /// `torch.complex128`, `Complex<f64>`.
+    C128,
+    /// `torch.uint8`, `u8`.
+    U8,
+    /// `torch.int8`, `i8`.
+    I8,
+    /// `torch.int16`, `i16`.
+    I16,
+    /// `torch.int32`, `i32`.
+    I32,
+    /// `torch.int64`, `i64`.
+    I64,
+    /// `torch.bool`, `bool`.
+    Bool,
+}
+
+impl DType {
+    /// PyTorch's name without the `torch.` prefix: `"float32"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+            DType::F32 => "float32",
+            DType::F64 => "float64",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
+            DType::U8 => "uint8",
+            DType::I8 => "int8",
+            DType::I16 => "int16",
+            DType::I32 => "int32",
+            DType::I64 => "int64",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// True for float16, bfloat16, float32 and float64.
+    pub const fn is_floating_point(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+
+    /// True for complex64 and complex128.
+    pub const fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
+    }
+
+    /// Bytes per element.
+    pub const fn itemsize(self) -> usize {
+        match self {
+            DType::Bool | DType::U8 | DType::I8 => 1,
+            DType::F16 | DType::BF16 | DType::I16 => 2,
+            DType::F32 | DType::I32 => 4,
+            DType::F64 | DType::I64 | DType::C64 => 8,
+            DType::C128 => 16,
+        }
+    }
+}
+
+impl core::fmt::Display for DType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "torch.{}", self.name())
+    }
+}
+
+/// An element type of a tensor: one of the twelve dtypes.
+///
+/// ```
+/// use shaped::prelude::*;
+/// fn dtype_of<T: Element>(_: &[T]) -> DType { T::DTYPE }
+/// assert_eq!(dtype_of(&[1u8]), DType::U8);
+/// ```
+pub trait Element:
+    Copy + Default + Debug + PartialEq + Send + Sync + 'static + sealed::Sealed
+{
+    /// The runtime tag.
+    const DTYPE: DType;
+    /// Zero (`false` for bool).
+    const ZERO: Self;
+    /// One (`true` for bool).
+    const ONE: Self;
+}
+
+/// Element types with `+`, `-`, `*` and unary `-`, as PyTorch computes them:
+/// integers wrap on overflow, half types compute in `f32` and round once.
+///
+/// ```
+/// use shaped::dtype::Numeric;
+/// assert_eq!(<u8 as Numeric>::mul(1, 254u8.wrapping_neg()), 2);
+/// assert_eq!(<i8 as Numeric>::add(127, 1), -128);
+/// ```
+pub trait Numeric: Element {
+    /// `a + b`.
+    fn add(a: Self, b: Self) -> Self;
+    /// `a - b`.
+    fn sub(a: Self, b: Self) -> Self;
+    /// `a * b`.
+    fn mul(a: Self, b: Self) -> Self;
+    /// `-a`.
+    fn neg(a: Self) -> Self;
+    /// `n` converted as PyTorch's `arange` does.
+    fn from_index(n: usize) -> Self;
+}
+
+/// Element types with true division: floating and complex.
+///
+/// ```
+/// use shaped::dtype::Float;
+/// assert_eq!(<f32 as Float>::div(1.0, 4.0), 0.25);
+/// ```
+pub trait Float: Numeric {
+    /// `a / b`.
+    fn div(a: Self, b: Self) -> Self;
+}
+
+/// Element types with an order, for `lt`, `le`, `gt`, `ge` (all but complex).
+pub trait Ordered: Element + PartialOrd {}
+
+macro_rules! element {
+    ($($t:ty => $dtype:ident, $zero:expr, $one:expr);* $(;)?) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$dtype;
+            const ZERO: Self = $zero;
+            const ONE: Self = $one;
+        }
+    )*};
+}
+element! {
+    f16 => F16, f16::ZERO, f16::ONE;
+    bf16 => BF16, bf16::ZERO, bf16::ONE;
+    f32 => F32, 0.0, 1.0;
+    f64 => F64, 0.0, 1.0;
+    Complex<f32> => C64, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 };
+    Complex<f64> => C128, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 };
+    u8 => U8, 0, 1;
+    i8 => I8, 0, 1;
+    i16 => I16, 0, 1;
+    i32 => I32, 0, 1;
+    i64 => I64, 0, 1;
+    bool => Bool, false, true;
+}
+
+macro_rules! numeric_int {
+    ($($t:ty),*) => {$(
+        impl Numeric for $t {
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self { a.wrapping_add(b) }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self { a.wrapping_sub(b) }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self { a.wrapping_mul(b) }
+            #[inline(always)]
+            fn neg(a: Self) -> Self { a.wrapping_neg() }
+            #[inline(always)]
+            fn from_index(n: usize) -> Self { n as $t }
+        }
+        impl Ordered for $t {}
+    )*};
+}
+numeric_int!(u8, i8, i16, i32, i64);
+
+macro_rules! numeric_float {
+    ($($t:ty => $from:expr),*) => {$(
+        impl Numeric for $t {
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self { a + b }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self { a - b }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self { a * b }
+            #[inline(always)]
+            fn neg(a: Self) -> Self { -a }
+            #[inline(always)]
+            fn from_index(n: usize) -> Self { $from(n) }
+        }
+        impl Float for $t {
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Self { a / b }
+        }
+    )*};
+}
+numeric_float!(
+    f16 => |n: usize| f16::from_f64(n as f64),
+    bf16 => |n: usize| bf16::from_f64(n as f64),
+    f32 => |n: usize| n as f32,
+    f64 => |n: usize| n as f64,
+    Complex<f32> => |n: usize| Complex::new(n as f32, 0.0),
+    Complex<f64> => |n: usize| Complex::new(n as f64, 0.0)
+);
+
+impl Ordered for f16 {}
+impl Ordered for bf16 {}
+impl Ordered for f32 {}
+impl Ordered for f64 {}
+impl Ordered for bool {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_arithmetic_wraps_like_pytorch() {
+        // uint8 [1, 2, 3] *= -2 gives [254, 252, 250] (SPEC.md section 3).
+        let minus_two = 2u8.wrapping_neg();
+        let got: Vec<u8> = [1u8, 2, 3].iter().map(|&x| u8::mul(x, minus_two)).collect();
+        assert_eq!(got, vec![254, 252, 250]);
+        assert_eq!(i64::neg(i64::MIN), i64::MIN);
+    }
+
+    #[test]
+    fn half_types_round_once_per_op() {
+        // Between 2048 and 4096 float16 steps by 2: 2048 + 1 rounds to even
+        // (2048), 2048 + 3 = 2051 rounds to even (2052).
+        let h = |x: f32| f16::from_f32(x);
+        assert_eq!(f16::add(h(2048.0), h(1.0)), h(2048.0));
+        assert_eq!(f16::add(h(2048.0), h(3.0)), h(2052.0));
+        assert_eq!(
+            bf16::mul(bf16::from_f32(3.0), bf16::from_f32(1.0 / 3.0)).to_f32(),
+            1.0
+        );
+    }
+
+    #[test]
+    fn dtype_facts() {
+        let all = [
+            DType::F16,
+            DType::BF16,
+            DType::F32,
+            DType::F64,
+            DType::C64,
+            DType::C128,
+            DType::U8,
+            DType::I8,
+            DType::I16,
+            DType::I32,
+            DType::I64,
+            DType::Bool,
+        ];
+        let sizes: Vec<usize> = all.iter().map(|d| d.itemsize()).collect();
+        assert_eq!(sizes, vec![2, 2, 4, 8, 8, 16, 1, 1, 2, 4, 8, 1]);
+        assert_eq!(all.iter().filter(|d| d.is_floating_point()).count(), 4);
+        assert_eq!(all.iter().filter(|d| d.is_complex()).count(), 2);
+        assert_eq!(
+            <Complex<f64> as Element>::DTYPE.to_string(),
+            "torch.complex128"
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! Strided layouts (SPEC.md section 5): sizes, strides and a storage offset.
+//!
+//! Element `[i0, i1, ..]` of a tensor lives at
+//! `offset + i0 * strides[0] + i1 * strides[1] + ..` of its storage. A view
+//! is a new layout over the same storage; every view operation is a pure
+//! function from one [`Layout`] to another, shared by all shapes and devices.
+
+use crate::error::Error;
+use crate::shape::{Shape, SizeArray};
+
+/// Sizes, strides (in elements) and the storage offset of a tensor.
+///
+/// For a static rank the arrays are `[usize; N]`: no heap allocation.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::layout::Layout;
+/// let l = Layout::<shape![2, 5]>::contiguous([2, 5]);
+/// assert_eq!(l.strides(), &[5, 1]);
+/// assert!(l.is_contiguous());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout<S: Shape> {
+    sizes: S::Sizes,
+    strides: S::Sizes,
+    offset: usize,
+}
+
+impl<S: Shape> Layout<S> {
+    /// A row-major (C-contiguous) layout of the given sizes, offset 0.
+    pub fn contiguous(sizes: S::Sizes) -> Self {
+        let strides = contiguous_strides::<S::Sizes>(sizes.as_ref());
+        Layout {
+            sizes,
+            strides,
+            offset: 0,
+        }
+    }
+
+    /// A layout from its parts. Nothing is checked here: a tensor checks a
+    /// layout against its storage before using it.
+    pub fn from_parts(sizes: S::Sizes, strides: S::Sizes, offset: usize) -> Self {
+        Layout {
+            sizes,
+            strides,
+            offset,
+        }
+    }
+
+    /// The sizes.
+    pub fn sizes(&self) -> &[usize] {
+        self.sizes.as_ref()
+    }
+
+    /// The sizes, as the shape's array type.
+    pub fn size_array(&self) -> &S::Sizes {
+        &self.sizes
+    }
+
+    /// The strides, in elements.
+    pub fn strides(&self) -> &[usize] {
+        self.strides.as_ref()
+    }
+
+    /// The strides, as the shape's array type.
+    pub fn stride_array(&self) -> &S::Sizes {
+        &self.strides
+    }
+
+    /// The storage offset of element `[0, 0, ..]`.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The rank.
+    pub fn rank(&self) -> usize {
+        self.sizes.as_ref().len()
+    }
+
+    /// The number of elements.
+    pub fn numel(&self) -> usize {
+        self.sizes.as_ref().iter().product()
+    }
+
+    /// PyTorch's `is_contiguous()`: row-major with no gaps, ignoring the
+    /// strides of size-1 dimensions; empty tensors are contiguous.
+    pub fn is_contiguous(&self) -> bool {
+        is_contiguous(self.sizes(), self.strides())
+    }
+
+    /// The storage index of the element at `index`, checked.
+    pub fn index_offset(&self, index: &[usize]) -> Result<usize, Error> {
+        let sizes = self.sizes();
+        if index.len() != sizes.len() {
+            return Err(Error::IndexRank {
+                rank: sizes.len(),
+                indices: index.len(),
+            });
+        }
+        let mut at = self.offset;
+        for (dim, ((&i, &n), &s)) in index.iter().zip(sizes).zip(self.strides()).enumerate() {
+            if i >= n {
+                return Err(Error::IndexOutOfRange {
+                    index: i,
+                    dim,
+                    size: n,
+                });
+            }
+            at += i * s;
+        }
+        Ok(at)
+    }
+
+    /// One past the largest storage index this layout reaches (its offset
+    /// when empty): the storage must be at least this long.
+    pub fn storage_span(&self) -> usize {
+        if self.numel() == 0 {
+            return self.offset;
+        }
+        self.offset
+            + 1
+            + self
+                .sizes()
+                .iter()
+                .zip(self.strides())
+                .map(|(&n, &s)| (n - 1) * s)
+                .sum::<usize>()
+    }
+
+    /// True when no two indices share a storage element: the layout may be
+    /// written through. (Zero strides on dimensions of size > 1 overlap.)
+    pub fn is_non_overlapping(&self) -> bool {
+        is_non_overlapping(self.sizes(), self.strides())
+    }
+
+    /// A read-only view of this layout expanded to `sizes` (PyTorch's
+    /// `expand`): new leading dimensions and stretched size-1 dimensions get
+    /// stride 0. The caller has checked that the sizes broadcast.
+    pub(crate) fn expand_to<S2: Shape>(&self, sizes: S2::Sizes) -> Layout<S2> {
+        let mut strides = S2::Sizes::filled(sizes.as_ref().len(), 0);
+        let extra = sizes.as_ref().len() - self.rank();
+        for (i, (&n, &s)) in self.sizes().iter().zip(self.strides()).enumerate() {
+            let target = sizes.as_ref()[extra + i];
+            strides.as_mut()[extra + i] = if n == 1 && target != 1 { 0 } else { s };
+        }
+        Layout {
+            sizes,
+            strides,
+            offset: self.offset,
+        }
+    }
+}
+
+/// A shape's array type holding a copy of `values` (whose length is its rank).
+pub(crate) fn array_from<S: Shape>(values: &[usize]) -> S::Sizes {
+    let mut out = S::Sizes::filled(values.len(), 0);
+    out.as_mut().copy_from_slice(values);
+    out
+}
+
+/// Row-major strides for `sizes` (size-0 and size-1 dimensions get the
+/// stride they would have with size 1, as PyTorch does).
+pub fn contiguous_strides<A: SizeArray>(sizes: &[usize]) -> A {
+    let mut strides = A::filled(sizes.len(), 0);
+    let mut step = 1usize;
+    for (s, &n) in strides.as_mut().iter_mut().zip(sizes).rev() {
+        *s = step;
+        step *= n.max(1);
+    }
+    strides
+}
+
+/// PyTorch's contiguity test on raw sizes and strides.
+pub fn is_contiguous(sizes: &[usize], strides: &[usize]) -> bool {
+    if sizes.contains(&0) {
+        return true;
+    }
+    let mut expected = 1;
+    for (&n, &s) in sizes.iter().zip(strides).rev() {
+        if n != 1 {
+            if s != expected {
+                return false;
+            }
+            expected *= n;
+        }
+    }
+    true
+}
+
+/// True when the strided layout maps distinct indices to distinct elements.
+pub fn is_non_overlapping(sizes: &[usize], strides: &[usize]) -> bool {
+    if sizes.contains(&0) {
+        return true;
+    }
+    // Sort the dimensions that move by stride; each must step past the whole
+    // extent of the smaller ones.
+    let mut dims: Vec<(usize, usize)> = sizes
+        .iter()
+        .zip(strides)
+        .filter(|(&n, _)| n > 1)
+        .map(|(&n, &s)| (s, n))
+        .collect();
+    dims.sort_unstable();
+    let mut extent = 1;
+    for (s, n) in dims {
+        if s < extent {
+            return false;
+        }
+        extent += s * (n - 1);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contiguity_follows_pytorch() {
+        assert!(is_contiguous(&[2, 5], &[5, 1]));
+        assert!(!is_contiguous(&[5, 2], &[1, 5]));
+        assert!(is_contiguous(&[2, 1, 5], &[5, 99, 1]));
+        assert!(is_contiguous(&[0, 3], &[7, 7]));
+        assert!(is_contiguous(&[], &[]));
+    }
+
+    #[test]
+    fn overlap_detection() {
+        assert!(is_non_overlapping(&[4, 3], &[3, 1]));
+        assert!(is_non_overlapping(&[3, 4], &[1, 3]));
+        assert!(!is_non_overlapping(&[4, 3], &[0, 1]));
+        assert!(is_non_overlapping(&[1, 3], &[0, 1]));
+        assert!(!is_non_overlapping(&[2, 2], &[1, 1]));
+        assert!(is_non_overlapping(&[2, 2], &[3, 1]));
+    }
+
+    #[test]
+    fn offsets_and_spans() {
+        let l = Layout::<()>::contiguous([]);
+        assert_eq!(l.storage_span(), 1);
+        let l = Layout::<(crate::shape::Dyn, crate::shape::Dyn)>::from_parts([3, 4], [1, 3], 2);
+        assert_eq!(l.index_offset(&[2, 3]).unwrap(), 2 + 2 + 9);
+        assert_eq!(l.storage_span(), 2 + 1 + 2 + 9);
+        assert_eq!(
+            l.index_offset(&[3, 0]).unwrap_err().to_string(),
+            "index 3 is out of bounds for dimension 0 with size 3"
+        );
+    }
+}

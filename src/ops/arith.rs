@@ -1,0 +1,159 @@
+//! `+ - * /` and unary `-`, with broadcasting.
+//!
+//! Every owned/borrowed combination works (`&x + &y`, `x + &y`, `&x + y`,
+//! `x + y`), and a plain number on either side (`&x * 2.0`, `1.0 - &x`). The
+//! result shape is [`Broadcast<S1, S2>`], computed by the compiler; shapes
+//! that cannot broadcast do not compile (see `ui-tests/fail/broadcast_*.rs`).
+//! With `Dyn` sizes the check happens at run time and the operator panics
+//! with PyTorch's message.
+//!
+//! Integer arithmetic wraps as in PyTorch. `/` is true division and is
+//! defined for floating and complex tensors.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let a = Tensor::<i64, shape![3, 1]>::from_vec(vec![0, 1, 2]).unwrap();
+//! let b = Tensor::<i64, shape![1, 4]>::from_vec(vec![0, 1, 2, 3]).unwrap();
+//! let c = &a + &b; // both stretch: (3, 4)
+//! assert_eq!(c.to_vec(), vec![0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5]);
+//! let d = 10 - &c * 2;
+//! assert_eq!(d[[2, 3]], 0);
+//! ```
+
+use super::kernels::{self, WithLeft, WithRight};
+use super::{broadcast_binary, unary, Elementwise};
+use crate::dtype::{Float, Numeric};
+use crate::shape::{Broadcast, BroadcastShape, Shape};
+use crate::storage::Repr;
+use crate::tensor::Tensor;
+use core::ops::{Add, Div, Mul, Neg, Sub};
+use half::{bf16, f16};
+use num_complex::Complex;
+
+macro_rules! binary_operator {
+    ($Trait:ident, $method:ident, $Fn:ident, $bound:ident) => {
+        impl<'a, 'b, T, S1, S2, D, R1, R2> $Trait<&'b Tensor<T, S2, D, R2>>
+            for &'a Tensor<T, S1, D, R1>
+        where
+            T: $bound,
+            S1: BroadcastShape<S2>,
+            S2: Shape,
+            D: Elementwise,
+            R1: Repr,
+            R2: Repr,
+        {
+            type Output = Tensor<T, Broadcast<S1, S2>, D>;
+            fn $method(self, rhs: &'b Tensor<T, S2, D, R2>) -> Self::Output {
+                broadcast_binary(self, rhs, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+
+        impl<'b, T, S1, S2, D, R1, R2> $Trait<&'b Tensor<T, S2, D, R2>> for Tensor<T, S1, D, R1>
+        where
+            T: $bound,
+            S1: BroadcastShape<S2>,
+            S2: Shape,
+            D: Elementwise,
+            R1: Repr,
+            R2: Repr,
+        {
+            type Output = Tensor<T, Broadcast<S1, S2>, D>;
+            fn $method(self, rhs: &'b Tensor<T, S2, D, R2>) -> Self::Output {
+                (&self).$method(rhs)
+            }
+        }
+
+        impl<'a, T, S1, S2, D, R1, R2> $Trait<Tensor<T, S2, D, R2>> for &'a Tensor<T, S1, D, R1>
+        where
+            T: $bound,
+            S1: BroadcastShape<S2>,
+            S2: Shape,
+            D: Elementwise,
+            R1: Repr,
+            R2: Repr,
+        {
+            type Output = Tensor<T, Broadcast<S1, S2>, D>;
+            fn $method(self, rhs: Tensor<T, S2, D, R2>) -> Self::Output {
+                self.$method(&rhs)
+            }
+        }
+
+        impl<T, S1, S2, D, R1, R2> $Trait<Tensor<T, S2, D, R2>> for Tensor<T, S1, D, R1>
+        where
+            T: $bound,
+            S1: BroadcastShape<S2>,
+            S2: Shape,
+            D: Elementwise,
+            R1: Repr,
+            R2: Repr,
+        {
+            type Output = Tensor<T, Broadcast<S1, S2>, D>;
+            fn $method(self, rhs: Tensor<T, S2, D, R2>) -> Self::Output {
+                (&self).$method(&rhs)
+            }
+        }
+
+        impl<'a, T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T>
+            for &'a Tensor<T, S, D, R>
+        {
+            type Output = Tensor<T, S, D>;
+            fn $method(self, rhs: T) -> Self::Output {
+                unary(self, WithRight(kernels::$Fn, rhs))
+            }
+        }
+
+        impl<T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T> for Tensor<T, S, D, R> {
+            type Output = Tensor<T, S, D>;
+            fn $method(self, rhs: T) -> Self::Output {
+                unary(&self, WithRight(kernels::$Fn, rhs))
+            }
+        }
+    };
+}
+
+binary_operator!(Add, add, Add, Numeric);
+binary_operator!(Sub, sub, Sub, Numeric);
+binary_operator!(Mul, mul, Mul, Numeric);
+binary_operator!(Div, div, Div, Float);
+
+/// `scalar op tensor` needs one impl per scalar type (Rust's orphan rule).
+macro_rules! scalar_left {
+    ($Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
+        impl<'a, S: Shape, D: Elementwise, R: Repr> $Trait<&'a Tensor<$t, S, D, R>> for $t {
+            type Output = Tensor<$t, S, D>;
+            fn $method(self, rhs: &'a Tensor<$t, S, D, R>) -> Self::Output {
+                unary(rhs, WithLeft(kernels::$Fn, self))
+            }
+        }
+        impl<S: Shape, D: Elementwise, R: Repr> $Trait<Tensor<$t, S, D, R>> for $t {
+            type Output = Tensor<$t, S, D>;
+            fn $method(self, rhs: Tensor<$t, S, D, R>) -> Self::Output {
+                unary(&rhs, WithLeft(kernels::$Fn, self))
+            }
+        }
+    )*};
+}
+
+macro_rules! numeric_scalars_left {
+    ($($Trait:ident, $method:ident, $Fn:ident);*) => {$(
+        scalar_left!($Trait, $method, $Fn;
+            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64);
+    )*};
+}
+numeric_scalars_left!(Add, add, Add; Sub, sub, Sub; Mul, mul, Mul);
+scalar_left!(Div, div, Div; f16, bf16, f32, f64, Complex<f32>, Complex<f64>);
+
+impl<T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for &Tensor<T, S, D, R> {
+    type Output = Tensor<T, S, D>;
+    /// `-x`, elementwise (integers wrap).
+    fn neg(self) -> Self::Output {
+        unary(self, kernels::Neg)
+    }
+}
+
+impl<T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for Tensor<T, S, D, R> {
+    type Output = Tensor<T, S, D>;
+    fn neg(self) -> Self::Output {
+        unary(&self, kernels::Neg)
+    }
+}

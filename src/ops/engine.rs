@@ -1,0 +1,328 @@
+//! The CPU execution engine shared by every elementwise operation.
+//!
+//! It is shape-erased: operands arrive as plain sizes and strides, so one
+//! compiled loop serves every static shape. It only computes *where* elements
+//! are; what to do with them is a row kernel (see [`super::kernels`]) called
+//! once per run of elements along the innermost dimension.
+//!
+//! Steps, for `N` operands (operand 0 is the output):
+//! 1. Coalesce: drop size-1 dimensions and merge neighbours that are
+//!    contiguous for every operand, so a contiguous tensor of any rank is one
+//!    long row and a `(4096, 4096) + (4096, 1)` pair keeps a stride-0 inner row.
+//! 2. Block: when an operand walks its inner dimension with a large stride
+//!    (a transposed view), rows are cut into tiles so both the output and that
+//!    operand stay in cache.
+//! 3. Split: above [`PARALLEL_MIN_ELEMENTS`], the rows are shared out across
+//!    rayon's threads in contiguous ranges.
+
+use rayon::prelude::*;
+
+/// Below this many elements an operation runs on the calling thread.
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
+
+/// Rows of a tile, and the longest row inside a tile, in elements.
+const TILE: usize = 64;
+
+/// One run of elements for a row kernel: for each operand, the storage index
+/// of the first element and the stride between consecutive ones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Row<const N: usize> {
+    /// Storage index of the row's first element, per operand.
+    pub offsets: [usize; N],
+    /// Stride along the row, per operand (0 for a broadcast operand).
+    pub strides: [usize; N],
+    /// Number of elements.
+    pub len: usize,
+}
+
+/// The iteration space of an elementwise operation after coalescing:
+/// dimensions outermost first, each with a size and one stride per operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan<const N: usize> {
+    sizes: Vec<usize>,
+    strides: Vec<[usize; N]>,
+    offsets: [usize; N],
+    tiled: bool,
+}
+
+impl<const N: usize> Plan<N> {
+    /// Plans `sizes`, with per-operand strides (`strides[k]` has one entry
+    /// per dimension) and storage offsets.
+    pub fn new(sizes: &[usize], strides: [&[usize]; N], offsets: [usize; N]) -> Self {
+        for s in &strides {
+            debug_assert_eq!(s.len(), sizes.len());
+        }
+        // Innermost first while merging.
+        let mut dims: Vec<(usize, [usize; N])> = Vec::with_capacity(sizes.len());
+        for d in (0..sizes.len()).rev() {
+            let n = sizes[d];
+            if n == 1 {
+                continue;
+            }
+            let st: [usize; N] = core::array::from_fn(|k| strides[k][d]);
+            if let Some((inner_n, inner_st)) = dims.last_mut() {
+                if (0..N).all(|k| st[k] == inner_st[k] * *inner_n) {
+                    *inner_n *= n;
+                    continue;
+                }
+            }
+            dims.push((n, st));
+        }
+        if sizes.contains(&0) {
+            dims = vec![(0, [0; N])];
+        }
+        dims.reverse();
+        let (sizes, strides): (Vec<usize>, Vec<[usize; N]>) = dims.into_iter().unzip();
+        let rank = sizes.len();
+        // Tile when some operand's inner stride is large while it moves
+        // slowly along the next dimension out: a transposed operand.
+        let tiled = rank >= 2
+            && sizes[rank - 1] > TILE
+            && sizes[rank - 2] > TILE
+            && (0..N)
+                .any(|k| strides[rank - 1][k] > 1 && strides[rank - 2][k] < strides[rank - 1][k]);
+        Plan {
+            sizes,
+            strides,
+            offsets,
+            tiled,
+        }
+    }
+
+    /// The number of elements.
+    pub fn numel(&self) -> usize {
+        self.sizes.iter().product()
+    }
+
+    /// The coalesced sizes, outermost first.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// Whether the plan walks tiles.
+    pub fn is_tiled(&self) -> bool {
+        self.tiled
+    }
+
+    /// Calls `row` for every run of elements, on several threads when the
+    /// operation is large. `row` must tolerate being called concurrently for
+    /// distinct rows.
+    pub fn run<F>(&self, row: F)
+    where
+        F: Fn(Row<N>) + Sync + Send,
+    {
+        let numel = self.numel();
+        if numel == 0 {
+            return;
+        }
+        let units = self.units();
+        let threads = rayon::current_num_threads();
+        if numel < PARALLEL_MIN_ELEMENTS || threads == 1 || units == 1 {
+            self.run_units(0, units, &row);
+            return;
+        }
+        let chunks = (threads * 4).min(units);
+        (0..chunks).into_par_iter().for_each(|c| {
+            let start = units * c / chunks;
+            let end = units * (c + 1) / chunks;
+            self.run_units(start, end, &row);
+        });
+    }
+
+    /// Rank 0 has one element; otherwise units are rows (plain) or bands of
+    /// up to `TILE` rows (tiled) over all outer indices.
+    fn units(&self) -> usize {
+        let rank = self.sizes.len();
+        if rank == 0 {
+            return 1;
+        }
+        if self.tiled {
+            let outer: usize = self.sizes[..rank - 2].iter().product();
+            outer * self.sizes[rank - 2].div_ceil(TILE)
+        } else {
+            self.sizes[..rank - 1].iter().product()
+        }
+    }
+
+    fn run_units<F: Fn(Row<N>)>(&self, start: usize, end: usize, row: &F) {
+        let rank = self.sizes.len();
+        if rank == 0 {
+            row(Row {
+                offsets: self.offsets,
+                strides: [0; N],
+                len: 1,
+            });
+            return;
+        }
+        let inner = self.strides[rank - 1];
+        let inner_len = self.sizes[rank - 1];
+        if !self.tiled {
+            // Odometer over the outer dimensions, starting at row `start`.
+            let outer = &self.sizes[..rank - 1];
+            let mut index = unravel(start, outer);
+            let mut offsets = self.offsets_at(&index);
+            for _ in start..end {
+                row(Row {
+                    offsets,
+                    strides: inner,
+                    len: inner_len,
+                });
+                self.advance(&mut index, &mut offsets, outer.len());
+            }
+            return;
+        }
+        // Tiled: a unit is a band of up to TILE rows of dimension rank-2 at
+        // one outer index; the band is walked TILE columns at a time.
+        let bands = self.sizes[rank - 2].div_ceil(TILE);
+        let outer = &self.sizes[..rank - 2];
+        let mid = self.strides[rank - 2];
+        let rows = self.sizes[rank - 2];
+        for unit in start..end {
+            let (outer_unit, band) = (unit / bands, unit % bands);
+            let base = self.offsets_at(&unravel(outer_unit, outer));
+            let r0 = band * TILE;
+            let r1 = (r0 + TILE).min(rows);
+            let mut c0 = 0;
+            while c0 < inner_len {
+                let len = TILE.min(inner_len - c0);
+                for r in r0..r1 {
+                    let offsets = core::array::from_fn(|k| base[k] + r * mid[k] + c0 * inner[k]);
+                    row(Row {
+                        offsets,
+                        strides: inner,
+                        len,
+                    });
+                }
+                c0 += len;
+            }
+        }
+    }
+
+    /// Storage offsets of the element at an index of the leading dimensions.
+    fn offsets_at(&self, index: &[usize]) -> [usize; N] {
+        let mut offsets = self.offsets;
+        for (d, &i) in index.iter().enumerate() {
+            for (k, o) in offsets.iter_mut().enumerate() {
+                *o += i * self.strides[d][k];
+            }
+        }
+        offsets
+    }
+
+    /// Steps an index of the first `dims` dimensions to the next one,
+    /// updating the offsets in place.
+    fn advance(&self, index: &mut [usize], offsets: &mut [usize; N], dims: usize) {
+        for d in (0..dims).rev() {
+            index[d] += 1;
+            for (k, o) in offsets.iter_mut().enumerate() {
+                *o += self.strides[d][k];
+            }
+            if index[d] < self.sizes[d] {
+                return;
+            }
+            for (k, o) in offsets.iter_mut().enumerate() {
+                *o -= index[d] * self.strides[d][k];
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// The multi-index of a linear position in row-major order over `sizes`.
+fn unravel(mut linear: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; sizes.len()];
+    for d in (0..sizes.len()).rev() {
+        index[d] = linear % sizes[d];
+        linear /= sizes[d];
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Every element's offsets, in the order visited (sorted when parallel).
+    fn visit<const N: usize>(plan: &Plan<N>) -> Vec<[usize; N]> {
+        let seen = Mutex::new(Vec::new());
+        plan.run(|r| {
+            let mut v = seen.lock().unwrap();
+            for i in 0..r.len {
+                v.push(core::array::from_fn(|k| r.offsets[k] + i * r.strides[k]));
+            }
+        });
+        let mut v = seen.into_inner().unwrap();
+        v.sort();
+        v
+    }
+
+    /// The same offsets from a plain nested loop.
+    fn reference<const N: usize>(
+        sizes: &[usize],
+        strides: [&[usize]; N],
+        offsets: [usize; N],
+    ) -> Vec<[usize; N]> {
+        let numel: usize = sizes.iter().product();
+        let mut v: Vec<[usize; N]> = (0..numel)
+            .map(|lin| {
+                let idx = unravel(lin, sizes);
+                core::array::from_fn(|k| {
+                    offsets[k]
+                        + idx
+                            .iter()
+                            .zip(strides[k])
+                            .map(|(i, s)| i * s)
+                            .sum::<usize>()
+                })
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn contiguous_tensors_coalesce_to_one_row() {
+        let p = Plan::<2>::new(&[4, 5, 6], [&[30, 6, 1], &[30, 6, 1]], [0, 0]);
+        assert_eq!(p.sizes(), &[120]);
+    }
+
+    #[test]
+    fn broadcast_inner_dimension_survives_coalescing() {
+        let p = Plan::<3>::new(&[4096, 4096], [&[4096, 1], &[4096, 1], &[1, 0]], [0, 0, 0]);
+        assert_eq!(p.sizes(), &[4096, 4096]);
+        assert!(!p.is_tiled());
+    }
+
+    #[test]
+    fn transposed_operands_are_tiled() {
+        let p = Plan::<3>::new(&[300, 200], [&[200, 1], &[200, 1], &[1, 300]], [0, 0, 5]);
+        assert!(p.is_tiled());
+        assert_eq!(
+            visit(&p),
+            reference(&[300, 200], [&[200, 1], &[200, 1], &[1, 300]], [0, 0, 5])
+        );
+    }
+
+    #[test]
+    fn visits_every_element_once() {
+        type Case = (Vec<usize>, [Vec<usize>; 2], [usize; 2]);
+        let cases: Vec<Case> = vec![
+            (vec![3, 1, 4], [vec![4, 4, 1], vec![0, 7, 2]], [0, 3]),
+            (
+                vec![2, 3, 4, 5],
+                [vec![60, 20, 5, 1], vec![1, 2, 6, 24]],
+                [0, 1],
+            ),
+            (vec![], [vec![], vec![]], [0, 9]),
+            (vec![3, 0, 2], [vec![0, 2, 1], vec![2, 2, 1]], [0, 0]),
+            (vec![70000], [vec![1], vec![0]], [0, 0]),
+            (vec![400, 300], [vec![300, 1], vec![1, 400]], [0, 0]),
+        ];
+        for (sizes, strides, offsets) in cases {
+            let s = [strides[0].as_slice(), strides[1].as_slice()];
+            let plan = Plan::<2>::new(&sizes, s, offsets);
+            assert_eq!(visit(&plan), reference(&sizes, s, offsets), "{sizes:?}");
+        }
+    }
+}

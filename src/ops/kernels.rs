@@ -1,0 +1,362 @@
+//! Element functions (one per operation, generic over dtype) and the CPU
+//! row kernels that apply them along the runs the [engine](super::engine)
+//! hands out.
+//!
+//! Each row kernel has a fast path for contiguous rows (plain slices, which
+//! the compiler vectorizes), one for a broadcast (stride-0) operand, and a
+//! general strided path.
+
+use super::engine::{Plan, Row};
+use super::{Elementwise, StridedMut};
+use crate::dtype::{Element, Float, Numeric, Ordered};
+use crate::layout::contiguous_strides;
+use crate::storage::cpu::CpuPtr;
+use crate::storage::{Cpu, StridedRef};
+use core::mem::MaybeUninit;
+
+/// A function of one element, applied by [`Elementwise::map1`].
+pub trait UnaryFn<A, U>: Copy + Send + Sync {
+    /// The result for one element.
+    fn call(&self, a: A) -> U;
+}
+
+/// A function of two elements, applied by [`Elementwise::map2`] and
+/// [`Elementwise::update2`].
+pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
+    /// The result for one pair of elements.
+    fn call(&self, a: A, b: B) -> U;
+}
+
+/// Declares element functions: `Name(args) [bound] => body`.
+macro_rules! element_fns {
+    ($($(#[$doc:meta])* $name:ident: |$a:ident, $b:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, Default)]
+        pub struct $name;
+        impl<T: $bound> BinaryFn<T, T, $out> for $name {
+            #[inline(always)]
+            fn call(&self, $a: T, $b: T) -> $out {
+                $body
+            }
+        }
+    )*};
+}
+
+element_fns! {
+    /// `a + b`.
+    Add: |a, b| -> T [Numeric] T::add(a, b);
+    /// `a - b`.
+    Sub: |a, b| -> T [Numeric] T::sub(a, b);
+    /// `a * b`.
+    Mul: |a, b| -> T [Numeric] T::mul(a, b);
+    /// `a / b` (true division).
+    Div: |a, b| -> T [Float] T::div(a, b);
+    /// `a == b`.
+    Eq: |a, b| -> bool [Element] a == b;
+    /// `a != b`.
+    Ne: |a, b| -> bool [Element] a != b;
+    /// `a < b`.
+    Lt: |a, b| -> bool [Ordered] a < b;
+    /// `a <= b`.
+    Le: |a, b| -> bool [Ordered] a <= b;
+    /// `a > b`.
+    Gt: |a, b| -> bool [Ordered] a > b;
+    /// `a >= b`.
+    Ge: |a, b| -> bool [Ordered] a >= b;
+}
+
+/// The element itself (copies).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Identity;
+impl<T: Element> UnaryFn<T, T> for Identity {
+    #[inline(always)]
+    fn call(&self, a: T) -> T {
+        a
+    }
+}
+
+/// `-a`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Neg;
+impl<T: Numeric> UnaryFn<T, T> for Neg {
+    #[inline(always)]
+    fn call(&self, a: T) -> T {
+        T::neg(a)
+    }
+}
+
+/// A binary function with its right operand fixed: `f(a, scalar)`.
+#[derive(Copy, Clone, Debug)]
+pub struct WithRight<F, B>(pub F, pub B);
+impl<A, B: Copy + Send + Sync, U, F: BinaryFn<A, B, U>> UnaryFn<A, U> for WithRight<F, B> {
+    #[inline(always)]
+    fn call(&self, a: A) -> U {
+        self.0.call(a, self.1)
+    }
+}
+
+/// A binary function with its left operand fixed: `f(scalar, b)`.
+#[derive(Copy, Clone, Debug)]
+pub struct WithLeft<F, A>(pub F, pub A);
+impl<A: Copy + Send + Sync, B, U, F: BinaryFn<A, B, U>> UnaryFn<B, U> for WithLeft<F, A> {
+    #[inline(always)]
+    fn call(&self, b: B) -> U {
+        self.0.call(self.1, b)
+    }
+}
+
+/// A new buffer of `numel` elements, filled by `fill` (which must write every
+/// element exactly once through the pointer it is given).
+fn filled_buffer<U>(numel: usize, fill: impl FnOnce(CpuPtr<MaybeUninit<U>>)) -> Vec<U> {
+    let mut out: Vec<U> = Vec::with_capacity(numel);
+    let ptr = CpuPtr::from_mut(out.spare_capacity_mut());
+    fill(ptr);
+    // SAFETY: `fill` wrote all `numel` elements (every index of a plan over a
+    // contiguous output is visited exactly once) and the capacity is `numel`.
+    // If `fill` panicked we never get here and the `Vec` drops no element.
+    unsafe { out.set_len(numel) };
+    out
+}
+
+impl Elementwise for Cpu {
+    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(a: StridedRef<'_, A, Cpu>, f: F) -> Vec<U> {
+        let numel: usize = a.sizes.iter().product();
+        let out_strides = contiguous_strides::<Vec<usize>>(a.sizes);
+        let plan = Plan::<2>::new(a.sizes, [&out_strides, a.strides], [0, a.offset]);
+        let src = a.ptr;
+        filled_buffer(numel, |dst| {
+            plan.run(|r: Row<2>| {
+                // SAFETY: the plan visits each index of `a.sizes` once; output
+                // offsets are < numel (contiguous) and rows of distinct runs
+                // never share an element; input offsets stay inside `a`'s
+                // layout, which lies inside its storage, and inputs are not
+                // written during the operation.
+                unsafe { map1_row(dst, src, r, f) }
+            })
+        })
+    }
+
+    fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Cpu>,
+        b: StridedRef<'_, B, Cpu>,
+        f: F,
+    ) -> Vec<U> {
+        let numel: usize = sizes.iter().product();
+        let out_strides = contiguous_strides::<Vec<usize>>(sizes);
+        let plan = Plan::<3>::new(
+            sizes,
+            [&out_strides, a.strides, b.strides],
+            [0, a.offset, b.offset],
+        );
+        let (pa, pb) = (a.ptr, b.ptr);
+        filled_buffer(numel, |dst| {
+            plan.run(|r: Row<3>| {
+                // SAFETY: as in `map1`, for two inputs.
+                unsafe { map2_row(dst, pa, pb, r, f) }
+            })
+        })
+    }
+
+    fn update1<T: Element, F: UnaryFn<T, T>>(out: StridedMut<'_, T, Cpu>, f: F) {
+        let plan = Plan::<1>::new(out.sizes, [out.strides], [out.offset]);
+        let po = out.ptr;
+        plan.run(|r: Row<1>| {
+            // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
+            // inside its storage: distinct runs touch distinct elements.
+            unsafe { update1_row(po, r, f) }
+        });
+    }
+
+    fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
+        out: StridedMut<'_, T, Cpu>,
+        b: StridedRef<'_, B, Cpu>,
+        f: F,
+    ) {
+        let plan = Plan::<2>::new(out.sizes, [out.strides, b.strides], [out.offset, b.offset]);
+        let (po, pb) = (out.ptr, b.ptr);
+        plan.run(|r: Row<2>| {
+            // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
+            // inside its storage, so distinct runs write distinct elements and
+            // nothing else reads or writes them meanwhile; `b` is a shared
+            // borrow of other storage (the borrow checker keeps `out`'s
+            // storage from being borrowed twice) and its offsets stay inside it.
+            unsafe { update2_row(po, pb, r, f) }
+        });
+    }
+}
+
+/// One run of `map1`.
+///
+/// # Safety
+/// For `i < r.len`, `dst + r.offsets[0] + i * r.strides[0]` must be valid for
+/// writes and `src + r.offsets[1] + i * r.strides[1]` valid for reads, with no
+/// other access to those elements during the call.
+#[inline(always)]
+unsafe fn map1_row<A: Element, U: Element, F: UnaryFn<A, U>>(
+    dst: CpuPtr<MaybeUninit<U>>,
+    src: CpuPtr<A>,
+    r: Row<2>,
+    f: F,
+) {
+    // SAFETY: the caller upholds this function's contract.
+    unsafe {
+        let o = dst.as_ptr().add(r.offsets[0]);
+        let a = src.as_ptr().add(r.offsets[1]);
+        match r.strides {
+            [1, 1] => {
+                let o = core::slice::from_raw_parts_mut(o, r.len);
+                let a = core::slice::from_raw_parts(a, r.len);
+                for (o, &x) in o.iter_mut().zip(a) {
+                    o.write(f.call(x));
+                }
+            }
+            [1, 0] => {
+                let o = core::slice::from_raw_parts_mut(o, r.len);
+                let v = f.call(*a);
+                for o in o.iter_mut() {
+                    o.write(v);
+                }
+            }
+            [so, sa] => {
+                for i in 0..r.len {
+                    (*o.add(i * so)).write(f.call(*a.add(i * sa)));
+                }
+            }
+        }
+    }
+}
+
+/// One run of `map2`.
+///
+/// # Safety
+/// As [`map1_row`], with a second input read at `r.offsets[2]`/`r.strides[2]`.
+#[inline(always)]
+unsafe fn map2_row<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
+    dst: CpuPtr<MaybeUninit<U>>,
+    pa: CpuPtr<A>,
+    pb: CpuPtr<B>,
+    r: Row<3>,
+    f: F,
+) {
+    // SAFETY: the caller upholds this function's contract.
+    unsafe {
+        let o = dst.as_ptr().add(r.offsets[0]);
+        let a = pa.as_ptr().add(r.offsets[1]);
+        let b = pb.as_ptr().add(r.offsets[2]);
+        let n = r.len;
+        match r.strides {
+            [1, 1, 1] => {
+                let o = core::slice::from_raw_parts_mut(o, n);
+                let a = core::slice::from_raw_parts(a, n);
+                let b = core::slice::from_raw_parts(b, n);
+                for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+                    o.write(f.call(x, y));
+                }
+            }
+            [1, 1, 0] => {
+                let o = core::slice::from_raw_parts_mut(o, n);
+                let a = core::slice::from_raw_parts(a, n);
+                let y = *b;
+                for (o, &x) in o.iter_mut().zip(a) {
+                    o.write(f.call(x, y));
+                }
+            }
+            [1, 0, 1] => {
+                let o = core::slice::from_raw_parts_mut(o, n);
+                let x = *a;
+                let b = core::slice::from_raw_parts(b, n);
+                for (o, &y) in o.iter_mut().zip(b) {
+                    o.write(f.call(x, y));
+                }
+            }
+            [1, 1, sb] => {
+                let o = core::slice::from_raw_parts_mut(o, n);
+                let a = core::slice::from_raw_parts(a, n);
+                for (i, (o, &x)) in o.iter_mut().zip(a).enumerate() {
+                    o.write(f.call(x, *b.add(i * sb)));
+                }
+            }
+            [1, sa, 1] => {
+                let o = core::slice::from_raw_parts_mut(o, n);
+                let b = core::slice::from_raw_parts(b, n);
+                for (i, (o, &y)) in o.iter_mut().zip(b).enumerate() {
+                    o.write(f.call(*a.add(i * sa), y));
+                }
+            }
+            [so, sa, sb] => {
+                for i in 0..n {
+                    (*o.add(i * so)).write(f.call(*a.add(i * sa), *b.add(i * sb)));
+                }
+            }
+        }
+    }
+}
+
+/// One run of `update1`: `out = f(out)`.
+///
+/// # Safety
+/// For `i < r.len`, `po + r.offsets[0] + i * r.strides[0]` must be valid for
+/// reads and writes with no other access during the call.
+#[inline(always)]
+unsafe fn update1_row<T: Element, F: UnaryFn<T, T>>(po: CpuPtr<T>, r: Row<1>, f: F) {
+    // SAFETY: the caller upholds this function's contract.
+    unsafe {
+        let o = po.as_ptr().add(r.offsets[0]);
+        match r.strides {
+            [1] => {
+                for o in core::slice::from_raw_parts_mut(o, r.len) {
+                    *o = f.call(*o);
+                }
+            }
+            [so] => {
+                for i in 0..r.len {
+                    let o = o.add(i * so);
+                    *o = f.call(*o);
+                }
+            }
+        }
+    }
+}
+
+/// One run of `update2`: `out = f(out, b)`.
+///
+/// # Safety
+/// For `i < r.len`, `po + r.offsets[0] + i * r.strides[0]` must be valid for
+/// reads and writes with no other access during the call, and
+/// `pb + r.offsets[1] + i * r.strides[1]` valid for reads.
+#[inline(always)]
+unsafe fn update2_row<T: Element, B: Element, F: BinaryFn<T, B, T>>(
+    po: CpuPtr<T>,
+    pb: CpuPtr<B>,
+    r: Row<2>,
+    f: F,
+) {
+    // SAFETY: the caller upholds this function's contract.
+    unsafe {
+        let o = po.as_ptr().add(r.offsets[0]);
+        let b = pb.as_ptr().add(r.offsets[1]);
+        match r.strides {
+            [1, 1] => {
+                let o = core::slice::from_raw_parts_mut(o, r.len);
+                let b = core::slice::from_raw_parts(b, r.len);
+                for (o, &y) in o.iter_mut().zip(b) {
+                    *o = f.call(*o, y);
+                }
+            }
+            [1, 0] => {
+                let o = core::slice::from_raw_parts_mut(o, r.len);
+                let y = *b;
+                for o in o.iter_mut() {
+                    *o = f.call(*o, y);
+                }
+            }
+            [so, sb] => {
+                for i in 0..r.len {
+                    let o = o.add(i * so);
+                    *o = f.call(*o, *b.add(i * sb));
+                }
+            }
+        }
+    }
+}

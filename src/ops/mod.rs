@@ -1,0 +1,157 @@
+//! Operations on tensors.
+//!
+//! - [`arith`]: `+ - * /` and unary `-`, broadcasting, for every owned and
+//!   borrowed combination and with plain numbers on either side.
+//! - [`compare`]: `eq ne lt le gt ge`, giving `Tensor<bool, _>`.
+//! - [`assign`]: `+= -= *= /=` under the in-place rule.
+//! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
+//! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
+//!   element functions it runs.
+
+pub mod arith;
+pub mod assign;
+pub mod compare;
+pub mod engine;
+pub mod expand;
+pub mod kernels;
+
+use crate::dtype::Element;
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::shape::{broadcast_sizes_into, Shape, SizeArray};
+use crate::storage::{Backend, Repr, Storage, StridedRef};
+use crate::tensor::Tensor;
+use kernels::{BinaryFn, UnaryFn};
+
+/// A writable shape-erased operand: the output of an in-place kernel.
+#[derive(Debug)]
+pub struct StridedMut<'a, T: Element, D: Backend> {
+    /// The start of the buffer (with write permission).
+    pub ptr: D::Ptr<T>,
+    /// Sizes.
+    pub sizes: &'a [usize],
+    /// Strides in elements; the layout never maps two indices to one element.
+    pub strides: &'a [usize],
+    /// Storage offset of the first element.
+    pub offset: usize,
+}
+
+/// The elementwise kernels a backend provides. Each takes shape-erased
+/// operands, so it is compiled once per element function and dtype, never
+/// per shape.
+pub trait Elementwise: Backend {
+    /// `f(a)` for every element of `a`, into a new contiguous buffer.
+    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
+        a: StridedRef<'_, A, Self>,
+        f: F,
+    ) -> Self::Buffer<U>;
+
+    /// `f(a, b)` over `sizes`, into a new contiguous buffer. `a` and `b` are
+    /// already broadcast: their sizes are `sizes` and their strides are 0
+    /// along stretched dimensions.
+    fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Self>,
+        b: StridedRef<'_, B, Self>,
+        f: F,
+    ) -> Self::Buffer<U>;
+
+    /// `out = f(out)` for every element of `out`.
+    fn update1<T: Element, F: UnaryFn<T, T>>(out: StridedMut<'_, T, Self>, f: F);
+
+    /// `out = f(out, b)` for every element of `out`; `b` is broadcast to
+    /// `out`'s sizes.
+    fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
+        out: StridedMut<'_, T, Self>,
+        b: StridedRef<'_, B, Self>,
+        f: F,
+    );
+}
+
+/// Strides of an operand of sizes `sizes` and strides `strides`, broadcast
+/// to `out_sizes`: aligned at the end, 0 where the operand is stretched or
+/// missing.
+pub(crate) fn broadcast_strides(
+    sizes: &[usize],
+    strides: &[usize],
+    out_sizes: &[usize],
+    out: &mut [usize],
+) {
+    let extra = out_sizes.len() - sizes.len();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = if i < extra || sizes[i - extra] != out_sizes[i] {
+            0
+        } else {
+            strides[i - extra]
+        };
+    }
+}
+
+/// `f(a, b)` with broadcasting: the engine behind every binary operator.
+/// `Err` only when a `Dyn` size turns out not to broadcast.
+pub(crate) fn broadcast_binary<A, B, U, SA, SB, SO, D, RA, RB, F>(
+    a: &Tensor<A, SA, D, RA>,
+    b: &Tensor<B, SB, D, RB>,
+    f: F,
+) -> Result<Tensor<U, SO, D>, Error>
+where
+    A: Element,
+    B: Element,
+    U: Element,
+    SA: Shape,
+    SB: Shape,
+    SO: Shape,
+    D: Elementwise,
+    RA: Repr,
+    RB: Repr,
+    F: BinaryFn<A, B, U>,
+{
+    let rank = a.rank().max(b.rank());
+    let mut sizes = SO::Sizes::filled(rank, 0);
+    broadcast_sizes_into(a.layout.sizes(), b.layout.sizes(), sizes.as_mut())?;
+    let mut a_strides = SO::Sizes::filled(rank, 0);
+    let mut b_strides = SO::Sizes::filled(rank, 0);
+    broadcast_strides(
+        a.layout.sizes(),
+        a.layout.strides(),
+        sizes.as_ref(),
+        a_strides.as_mut(),
+    );
+    broadcast_strides(
+        b.layout.sizes(),
+        b.layout.strides(),
+        sizes.as_ref(),
+        b_strides.as_mut(),
+    );
+    let buffer = D::map2(
+        sizes.as_ref(),
+        StridedRef {
+            ptr: a.data.ptr(),
+            sizes: sizes.as_ref(),
+            strides: a_strides.as_ref(),
+            offset: a.layout.offset(),
+        },
+        StridedRef {
+            ptr: b.data.ptr(),
+            sizes: sizes.as_ref(),
+            strides: b_strides.as_ref(),
+            offset: b.layout.offset(),
+        },
+        f,
+    );
+    Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
+}
+
+/// `f(a)` elementwise into a new tensor of `a`'s shape.
+pub(crate) fn unary<A, U, S, D, R, F>(a: &Tensor<A, S, D, R>, f: F) -> Tensor<U, S, D>
+where
+    A: Element,
+    U: Element,
+    S: Shape,
+    D: Elementwise,
+    R: Repr,
+    F: UnaryFn<A, U>,
+{
+    let buffer = D::map1(a.strided(), f);
+    Tensor::from_buffer(buffer, Layout::contiguous(a.layout.size_array().clone()))
+}

@@ -1,0 +1,54 @@
+//! The texts of the compile errors that shape rules produce.
+//!
+//! Each error is a trait that nothing implements, with an
+//! `#[diagnostic::on_unimplemented]` message. rustc prints const generic
+//! arguments as numbers, so sizes appear in decimal: the family macro makes one
+//! message trait per pair of digit counts, whose const parameters are the
+//! digits. The `ui-tests/fail` cases show every message in context.
+
+use super::dim::Dec;
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: BroadcastMismatch,
+    message: "cannot broadcast: the size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {i}",
+    label: "these shapes do not broadcast: size {a} vs size {b} at dimension {i}",
+    note: "two shapes broadcast when, from the last dimension backwards, each pair of sizes is equal or one of them is 1",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: InPlaceMismatch,
+    message: "an in-place operation cannot change the shape of its output: size {b} does not broadcast to the output's size {a} at dimension {i}",
+    label: "size {b} does not broadcast to the output's size {a} at dimension {i}",
+    note: "in `x op= y`, `y` must broadcast to `x`'s shape: each of its sizes must equal `x`'s or be 1",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: ExpandMismatch,
+    message: "cannot expand: the expanded size of the tensor ({a}) must match the existing size ({b}) at non-singleton dimension {i}",
+    label: "size {b} cannot be expanded to size {a} at dimension {i}",
+    note: "`expand` can only stretch dimensions of size 1 and add new leading dimensions",
+}
+
+/// The in-place rule when the operand has more dimensions than the output.
+#[diagnostic::on_unimplemented(
+    message = "an in-place operation cannot change the shape of its output: the other operand has {EXTRA} more dimension(s) than the output",
+    label = "the other operand has more dimensions than the output",
+    note = "in `x op= y`, `y` must broadcast to `x`'s shape, so it cannot have more dimensions than `x`"
+)]
+pub trait InPlaceRankMismatch<const EXTRA: u8> {}
+
+/// `expand` to fewer dimensions than the tensor has.
+#[diagnostic::on_unimplemented(
+    message = "cannot expand: the tensor has {EXTRA} more dimension(s) than the target shape",
+    label = "the target shape has fewer dimensions than the tensor",
+    note = "`expand` can only stretch dimensions of size 1 and add new leading dimensions"
+)]
+pub trait ExpandRankMismatch<const EXTRA: u8> {}
+
+/// Routes `Dec<extra>` to [`InPlaceRankMismatch`].
+pub trait InPlaceRankReport {}
+impl<const EXTRA: u8> InPlaceRankReport for Dec<EXTRA> where (): InPlaceRankMismatch<EXTRA> {}
+
+/// Routes `Dec<extra>` to [`ExpandRankMismatch`].
+pub trait ExpandRankReport {}
+impl<const EXTRA: u8> ExpandRankReport for Dec<EXTRA> where (): ExpandRankMismatch<EXTRA> {}

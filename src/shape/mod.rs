@@ -1,0 +1,144 @@
+//! Shapes and broadcasting.
+//!
+//! A static shape is a tuple of dimensions written with [`shape!`](crate::shape!):
+//! `shape![5, 3]` is `(Dec<5>, Dec<3>)`. A dimension is a decimal size
+//! ([`Dec`]) or [`Dyn`] (known at run time).
+//!
+//! - [`Shape`]: what every shape offers at run time (its rank, the type of its
+//!   size arrays, how to check runtime sizes against it).
+//! - [`FixedShape`]: shapes whose sizes are all known at compile time.
+//! - [`BroadcastShape`] / [`Broadcast`]: the broadcasting rule, by trait resolution.
+//! - [`BroadcastInto`]: the in-place rule; [`ExpandTo`]: `expand`'s rule.
+//! - [`broadcast_sizes`], [`check_in_place`], [`check_expand`]: the same
+//!   rules at run time.
+
+mod broadcast;
+mod broadcast_to;
+pub mod diagnostics;
+pub mod digits;
+mod dim;
+pub mod list;
+
+pub(crate) use broadcast::broadcast_sizes_into;
+pub use broadcast::{
+    broadcast_sizes, Broadcast, BroadcastDim, BroadcastFails, BroadcastKinds, BroadcastRest,
+    BroadcastRev, BroadcastShape, Clash, Fine, KeepIfEqual, WithDyn,
+};
+pub use broadcast_to::{
+    check_expand, check_in_place, BroadcastInto, Expand, ExpandTo, FitsDim, FitsIfEqual, FitsKinds,
+    FitsRest, FitsRev, InPlace, RankFails, SizeFails,
+};
+pub use dim::{Dec, Dim, Dyn, StaticDim, MAX_DIGITS, NO_DIGIT};
+
+use crate::error::Error;
+use core::fmt::Debug;
+use core::hash::Hash;
+
+/// The most dimensions a static shape may have; [`DynShape`](crate::DynShape) has no limit.
+pub const MAX_STATIC_RANK: usize = 8;
+
+/// An array of sizes or strides: `[usize; N]` for a static rank.
+///
+/// ```
+/// use shaped::shape::SizeArray;
+/// let a = <[usize; 3] as SizeArray>::filled(3, 7);
+/// assert_eq!(a, [7, 7, 7]);
+/// ```
+pub trait SizeArray:
+    AsRef<[usize]> + AsMut<[usize]> + Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
+{
+    /// An array of `rank` entries, each `value`. Panics if a static rank differs.
+    fn filled(rank: usize, value: usize) -> Self;
+}
+
+impl<const N: usize> SizeArray for [usize; N] {
+    fn filled(rank: usize, value: usize) -> Self {
+        assert_eq!(rank, N, "rank mismatch");
+        [value; N]
+    }
+}
+
+impl SizeArray for Vec<usize> {
+    fn filled(rank: usize, value: usize) -> Self {
+        vec![value; rank]
+    }
+}
+
+/// A shape: static (a tuple of dimensions) or dynamic.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::shape::Shape;
+/// assert_eq!(<shape![3, 224, 224] as Shape>::RANK, Some(3));
+/// ```
+pub trait Shape: Copy + Default + Debug + Send + Sync + 'static {
+    /// The array holding sizes (and strides) at run time.
+    type Sizes: SizeArray;
+    /// The rank, when known at compile time.
+    const RANK: Option<usize>;
+
+    /// Checks runtime sizes against this shape: the rank and every static
+    /// size must agree. Returns them as this shape's array type.
+    fn check_sizes(sizes: &[usize]) -> Result<Self::Sizes, Error>;
+}
+
+/// A shape whose every size is known at compile time.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::shape::FixedShape;
+/// assert_eq!(<shape![2, 3] as FixedShape>::SIZES, [2, 3]);
+/// assert_eq!(<shape![2, 3] as FixedShape>::NUMEL, 6);
+/// ```
+pub trait FixedShape: Shape {
+    /// The sizes.
+    const SIZES: Self::Sizes;
+    /// The number of elements.
+    const NUMEL: usize;
+}
+
+macro_rules! tuple_shapes {
+    ($n:literal; $($t:ident)*) => {
+        impl<$($t: Dim),*> Shape for ($($t,)*) {
+            type Sizes = [usize; $n];
+            const RANK: Option<usize> = Some($n);
+
+            #[allow(unused_variables, unused_mut, unused_assignments)]
+            fn check_sizes(sizes: &[usize]) -> Result<Self::Sizes, Error> {
+                if sizes.len() != $n {
+                    return Err(Error::RankMismatch { expected: $n, actual: sizes.len() });
+                }
+                let mut out = [0usize; $n];
+                out.copy_from_slice(sizes);
+                let mut i = 0;
+                $(
+                    if let Some(n) = $t::SIZE {
+                        if n != sizes[i] {
+                            return Err(Error::StaticSizeMismatch {
+                                dim: i,
+                                expected: n,
+                                actual: sizes[i],
+                            });
+                        }
+                    }
+                    i += 1;
+                )*
+                Ok(out)
+            }
+        }
+
+        impl<$($t: StaticDim),*> FixedShape for ($($t,)*) {
+            const SIZES: Self::Sizes = [$($t::N),*];
+            const NUMEL: usize = 1 $(* $t::N)*;
+        }
+    };
+}
+tuple_shapes!(0;);
+tuple_shapes!(1; A);
+tuple_shapes!(2; A B);
+tuple_shapes!(3; A B C);
+tuple_shapes!(4; A B C D);
+tuple_shapes!(5; A B C D E);
+tuple_shapes!(6; A B C D E F);
+tuple_shapes!(7; A B C D E F G);
+tuple_shapes!(8; A B C D E F G H);

@@ -1,0 +1,74 @@
+//! The CPU backend: elements in a `Vec`, kernels in [`crate::ops::engine`].
+
+use super::{sealed, Backend, Device};
+use crate::dtype::Element;
+use core::fmt;
+use core::ptr::NonNull;
+
+/// The host CPU (the default device of a [`Tensor`](crate::Tensor)).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let t: Tensor<f32, shape![2], Cpu> = Tensor::zeros();
+/// assert_eq!(t.device(), Device::Cpu);
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cpu;
+
+impl sealed::Sealed for Cpu {}
+
+/// The address of a CPU buffer's first element.
+pub struct CpuPtr<T>(NonNull<T>);
+
+impl<T> CpuPtr<T> {
+    /// The start of a slice, with write permission.
+    pub(crate) fn from_mut(slice: &mut [T]) -> Self {
+        CpuPtr(NonNull::new(slice.as_mut_ptr()).expect("slice pointers are never null"))
+    }
+
+    /// The raw pointer.
+    pub fn as_ptr(self) -> *mut T {
+        self.0.as_ptr()
+    }
+}
+
+impl<T> Clone for CpuPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for CpuPtr<T> {}
+impl<T> fmt::Debug for CpuPtr<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CpuPtr({:p})", self.0)
+    }
+}
+
+// SAFETY: a `CpuPtr` is an address. Reading or writing through it happens only
+// in this crate, through a tensor whose `Repr` proves the access is allowed
+// (a shared borrow of `Sync` elements, or an exclusive one), so sending the
+// address to another thread adds no access that a `&[T]`/`&mut [T]` would not.
+unsafe impl<T: Send + Sync> Send for CpuPtr<T> {}
+// SAFETY: as above; sharing the address itself gives no access.
+unsafe impl<T: Send + Sync> Sync for CpuPtr<T> {}
+
+impl Backend for Cpu {
+    type Buffer<T: Element> = Vec<T>;
+    type Ptr<T: Element> = CpuPtr<T>;
+
+    fn ptr<T: Element>(buffer: &Vec<T>) -> CpuPtr<T> {
+        CpuPtr(NonNull::new(buffer.as_ptr().cast_mut()).expect("Vec pointers are never null"))
+    }
+    fn ptr_mut<T: Element>(buffer: &mut Vec<T>) -> CpuPtr<T> {
+        CpuPtr(NonNull::new(buffer.as_mut_ptr()).expect("Vec pointers are never null"))
+    }
+    fn len<T: Element>(buffer: &Vec<T>) -> usize {
+        buffer.len()
+    }
+    fn addr<T: Element>(ptr: CpuPtr<T>) -> usize {
+        ptr.0.as_ptr() as usize
+    }
+    fn device<T: Element>(_: &Vec<T>) -> Device {
+        Device::Cpu
+    }
+}

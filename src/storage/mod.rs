@@ -1,0 +1,220 @@
+//! Storage: where a tensor's elements live ([`Backend`], one per device kind)
+//! and who may write them ([`Repr`]: owned, borrowed, mutably borrowed).
+//!
+//! As in ndarray, storage and shape are kept apart: a [`Tensor`](crate::Tensor)
+//! is a `Repr::Data` plus a [`Layout`](crate::layout::Layout). Owned tensors
+//! hold their backend's buffer; views hold a raw handle to the owner's buffer
+//! and a lifetime that ties them to the borrow they came from.
+
+pub mod cpu;
+mod device;
+
+pub use cpu::Cpu;
+pub use device::Device;
+
+use crate::dtype::Element;
+use core::fmt::Debug;
+use core::marker::PhantomData;
+
+pub(crate) mod sealed {
+    pub trait Sealed {}
+}
+
+/// A kind of device whose memory can hold tensor elements: [`Cpu`], and
+/// `Cuda` with the `cuda` feature.
+///
+/// Kernels receive shape-erased strided operands ([`StridedRef`]) so that one
+/// compiled kernel serves every shape.
+pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
+    /// An owned buffer of elements.
+    type Buffer<T: Element>: Send + Sync;
+    /// A raw handle to the start of a buffer.
+    type Ptr<T: Element>: Copy + Debug + Send + Sync;
+
+    /// The handle of a buffer, for reading.
+    fn ptr<T: Element>(buffer: &Self::Buffer<T>) -> Self::Ptr<T>;
+    /// The handle of a buffer, for reading and writing.
+    fn ptr_mut<T: Element>(buffer: &mut Self::Buffer<T>) -> Self::Ptr<T>;
+    /// The number of elements in a buffer.
+    fn len<T: Element>(buffer: &Self::Buffer<T>) -> usize;
+    /// The address a handle points to (for `shares_storage_with`).
+    fn addr<T: Element>(ptr: Self::Ptr<T>) -> usize;
+    /// The device a buffer lives on.
+    fn device<T: Element>(buffer: &Self::Buffer<T>) -> Device;
+}
+
+/// Who owns a tensor's elements and whether they may be written.
+pub trait Repr: sealed::Sealed {
+    /// What the tensor holds for its elements.
+    type Data<T: Element, D: Backend>: Storage<T, D>;
+}
+
+/// Read access to the buffer behind a tensor.
+pub trait Storage<T: Element, D: Backend> {
+    /// The start of the whole underlying buffer.
+    fn ptr(&self) -> D::Ptr<T>;
+    /// The length of the whole underlying buffer.
+    fn len(&self) -> usize;
+    /// True for an empty buffer.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The device the buffer lives on.
+    fn device(&self) -> Device;
+}
+
+/// Storage kinds whose tensors may be written: owned tensors and mutable
+/// views. Their layouts never put two indices on one element.
+pub trait Writable: Repr {
+    /// The start of the whole buffer, with write permission.
+    fn ptr_mut<T: Element, D: Backend>(data: &mut Self::Data<T, D>) -> D::Ptr<T>;
+}
+
+/// Holds for nothing: the operations that would write through a read-only
+/// [`View`] (`x[[i]] = v`, `x += y`) exist only to require it, so that the
+/// compiler explains the mistake in these words.
+#[diagnostic::on_unimplemented(
+    message = "cannot write through a read-only view",
+    label = "this tensor is a read-only view",
+    note = "views from `as_view()`, `expand()` and `broadcast_to()` are read-only; an expanded (stride-0) view maps many indices to one element",
+    note = "write into an owned tensor or a `view_mut()` of one; `to_owned()` copies a view into a new tensor"
+)]
+pub trait WriteThroughView {}
+
+/// The tensor owns its buffer.
+#[derive(Copy, Clone, Debug)]
+pub struct Owned;
+/// A read-only view borrowing the buffer for `'a`.
+#[derive(Copy, Clone, Debug)]
+pub struct View<'a>(PhantomData<&'a ()>);
+/// A writable view borrowing the buffer exclusively for `'a`.
+#[derive(Copy, Clone, Debug)]
+pub struct ViewMut<'a>(PhantomData<&'a mut ()>);
+
+impl sealed::Sealed for Owned {}
+impl sealed::Sealed for View<'_> {}
+impl sealed::Sealed for ViewMut<'_> {}
+
+/// The owner's buffer.
+pub struct OwnedData<T: Element, D: Backend> {
+    pub(crate) buffer: D::Buffer<T>,
+    pub(crate) device: Device,
+}
+
+/// A borrowed handle to a buffer.
+pub struct Borrowed<'a, T: Element, D: Backend> {
+    ptr: D::Ptr<T>,
+    len: usize,
+    device: Device,
+    _borrow: PhantomData<&'a D::Buffer<T>>,
+}
+
+/// An exclusively borrowed handle to a buffer.
+pub struct BorrowedMut<'a, T: Element, D: Backend> {
+    ptr: D::Ptr<T>,
+    len: usize,
+    device: Device,
+    _borrow: PhantomData<&'a mut D::Buffer<T>>,
+}
+
+impl Repr for Owned {
+    type Data<T: Element, D: Backend> = OwnedData<T, D>;
+}
+impl<'a> Repr for View<'a> {
+    type Data<T: Element, D: Backend> = Borrowed<'a, T, D>;
+}
+impl<'a> Repr for ViewMut<'a> {
+    type Data<T: Element, D: Backend> = BorrowedMut<'a, T, D>;
+}
+
+impl<T: Element, D: Backend> OwnedData<T, D> {
+    pub(crate) fn new(buffer: D::Buffer<T>) -> Self {
+        let device = D::device(&buffer);
+        OwnedData { buffer, device }
+    }
+}
+
+impl<T: Element, D: Backend> Storage<T, D> for OwnedData<T, D> {
+    fn ptr(&self) -> D::Ptr<T> {
+        D::ptr(&self.buffer)
+    }
+    fn len(&self) -> usize {
+        D::len(&self.buffer)
+    }
+    fn device(&self) -> Device {
+        self.device
+    }
+}
+impl Writable for Owned {
+    fn ptr_mut<T: Element, D: Backend>(data: &mut OwnedData<T, D>) -> D::Ptr<T> {
+        D::ptr_mut(&mut data.buffer)
+    }
+}
+
+impl<T: Element, D: Backend> Storage<T, D> for Borrowed<'_, T, D> {
+    fn ptr(&self) -> D::Ptr<T> {
+        self.ptr
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn device(&self) -> Device {
+        self.device
+    }
+}
+
+impl<T: Element, D: Backend> Storage<T, D> for BorrowedMut<'_, T, D> {
+    fn ptr(&self) -> D::Ptr<T> {
+        self.ptr
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn device(&self) -> Device {
+        self.device
+    }
+}
+impl Writable for ViewMut<'_> {
+    fn ptr_mut<T: Element, D: Backend>(data: &mut BorrowedMut<'_, T, D>) -> D::Ptr<T> {
+        data.ptr
+    }
+}
+
+/// Borrows any storage for reading.
+pub(crate) fn borrow<'a, T: Element, D: Backend, S: Storage<T, D> + ?Sized>(
+    data: &'a S,
+) -> Borrowed<'a, T, D> {
+    Borrowed {
+        ptr: data.ptr(),
+        len: data.len(),
+        device: data.device(),
+        _borrow: PhantomData,
+    }
+}
+
+/// Borrows writable storage exclusively.
+pub(crate) fn borrow_mut<'a, T: Element, D: Backend, R: Writable>(
+    data: &'a mut R::Data<T, D>,
+) -> BorrowedMut<'a, T, D> {
+    let ptr = R::ptr_mut(data);
+    BorrowedMut {
+        ptr,
+        len: data.len(),
+        device: data.device(),
+        _borrow: PhantomData,
+    }
+}
+
+/// A shape-erased strided operand of a kernel: a buffer handle and the
+/// layout of the elements to read, as plain runtime sizes and strides.
+#[derive(Copy, Clone, Debug)]
+pub struct StridedRef<'a, T: Element, D: Backend> {
+    /// The start of the buffer.
+    pub ptr: D::Ptr<T>,
+    /// Sizes.
+    pub sizes: &'a [usize],
+    /// Strides in elements (0 where broadcast).
+    pub strides: &'a [usize],
+    /// Storage offset of the first element.
+    pub offset: usize,
+}

@@ -1,0 +1,148 @@
+//! Constructors: `zeros`, `ones`, `full`, `from_vec`, `arange`, and the
+//! `_with` forms that take runtime sizes for shapes with `Dyn` entries.
+
+use super::Tensor;
+use crate::dtype::{Element, Numeric};
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::shape::{FixedShape, Shape, StaticDim};
+use crate::storage::Cpu;
+
+impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
+    /// A tensor of zeros.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 3]>::zeros();
+    /// assert_eq!(x.to_vec(), vec![0.0; 6]);
+    /// ```
+    pub fn zeros() -> Self {
+        Self::full(T::ZERO)
+    }
+
+    /// A tensor of ones.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x: Tensor<i32, shape![2]> = Tensor::ones();
+    /// assert_eq!(x.to_vec(), vec![1, 1]);
+    /// ```
+    pub fn ones() -> Self {
+        Self::full(T::ONE)
+    }
+
+    /// A tensor with every element `value`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<f64, shape![]>::full(2.5);
+    /// assert_eq!(x.to_vec(), vec![2.5]);
+    /// ```
+    pub fn full(value: T) -> Self {
+        Tensor::from_buffer(vec![value; S::NUMEL], Layout::contiguous(S::SIZES))
+    }
+
+    /// A tensor from its elements in row-major order; `Err` when their
+    /// number does not fill the shape.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = Tensor::<i64, shape![3, 3]>::from_vec((0..9).collect()).unwrap();
+    /// assert_eq!(a[[1, 2]], 5);
+    /// let err = Tensor::<i64, shape![3, 3]>::from_vec(vec![1, 2]).unwrap_err();
+    /// assert_eq!(err.to_string(), "shape '[3, 3]' is invalid for input of size 2");
+    /// ```
+    pub fn from_vec(data: Vec<T>) -> Result<Self, Error> {
+        Self::from_vec_with(data, S::SIZES.as_ref())
+    }
+
+    /// The literal behind `tensor![..]`, whose shape the macro inferred.
+    #[doc(hidden)]
+    pub fn __from_literal<const K: usize>(data: [T; K]) -> Self {
+        const {
+            assert!(
+                K == S::NUMEL,
+                "tensor!: element count does not fill the shape"
+            )
+        };
+        Tensor::from_buffer(data.to_vec(), Layout::contiguous(S::SIZES))
+    }
+}
+
+impl<T: Numeric, N: StaticDim> Tensor<T, (N,), Cpu> {
+    /// `0, 1, .., N - 1` (PyTorch's `arange(N)`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let b = Tensor::<i64, shape![3]>::arange();
+    /// assert_eq!(b.to_vec(), vec![0, 1, 2]);
+    /// ```
+    pub fn arange() -> Self {
+        let data = (0..N::N).map(T::from_index).collect();
+        Tensor::from_buffer(data, Layout::contiguous([N::N]))
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
+    /// A tensor of zeros with runtime sizes, for shapes with `Dyn` entries.
+    /// Panics (with the error's text) when `sizes` contradict the static ones;
+    /// [`try_full_with`](Self::try_full_with) returns the error instead.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let n = 5;
+    /// let rows: Tensor<f32, shape![Dyn, 3]> = Tensor::zeros_with(&[n, 3]);
+    /// assert_eq!(rows.shape(), [5, 3]);
+    /// ```
+    pub fn zeros_with(sizes: &[usize]) -> Self {
+        Self::full_with(sizes, T::ZERO)
+    }
+
+    /// A tensor of ones with runtime sizes (see [`zeros_with`](Self::zeros_with)).
+    pub fn ones_with(sizes: &[usize]) -> Self {
+        Self::full_with(sizes, T::ONE)
+    }
+
+    /// A tensor filled with `value`, with runtime sizes (see
+    /// [`zeros_with`](Self::zeros_with)).
+    pub fn full_with(sizes: &[usize], value: T) -> Self {
+        Self::try_full_with(sizes, value).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor filled with `value`, with runtime sizes; `Err` when the sizes
+    /// contradict the shape.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let err = Tensor::<f32, shape![Dyn, 3]>::try_full_with(&[2, 4], 0.0).unwrap_err();
+    /// assert_eq!(err.to_string(), "size 4 at dimension 1 contradicts the static size 3");
+    /// ```
+    pub fn try_full_with(sizes: &[usize], value: T) -> Result<Self, Error> {
+        let sizes = S::check_sizes(sizes)?;
+        let numel = sizes.as_ref().iter().product();
+        Ok(Tensor::from_buffer(
+            vec![value; numel],
+            Layout::contiguous(sizes),
+        ))
+    }
+
+    /// A tensor from row-major elements and runtime sizes; `Err` when the
+    /// sizes contradict the shape or the elements do not fill it.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let t = Tensor::<i32, shape![Dyn, 2]>::from_vec_with(vec![1, 2, 3, 4, 5, 6], &[3, 2]).unwrap();
+    /// assert_eq!(t[[2, 1]], 6);
+    /// ```
+    pub fn from_vec_with(data: Vec<T>, sizes: &[usize]) -> Result<Self, Error> {
+        let numel: usize = sizes.iter().product();
+        if numel != data.len() {
+            return Err(Error::ElementCount {
+                shape: sizes.to_vec(),
+                numel: data.len(),
+            });
+        }
+        let sizes = S::check_sizes(sizes)?;
+        Ok(Tensor::from_buffer(data, Layout::contiguous(sizes)))
+    }
+}

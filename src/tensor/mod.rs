@@ -1,0 +1,237 @@
+//! The tensor type: storage ([`Repr`] over a [`Backend`]) plus a strided
+//! [`Layout`] of a [`Shape`].
+
+mod construct;
+mod display;
+mod index;
+
+use crate::dtype::{DType, Element};
+use crate::layout::Layout;
+use crate::ops::Elementwise;
+use crate::shape::Shape;
+use crate::storage::{
+    self, Backend, Cpu, Device, Owned, OwnedData, Repr, Storage, StridedRef, View, ViewMut,
+    Writable,
+};
+
+/// An n-dimensional array of `T` with shape `S` on device `D`.
+///
+/// `S` is a static shape (`shape![3, 224, 224]`), a mixed one
+/// (`shape![Dyn, 3]`) or dynamic. `R` says who owns the elements: [`Owned`]
+/// (the default), or a borrowed [`View`]/[`ViewMut`] of another tensor (see
+/// [`TensorView`], [`TensorViewMut`]).
+///
+/// Invariants: the layout never reaches past the end of the storage, and a
+/// tensor that may be written ([`Writable`]) never has two indices on one
+/// element.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = Tensor::<f32, shape![5, 1, 4, 1]>::zeros();
+/// let y: Tensor<f32, shape![3, 1, 1]> = Tensor::ones();
+/// let z = &x + &y; // Tensor<f32, shape![5, 3, 4, 1]>
+/// assert_eq!(z.shape(), [5, 3, 4, 1]);
+/// ```
+pub struct Tensor<T: Element, S: Shape, D: Backend = Cpu, R: Repr = Owned> {
+    pub(crate) data: R::Data<T, D>,
+    pub(crate) layout: Layout<S>,
+}
+
+/// A read-only view borrowing another tensor's elements.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let t = Tensor::<f32, shape![2, 2]>::ones();
+/// let v: TensorView<'_, f32, shape![2, 2]> = t.as_view();
+/// assert!(v.shares_storage_with(&t));
+/// ```
+pub type TensorView<'a, T, S, D = Cpu> = Tensor<T, S, D, View<'a>>;
+
+/// A writable view borrowing another tensor's elements exclusively.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let mut t = Tensor::<f32, shape![4, 4]>::zeros();
+/// {
+///     let mut vm: TensorViewMut<'_, f32, shape![4, 4]> = t.view_mut();
+///     vm[[0, 0]] = 3.14;
+/// }
+/// assert_eq!(t[[0, 0]], 3.14);
+/// ```
+pub type TensorViewMut<'a, T, S, D = Cpu> = Tensor<T, S, D, ViewMut<'a>>;
+
+impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
+    /// The sizes: `[usize; N]` for a static rank.
+    pub fn shape(&self) -> S::Sizes {
+        self.layout.size_array().clone()
+    }
+
+    /// The strides, in elements.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = tensor![[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]];
+    /// assert_eq!(x.strides(), [5, 1]);
+    /// ```
+    pub fn strides(&self) -> S::Sizes {
+        self.layout.stride_array().clone()
+    }
+
+    /// The index of element `[0, 0, ..]` in the storage.
+    pub fn storage_offset(&self) -> usize {
+        self.layout.offset()
+    }
+
+    /// The number of elements.
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// The number of dimensions.
+    pub fn rank(&self) -> usize {
+        self.layout.rank()
+    }
+
+    /// The layout (sizes, strides, offset).
+    pub fn layout(&self) -> &Layout<S> {
+        &self.layout
+    }
+
+    /// PyTorch's `is_contiguous()`: row-major without gaps.
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+
+    /// The element type's runtime tag.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(Tensor::<i16, shape![2]>::zeros().dtype(), DType::I16);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        T::DTYPE
+    }
+
+    /// The device holding the elements.
+    pub fn device(&self) -> Device {
+        self.data.device()
+    }
+
+    /// True when both tensors read the same storage (a tensor and its
+    /// views), as PyTorch's comparison of storage data pointers.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let t = Tensor::<f32, shape![3]>::zeros();
+    /// let e = t.expand::<shape![2, 3]>();
+    /// assert!(e.shares_storage_with(&t));
+    /// assert!(!t.shares_storage_with(&Tensor::<f32, shape![3]>::zeros()));
+    /// ```
+    pub fn shares_storage_with<T2: Element, S2: Shape, R2: Repr>(
+        &self,
+        other: &Tensor<T2, S2, D, R2>,
+    ) -> bool {
+        self.device() == other.device() && D::addr(self.data.ptr()) == D::addr(other.data.ptr())
+    }
+
+    /// A read-only view of the whole tensor.
+    pub fn as_view(&self) -> TensorView<'_, T, S, D> {
+        Tensor {
+            data: storage::borrow(&self.data),
+            layout: self.layout.clone(),
+        }
+    }
+
+    /// The shape-erased operand handed to kernels.
+    pub(crate) fn strided(&self) -> StridedRef<'_, T, D> {
+        StridedRef {
+            ptr: self.data.ptr(),
+            sizes: self.layout.sizes(),
+            strides: self.layout.strides(),
+            offset: self.layout.offset(),
+        }
+    }
+}
+
+impl<T: Element, S: Shape, D: Backend, R: Writable> Tensor<T, S, D, R> {
+    /// A writable view of the whole tensor, borrowing it exclusively.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut t = Tensor::<i32, shape![2, 2]>::zeros();
+    /// t.view_mut()[[1, 0]] = 7;
+    /// assert_eq!(t.to_vec(), vec![0, 0, 7, 0]);
+    /// ```
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S, D> {
+        Tensor {
+            data: storage::borrow_mut::<T, D, R>(&mut self.data),
+            layout: self.layout.clone(),
+        }
+    }
+}
+
+impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
+    /// A new owned, contiguous copy of the elements.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let t = Tensor::<f32, shape![3]>::arange();
+    /// let grid = t.expand::<shape![2, 3]>().to_owned();
+    /// assert!(grid.is_contiguous());
+    /// assert!(!grid.shares_storage_with(&t));
+    /// ```
+    pub fn to_owned(&self) -> Tensor<T, S, D> {
+        let buffer = D::map1(self.strided(), crate::ops::kernels::Identity);
+        Tensor {
+            data: OwnedData::new(buffer),
+            layout: Layout::contiguous(self.layout.size_array().clone()),
+        }
+    }
+}
+
+impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
+    /// The elements in row-major (logical) order.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let t = Tensor::<i64, shape![2, 3]>::from_vec((0..6).collect()).unwrap();
+    /// assert_eq!(t.expand::<shape![2, 2, 3]>().to_vec().len(), 12);
+    /// ```
+    pub fn to_vec(&self) -> Vec<T> {
+        Cpu::map1(self.strided(), crate::ops::kernels::Identity)
+    }
+}
+
+impl<T: Element, S: Shape, D: Backend> Tensor<T, S, D> {
+    /// An owned tensor from a buffer and a layout that fits it.
+    pub(crate) fn from_buffer(buffer: D::Buffer<T>, layout: Layout<S>) -> Self {
+        let data = OwnedData::new(buffer);
+        debug_assert!(layout.storage_span() <= data.len());
+        Tensor { data, layout }
+    }
+}
+
+impl<T: Element, S: Shape> Clone for Tensor<T, S, Cpu> {
+    /// A deep copy that keeps the layout (PyTorch's `clone()` of a dense tensor).
+    fn clone(&self) -> Self {
+        Tensor {
+            data: OwnedData::new(self.data.buffer.clone()),
+            layout: self.layout.clone(),
+        }
+    }
+}
+
+impl<T, S, R1, R2, S2> PartialEq<Tensor<T, S2, Cpu, R2>> for Tensor<T, S, Cpu, R1>
+where
+    T: Element,
+    S: Shape,
+    S2: Shape,
+    R1: Repr,
+    R2: Repr,
+{
+    /// Same sizes and the same elements (not PyTorch's elementwise `==`;
+    /// that is [`Tensor::eq`]).
+    fn eq(&self, other: &Tensor<T, S2, Cpu, R2>) -> bool {
+        self.layout.sizes() == other.layout.sizes() && self.to_vec() == other.to_vec()
+    }
+}
