@@ -29,6 +29,7 @@
 //! - [`storage`]: devices and who owns a tensor's elements.
 //! - [`tensor`]: the [`Tensor`] type, constructors, indexing, printing.
 //! - [`ops`]: arithmetic, comparisons, in-place ops, `expand`, and the CPU engine.
+//! - [`view`]: views that reinterpret storage (`t()`, more to come).
 //! - [`error`]: the [`Error`] type and its (PyTorch) texts.
 
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -43,6 +44,7 @@ pub mod ops;
 pub mod shape;
 pub mod storage;
 pub mod tensor;
+pub mod view;
 
 pub use dtype::{DType, Element};
 pub use error::Error;

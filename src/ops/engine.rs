@@ -20,8 +20,13 @@ use rayon::prelude::*;
 /// Below this many elements an operation runs on the calling thread.
 pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
 
-/// Rows of a tile, and the longest row inside a tile, in elements.
-const TILE: usize = 64;
+/// Runs per tile: a transposed operand is read `TILE_ROWS` elements at a
+/// time along its contiguous dimension.
+pub const TILE_ROWS: usize = 64;
+/// Elements per run of a tile.
+pub const TILE_COLS: usize = 64;
+/// Elements per tile: the size of a kernel's staging buffer.
+pub const TILE_ELEMENTS: usize = TILE_ROWS * TILE_COLS;
 
 /// One run of elements for a row kernel: for each operand, the storage index
 /// of the first element and the stride between consecutive ones.
@@ -33,6 +38,54 @@ pub struct Row<const N: usize> {
     pub strides: [usize; N],
     /// Number of elements.
     pub len: usize,
+}
+
+/// A tile of runs: `rows` runs of `cols` elements. Run `r` starts at
+/// `offsets + r * row_strides`; consecutive elements of a run are
+/// `col_strides` apart.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Tile<const N: usize> {
+    /// Storage index of element `(0, 0)`, per operand.
+    pub offsets: [usize; N],
+    /// Stride from one run to the next, per operand.
+    pub row_strides: [usize; N],
+    /// Stride along a run, per operand.
+    pub col_strides: [usize; N],
+    /// Number of runs.
+    pub rows: usize,
+    /// Elements per run.
+    pub cols: usize,
+}
+
+impl<const N: usize> Tile<N> {
+    /// Run `r` of the tile.
+    pub fn row(&self, r: usize) -> Row<N> {
+        Row {
+            offsets: core::array::from_fn(|k| self.offsets[k] + r * self.row_strides[k]),
+            strides: self.col_strides,
+            len: self.cols,
+        }
+    }
+}
+
+/// What the engine calls with the work: runs, and (for transposed operands)
+/// tiles, which a kernel may stage through a small contiguous buffer.
+pub trait Visit<const N: usize>: Sync {
+    /// Processes one run.
+    fn row(&self, row: Row<N>);
+
+    /// Processes one tile; by default, run by run.
+    fn tile(&self, tile: Tile<N>) {
+        for r in 0..tile.rows {
+            self.row(tile.row(r));
+        }
+    }
+}
+
+impl<const N: usize, F: Fn(Row<N>) + Sync> Visit<N> for F {
+    fn row(&self, row: Row<N>) {
+        self(row)
+    }
 }
 
 /// The iteration space of an elementwise operation after coalescing:
@@ -77,8 +130,8 @@ impl<const N: usize> Plan<N> {
         // Tile when some operand's inner stride is large while it moves
         // slowly along the next dimension out: a transposed operand.
         let tiled = rank >= 2
-            && sizes[rank - 1] > TILE
-            && sizes[rank - 2] > TILE
+            && sizes[rank - 1] > TILE_ROWS
+            && sizes[rank - 2] > TILE_ROWS
             && (0..N)
                 .any(|k| strides[rank - 1][k] > 1 && strides[rank - 2][k] < strides[rank - 1][k]);
         Plan {
@@ -104,13 +157,11 @@ impl<const N: usize> Plan<N> {
         self.tiled
     }
 
-    /// Calls `row` for every run of elements, on several threads when the
-    /// operation is large. `row` must tolerate being called concurrently for
-    /// distinct rows.
-    pub fn run<F>(&self, row: F)
-    where
-        F: Fn(Row<N>) + Sync + Send,
-    {
+    /// Hands every run (or tile) of elements to `visit`, on several threads
+    /// when the operation is large. `visit` must tolerate being called
+    /// concurrently for distinct runs.
+    pub fn run<V: Visit<N>>(&self, visit: V) {
+        let row = &visit;
         let numel = self.numel();
         if numel == 0 {
             return;
@@ -118,19 +169,19 @@ impl<const N: usize> Plan<N> {
         let units = self.units();
         let threads = rayon::current_num_threads();
         if numel < PARALLEL_MIN_ELEMENTS || threads == 1 || units == 1 {
-            self.run_units(0, units, &row);
+            self.run_units(0, units, row);
             return;
         }
         let chunks = (threads * 4).min(units);
         (0..chunks).into_par_iter().for_each(|c| {
             let start = units * c / chunks;
             let end = units * (c + 1) / chunks;
-            self.run_units(start, end, &row);
+            self.run_units(start, end, row);
         });
     }
 
     /// Rank 0 has one element; otherwise units are rows (plain) or bands of
-    /// up to `TILE` rows (tiled) over all outer indices.
+    /// up to `TILE_ROWS` rows (tiled) over all outer indices.
     fn units(&self) -> usize {
         let rank = self.sizes.len();
         if rank == 0 {
@@ -138,16 +189,16 @@ impl<const N: usize> Plan<N> {
         }
         if self.tiled {
             let outer: usize = self.sizes[..rank - 2].iter().product();
-            outer * self.sizes[rank - 2].div_ceil(TILE)
+            outer * self.sizes[rank - 2].div_ceil(TILE_ROWS)
         } else {
             self.sizes[..rank - 1].iter().product()
         }
     }
 
-    fn run_units<F: Fn(Row<N>)>(&self, start: usize, end: usize, row: &F) {
+    fn run_units<V: Visit<N>>(&self, start: usize, end: usize, visit: &V) {
         let rank = self.sizes.len();
         if rank == 0 {
-            row(Row {
+            visit.row(Row {
                 offsets: self.offsets,
                 strides: [0; N],
                 len: 1,
@@ -162,7 +213,7 @@ impl<const N: usize> Plan<N> {
             let mut index = unravel(start, outer);
             let mut offsets = self.offsets_at(&index);
             for _ in start..end {
-                row(Row {
+                visit.row(Row {
                     offsets,
                     strides: inner,
                     len: inner_len,
@@ -171,28 +222,27 @@ impl<const N: usize> Plan<N> {
             }
             return;
         }
-        // Tiled: a unit is a band of up to TILE rows of dimension rank-2 at
-        // one outer index; the band is walked TILE columns at a time.
-        let bands = self.sizes[rank - 2].div_ceil(TILE);
+        // Tiled: a unit is a band of up to TILE_ROWS rows of dimension rank-2
+        // at one outer index; the band is walked TILE_COLS columns at a time.
+        let bands = self.sizes[rank - 2].div_ceil(TILE_ROWS);
         let outer = &self.sizes[..rank - 2];
         let mid = self.strides[rank - 2];
         let rows = self.sizes[rank - 2];
         for unit in start..end {
             let (outer_unit, band) = (unit / bands, unit % bands);
             let base = self.offsets_at(&unravel(outer_unit, outer));
-            let r0 = band * TILE;
-            let r1 = (r0 + TILE).min(rows);
+            let r0 = band * TILE_ROWS;
+            let r1 = (r0 + TILE_ROWS).min(rows);
             let mut c0 = 0;
             while c0 < inner_len {
-                let len = TILE.min(inner_len - c0);
-                for r in r0..r1 {
-                    let offsets = core::array::from_fn(|k| base[k] + r * mid[k] + c0 * inner[k]);
-                    row(Row {
-                        offsets,
-                        strides: inner,
-                        len,
-                    });
-                }
+                let len = TILE_COLS.min(inner_len - c0);
+                visit.tile(Tile {
+                    offsets: core::array::from_fn(|k| base[k] + r0 * mid[k] + c0 * inner[k]),
+                    row_strides: mid,
+                    col_strides: inner,
+                    rows: r1 - r0,
+                    cols: len,
+                });
                 c0 += len;
             }
         }
@@ -246,7 +296,7 @@ mod tests {
     /// Every element's offsets, in the order visited (sorted when parallel).
     fn visit<const N: usize>(plan: &Plan<N>) -> Vec<[usize; N]> {
         let seen = Mutex::new(Vec::new());
-        plan.run(|r| {
+        plan.run(|r: Row<N>| {
             let mut v = seen.lock().unwrap();
             for i in 0..r.len {
                 v.push(core::array::from_fn(|k| r.offsets[k] + i * r.strides[k]));

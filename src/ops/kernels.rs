@@ -6,11 +6,11 @@
 //! the compiler vectorizes), one for a broadcast (stride-0) operand, and a
 //! general strided path.
 
-use super::engine::{Plan, Row};
+use super::engine::{Plan, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
 use crate::dtype::{Element, Float, Numeric, Ordered};
 use crate::layout::contiguous_strides;
-use crate::storage::cpu::CpuPtr;
+use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
 use core::mem::MaybeUninit;
 
@@ -105,35 +105,131 @@ impl<A: Copy + Send + Sync, B, U, F: BinaryFn<A, B, U>> UnaryFn<B, U> for WithLe
     }
 }
 
-/// A new buffer of `numel` elements, filled by `fill` (which must write every
-/// element exactly once through the pointer it is given).
-fn filled_buffer<U>(numel: usize, fill: impl FnOnce(CpuPtr<MaybeUninit<U>>)) -> Vec<U> {
-    let mut out: Vec<U> = Vec::with_capacity(numel);
-    let ptr = CpuPtr::from_mut(out.spare_capacity_mut());
-    fill(ptr);
-    // SAFETY: `fill` wrote all `numel` elements (every index of a plan over a
-    // contiguous output is visited exactly once) and the capacity is `numel`.
-    // If `fill` panicked we never get here and the `Vec` drops no element.
+/// Writes `f(a)` for every element of `a`, in row-major order, into `dst`
+/// (whose length is `a`'s element count).
+pub(crate) fn write_map1<A: Element, U: Element, F: UnaryFn<A, U>>(
+    dst: &mut [MaybeUninit<U>],
+    a: StridedRef<'_, A, Cpu>,
+    f: F,
+) {
+    debug_assert_eq!(dst.len(), a.sizes.iter().product::<usize>());
+    let out_strides = contiguous_strides::<Vec<usize>>(a.sizes);
+    let plan = Plan::<2>::new(a.sizes, [&out_strides, a.strides], [0, a.offset]);
+    plan.run(Map1 {
+        dst: CpuPtr::from_mut(dst),
+        a: a.ptr,
+        f,
+    });
+}
+
+/// The visitor of `map1`: writes `f(a)` into a fresh contiguous output.
+struct Map1<A, U, F> {
+    dst: CpuPtr<MaybeUninit<U>>,
+    a: CpuPtr<A>,
+    f: F,
+}
+
+impl<A: Element, U: Element, F: UnaryFn<A, U>> Visit<2> for Map1<A, U, F> {
+    fn row(&self, r: Row<2>) {
+        // SAFETY: the plan visits each index once; output offsets are inside
+        // the contiguous output and distinct runs never share an element;
+        // input offsets stay inside `a`'s layout, which lies inside its
+        // storage, and inputs are not written during the operation.
+        unsafe { map1_row(self.dst, self.a, r, self.f) }
+    }
+
+    fn tile(&self, t: Tile<2>) {
+        let mut scratch = [const { MaybeUninit::<A>::uninit() }; TILE_ELEMENTS];
+        // SAFETY: the tile's input elements lie inside `a`'s layout.
+        let (a, ra) = unsafe { stage(self.a, &t, 1, &mut scratch) };
+        for r in 0..t.rows {
+            let row = Row {
+                offsets: [
+                    t.offsets[0] + r * t.row_strides[0],
+                    ra.offsets[0] + r * ra.row_stride,
+                ],
+                strides: [t.col_strides[0], ra.col_stride],
+                len: t.cols,
+            };
+            // SAFETY: as in `row`; a staged input is read from `scratch`,
+            // where the tile was copied.
+            unsafe { map1_row(self.dst, a, row, self.f) }
+        }
+    }
+}
+
+/// Where a tile's run `r` of one input starts and steps, after staging.
+#[derive(Copy, Clone)]
+struct Staged {
+    offsets: [usize; 1],
+    row_stride: usize,
+    col_stride: usize,
+}
+
+/// Copies operand `k`'s part of tile `t` into `scratch` as a contiguous
+/// `rows x cols` block when its runs are strided (a transposed operand, read
+/// here along its contiguous dimension), and says where to read it from.
+/// Operands that are already contiguous or broadcast along the runs are
+/// read in place.
+///
+/// # Safety
+/// Every element of operand `k` in the tile must be valid for reads.
+unsafe fn stage<T: Element, const N: usize>(
+    src: CpuPtr<T>,
+    t: &Tile<N>,
+    k: usize,
+    scratch: &mut [MaybeUninit<T>; TILE_ELEMENTS],
+) -> (CpuPtr<T>, Staged) {
+    let (rs, cs) = (t.row_strides[k], t.col_strides[k]);
+    if cs <= 1 {
+        return (
+            src,
+            Staged {
+                offsets: [t.offsets[k]],
+                row_stride: rs,
+                col_stride: cs,
+            },
+        );
+    }
+    // Column by column of the tile: each column is a short contiguous run of
+    // the source (a transposed operand is contiguous along the tile's rows).
+    // Walking row by row instead would touch a new source line for every
+    // element, lines a power-of-two stride apart that evict each other.
+    let base = src.as_ptr();
+    for c in 0..t.cols {
+        for r in 0..t.rows {
+            // SAFETY: `(r, c)` is inside the tile, so the read is inside the
+            // operand's layout (caller's contract); `r * cols + c < TILE_ELEMENTS`.
+            scratch[r * t.cols + c].write(unsafe { *base.add(t.offsets[k] + r * rs + c * cs) });
+        }
+    }
+    // The first `rows * cols` entries are now initialized.
+    (
+        CpuPtr::from_mut(scratch).cast_init(),
+        Staged {
+            offsets: [0],
+            row_stride: t.cols,
+            col_stride: 1,
+        },
+    )
+}
+
+/// The elements of `a` in row-major order, in a new `Vec`.
+pub(crate) fn gather<T: Element>(a: StridedRef<'_, T, Cpu>) -> Vec<T> {
+    let numel: usize = a.sizes.iter().product();
+    let mut out = Vec::with_capacity(numel);
+    write_map1(&mut out.spare_capacity_mut()[..numel], a, Identity);
+    // SAFETY: `write_map1` initialized all `numel` elements.
     unsafe { out.set_len(numel) };
     out
 }
 
 impl Elementwise for Cpu {
-    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(a: StridedRef<'_, A, Cpu>, f: F) -> Vec<U> {
-        let numel: usize = a.sizes.iter().product();
-        let out_strides = contiguous_strides::<Vec<usize>>(a.sizes);
-        let plan = Plan::<2>::new(a.sizes, [&out_strides, a.strides], [0, a.offset]);
-        let src = a.ptr;
-        filled_buffer(numel, |dst| {
-            plan.run(|r: Row<2>| {
-                // SAFETY: the plan visits each index of `a.sizes` once; output
-                // offsets are < numel (contiguous) and rows of distinct runs
-                // never share an element; input offsets stay inside `a`'s
-                // layout, which lies inside its storage, and inputs are not
-                // written during the operation.
-                unsafe { map1_row(dst, src, r, f) }
-            })
-        })
+    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
+        a: StridedRef<'_, A, Cpu>,
+        f: F,
+    ) -> CpuBuffer<U> {
+        CpuBuffer::new_with(a.sizes.iter().product(), |dst| write_map1(dst, a, f))
     }
 
     fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
@@ -141,8 +237,7 @@ impl Elementwise for Cpu {
         a: StridedRef<'_, A, Cpu>,
         b: StridedRef<'_, B, Cpu>,
         f: F,
-    ) -> Vec<U> {
-        let numel: usize = sizes.iter().product();
+    ) -> CpuBuffer<U> {
         let out_strides = contiguous_strides::<Vec<usize>>(sizes);
         let plan = Plan::<3>::new(
             sizes,
@@ -150,10 +245,12 @@ impl Elementwise for Cpu {
             [0, a.offset, b.offset],
         );
         let (pa, pb) = (a.ptr, b.ptr);
-        filled_buffer(numel, |dst| {
-            plan.run(|r: Row<3>| {
-                // SAFETY: as in `map1`, for two inputs.
-                unsafe { map2_row(dst, pa, pb, r, f) }
+        CpuBuffer::new_with(sizes.iter().product(), |dst| {
+            plan.run(Map2 {
+                dst: CpuPtr::from_mut(dst),
+                a: pa,
+                b: pb,
+                f,
             })
         })
     }
@@ -183,6 +280,43 @@ impl Elementwise for Cpu {
             // storage from being borrowed twice) and its offsets stay inside it.
             unsafe { update2_row(po, pb, r, f) }
         });
+    }
+}
+
+/// The visitor of `map2`: writes `f(a, b)` into a fresh contiguous output.
+struct Map2<A, B, U, F> {
+    dst: CpuPtr<MaybeUninit<U>>,
+    a: CpuPtr<A>,
+    b: CpuPtr<B>,
+    f: F,
+}
+
+impl<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>> Visit<3> for Map2<A, B, U, F> {
+    fn row(&self, r: Row<3>) {
+        // SAFETY: as in `Map1::row`, for two inputs.
+        unsafe { map2_row(self.dst, self.a, self.b, r, self.f) }
+    }
+
+    fn tile(&self, t: Tile<3>) {
+        let mut scratch_a = [const { MaybeUninit::<A>::uninit() }; TILE_ELEMENTS];
+        let mut scratch_b = [const { MaybeUninit::<B>::uninit() }; TILE_ELEMENTS];
+        // SAFETY: the tile's input elements lie inside the inputs' layouts.
+        let (a, ra) = unsafe { stage(self.a, &t, 1, &mut scratch_a) };
+        // SAFETY: as above.
+        let (b, rb) = unsafe { stage(self.b, &t, 2, &mut scratch_b) };
+        for r in 0..t.rows {
+            let row = Row {
+                offsets: [
+                    t.offsets[0] + r * t.row_strides[0],
+                    ra.offsets[0] + r * ra.row_stride,
+                    rb.offsets[0] + r * rb.row_stride,
+                ],
+                strides: [t.col_strides[0], ra.col_stride, rb.col_stride],
+                len: t.cols,
+            };
+            // SAFETY: as in `row`; staged inputs are read from their scratch.
+            unsafe { map2_row(self.dst, a, b, row, self.f) }
+        }
     }
 }
 
@@ -356,6 +490,50 @@ unsafe fn update2_row<T: Element, B: Element, F: BinaryFn<T, B, T>>(
                     let o = o.add(i * so);
                     *o = f.call(*o, *b.add(i * sb));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    #[test]
+    fn transposed_operands_through_the_staging_path() {
+        // Sizes that are not multiples of the tile, large enough to tile.
+        let x =
+            Tensor::<f64, shape![130, 70]>::from_vec((0..9100).map(f64::from).collect()).unwrap();
+        let y = Tensor::<f64, shape![70, 130]>::from_vec(
+            (0..9100).map(|v| f64::from(v) * 0.5).collect(),
+        )
+        .unwrap();
+        let (xv, yv) = (x.to_vec(), y.to_vec());
+        let xs = |r: usize, c: usize| xv[r * 70 + c];
+        let ys = |r: usize, c: usize| yv[r * 130 + c];
+
+        // map1: a transposed copy.
+        let yt = y.t().to_owned();
+        for r in 0..130 {
+            for c in 0..70 {
+                assert_eq!(yt[[r, c]], ys(c, r));
+            }
+        }
+        // map2: one transposed operand, then both.
+        let sum = &x + &y.t();
+        let both = &x.t() * &y;
+        for r in 0..130 {
+            for c in 0..70 {
+                assert_eq!(sum[[r, c]], xs(r, c) + ys(c, r));
+                assert_eq!(both[[c, r]], xs(r, c) * ys(c, r));
+            }
+        }
+        // update2: a transposed right-hand side.
+        let mut acc = x.clone();
+        acc -= &y.t();
+        for r in 0..130 {
+            for c in 0..70 {
+                assert_eq!(acc[[r, c]], xs(r, c) - ys(c, r));
             }
         }
     }

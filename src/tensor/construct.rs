@@ -6,6 +6,7 @@ use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::shape::{FixedShape, Shape, StaticDim};
+use crate::storage::cpu::CpuBuffer;
 use crate::storage::Cpu;
 
 impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
@@ -39,7 +40,10 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![2.5]);
     /// ```
     pub fn full(value: T) -> Self {
-        Tensor::from_buffer(vec![value; S::NUMEL], Layout::contiguous(S::SIZES))
+        Tensor::from_buffer(
+            CpuBuffer::full(S::NUMEL, value),
+            Layout::contiguous(S::SIZES),
+        )
     }
 
     /// A tensor from its elements in row-major order; `Err` when their
@@ -65,7 +69,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
                 "tensor!: element count does not fill the shape"
             )
         };
-        Tensor::from_buffer(data.to_vec(), Layout::contiguous(S::SIZES))
+        Tensor::from_buffer(data.to_vec().into(), Layout::contiguous(S::SIZES))
     }
 }
 
@@ -78,8 +82,8 @@ impl<T: Numeric, N: StaticDim> Tensor<T, (N,), Cpu> {
     /// assert_eq!(b.to_vec(), vec![0, 1, 2]);
     /// ```
     pub fn arange() -> Self {
-        let data = (0..N::N).map(T::from_index).collect();
-        Tensor::from_buffer(data, Layout::contiguous([N::N]))
+        let data: Vec<T> = (0..N::N).map(T::from_index).collect();
+        Tensor::from_buffer(data.into(), Layout::contiguous([N::N]))
     }
 }
 
@@ -121,7 +125,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
         let sizes = S::check_sizes(sizes)?;
         let numel = sizes.as_ref().iter().product();
         Ok(Tensor::from_buffer(
-            vec![value; numel],
+            CpuBuffer::full(numel, value),
             Layout::contiguous(sizes),
         ))
     }
@@ -143,6 +147,6 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
             });
         }
         let sizes = S::check_sizes(sizes)?;
-        Ok(Tensor::from_buffer(data, Layout::contiguous(sizes)))
+        Ok(Tensor::from_buffer(data.into(), Layout::contiguous(sizes)))
     }
 }

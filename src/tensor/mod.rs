@@ -198,7 +198,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
     /// assert_eq!(t.expand::<shape![2, 2, 3]>().to_vec().len(), 12);
     /// ```
     pub fn to_vec(&self) -> Vec<T> {
-        Cpu::map1(self.strided(), crate::ops::kernels::Identity)
+        crate::ops::kernels::gather(self.strided())
     }
 }
 

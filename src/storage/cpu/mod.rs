@@ -1,4 +1,9 @@
-//! The CPU backend: elements in a `Vec`, kernels in [`crate::ops::engine`].
+//! The CPU backend: elements in a [`CpuBuffer`], kernels in
+//! [`crate::ops::engine`] and [`crate::ops::kernels`].
+
+mod buffer;
+
+pub use buffer::{cached_bytes, empty_cache, CpuBuffer, POOL_MIN_BYTES};
 
 use super::{sealed, Backend, Device};
 use crate::dtype::Element;
@@ -26,10 +31,26 @@ impl<T> CpuPtr<T> {
         CpuPtr(NonNull::new(slice.as_mut_ptr()).expect("slice pointers are never null"))
     }
 
+    /// The same address, as a pointer to initialized elements.
+    pub(crate) fn cast_init(self) -> CpuPtr<T::Init>
+    where
+        T: Uninit,
+    {
+        CpuPtr(self.0.cast())
+    }
+
     /// The raw pointer.
     pub fn as_ptr(self) -> *mut T {
         self.0.as_ptr()
     }
+}
+
+/// `MaybeUninit<T>`, whose initialized form is `T`.
+pub(crate) trait Uninit {
+    type Init;
+}
+impl<T> Uninit for core::mem::MaybeUninit<T> {
+    type Init = T;
 }
 
 impl<T> Clone for CpuPtr<T> {
@@ -53,22 +74,22 @@ unsafe impl<T: Send + Sync> Send for CpuPtr<T> {}
 unsafe impl<T: Send + Sync> Sync for CpuPtr<T> {}
 
 impl Backend for Cpu {
-    type Buffer<T: Element> = Vec<T>;
+    type Buffer<T: Element> = CpuBuffer<T>;
     type Ptr<T: Element> = CpuPtr<T>;
 
-    fn ptr<T: Element>(buffer: &Vec<T>) -> CpuPtr<T> {
-        CpuPtr(NonNull::new(buffer.as_ptr().cast_mut()).expect("Vec pointers are never null"))
+    fn ptr<T: Element>(buffer: &CpuBuffer<T>) -> CpuPtr<T> {
+        CpuPtr(buffer.as_ptr())
     }
-    fn ptr_mut<T: Element>(buffer: &mut Vec<T>) -> CpuPtr<T> {
-        CpuPtr(NonNull::new(buffer.as_mut_ptr()).expect("Vec pointers are never null"))
+    fn ptr_mut<T: Element>(buffer: &mut CpuBuffer<T>) -> CpuPtr<T> {
+        CpuPtr::from_mut(buffer.as_mut_slice())
     }
-    fn len<T: Element>(buffer: &Vec<T>) -> usize {
+    fn len<T: Element>(buffer: &CpuBuffer<T>) -> usize {
         buffer.len()
     }
     fn addr<T: Element>(ptr: CpuPtr<T>) -> usize {
         ptr.0.as_ptr() as usize
     }
-    fn device<T: Element>(_: &Vec<T>) -> Device {
+    fn device<T: Element>(_: &CpuBuffer<T>) -> Device {
         Device::Cpu
     }
 }

@@ -1,0 +1,295 @@
+//! `CpuBuffer`: the owned elements of a CPU tensor.
+//!
+//! Small buffers come from the global allocator. Large ones (at least
+//! [`POOL_MIN_BYTES`]) come from a cache of freed large blocks, as PyTorch's
+//! CUDA caching allocator does: a fresh multi-megabyte allocation costs a page
+//! fault per 4 KiB on first touch, which for elementwise operations takes
+//! longer than the arithmetic. Reusing a block whose pages are already mapped
+//! lets `&a + &b` run at memory bandwidth. New large blocks are aligned to
+//! 2 MiB and marked for transparent huge pages where the OS offers them.
+
+use crate::dtype::Element;
+use core::alloc::Layout;
+use core::mem::MaybeUninit;
+use core::ptr::NonNull;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Buffers of at least this many bytes are drawn from (and returned to) the cache.
+pub const POOL_MIN_BYTES: usize = 1 << 20;
+
+/// Large blocks are sized and aligned in steps of this (a huge page).
+const BLOCK_STEP: usize = 2 << 20;
+
+/// How many bytes of freed blocks the cache keeps, unless
+/// `SHAPED_CPU_CACHE_BYTES` says otherwise.
+const DEFAULT_CACHE_LIMIT: usize = 1 << 30;
+
+/// Freed large blocks by size, and their total.
+struct Cache {
+    blocks: HashMap<usize, Vec<NonNull<u8>>>,
+    bytes: usize,
+    limit: usize,
+}
+
+// SAFETY: the cache holds the addresses of blocks that nothing else refers to
+// (they were freed by their buffers); moving them between threads is moving
+// ownership of plain memory.
+unsafe impl Send for Cache {}
+
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+
+fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
+    let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = guard.get_or_insert_with(|| Cache {
+        blocks: HashMap::new(),
+        bytes: 0,
+        limit: std::env::var("SHAPED_CPU_CACHE_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_CACHE_LIMIT),
+    });
+    f(cache)
+}
+
+fn block_layout(bytes: usize) -> Layout {
+    Layout::from_size_align(bytes, BLOCK_STEP).expect("block sizes are multiples of 2 MiB")
+}
+
+/// A large block of `bytes` (a multiple of [`BLOCK_STEP`]): a cached one if
+/// there is one, else a new one.
+fn take_block(bytes: usize) -> NonNull<u8> {
+    if let Some(block) = with_cache(|c| {
+        let block = c.blocks.get_mut(&bytes).and_then(Vec::pop);
+        if block.is_some() {
+            c.bytes -= bytes;
+        }
+        block
+    }) {
+        return block;
+    }
+    let layout = block_layout(bytes);
+    // SAFETY: `layout` has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc(layout) };
+    let Some(ptr) = NonNull::new(ptr) else {
+        std::alloc::handle_alloc_error(layout)
+    };
+    advise_huge_pages(ptr, bytes);
+    ptr
+}
+
+/// Returns a block to the cache, or to the allocator when the cache is full.
+fn give_block(ptr: NonNull<u8>, bytes: usize) {
+    let kept = with_cache(|c| {
+        if c.bytes + bytes > c.limit {
+            return false;
+        }
+        c.bytes += bytes;
+        c.blocks.entry(bytes).or_default().push(ptr);
+        true
+    });
+    if !kept {
+        // SAFETY: `ptr` was allocated by `take_block` with this layout and
+        // nothing refers to it any more.
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), block_layout(bytes)) };
+    }
+}
+
+/// Frees every cached block (memory held for reuse goes back to the system).
+///
+/// ```
+/// shaped::storage::cpu::empty_cache();
+/// assert_eq!(shaped::storage::cpu::cached_bytes(), 0);
+/// ```
+pub fn empty_cache() {
+    let blocks: Vec<(usize, NonNull<u8>)> = with_cache(|c| {
+        c.bytes = 0;
+        c.blocks
+            .drain()
+            .flat_map(|(bytes, v)| v.into_iter().map(move |p| (bytes, p)))
+            .collect()
+    });
+    for (bytes, ptr) in blocks {
+        // SAFETY: cached blocks were allocated by `take_block` with this
+        // layout and nothing refers to them.
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), block_layout(bytes)) };
+    }
+}
+
+/// Bytes currently held in the cache of freed large blocks.
+pub fn cached_bytes() -> usize {
+    with_cache(|c| c.bytes)
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: NonNull<u8>, bytes: usize) {
+    // SAFETY: the range is one block we just allocated; `madvise` only
+    // changes how the kernel backs it, and a failure is harmless.
+    unsafe {
+        libc::madvise(ptr.as_ptr().cast(), bytes, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: NonNull<u8>, _: usize) {}
+
+/// Where a buffer's memory came from, and so how it is given back.
+#[derive(Debug)]
+enum Origin {
+    /// A `Vec`'s allocation, of this capacity.
+    Vec(usize),
+    /// A large block of this many bytes.
+    Block(usize),
+}
+
+/// The elements of a CPU tensor: `len` initialized values of `T`.
+///
+/// ```
+/// use shaped::storage::cpu::CpuBuffer;
+/// let b = CpuBuffer::from(vec![1.0f32, 2.0]);
+/// assert_eq!(b.as_slice(), &[1.0, 2.0]);
+/// ```
+pub struct CpuBuffer<T: Element> {
+    ptr: NonNull<T>,
+    len: usize,
+    origin: Origin,
+}
+
+// SAFETY: a `CpuBuffer` owns its elements like a `Vec<T>` does.
+unsafe impl<T: Element> Send for CpuBuffer<T> {}
+// SAFETY: shared access only reads, like `&Vec<T>`.
+unsafe impl<T: Element> Sync for CpuBuffer<T> {}
+
+impl<T: Element> From<Vec<T>> for CpuBuffer<T> {
+    fn from(v: Vec<T>) -> Self {
+        let mut v = core::mem::ManuallyDrop::new(v);
+        let ptr = NonNull::new(v.as_mut_ptr()).expect("Vec pointers are never null");
+        CpuBuffer {
+            ptr,
+            len: v.len(),
+            origin: Origin::Vec(v.capacity()),
+        }
+    }
+}
+
+impl<T: Element> CpuBuffer<T> {
+    /// A buffer of `len` elements, written by `fill` through the
+    /// uninitialized slice it is given; `fill` must initialize every element.
+    pub(crate) fn new_with(len: usize, fill: impl FnOnce(&mut [MaybeUninit<T>])) -> Self {
+        let bytes = len
+            .checked_mul(size_of::<T>())
+            .expect("buffer size overflows usize");
+        if bytes < POOL_MIN_BYTES {
+            let mut v: Vec<T> = Vec::with_capacity(len);
+            fill(&mut v.spare_capacity_mut()[..len]);
+            // SAFETY: `fill` initialized the first `len` elements.
+            unsafe { v.set_len(len) };
+            return v.into();
+        }
+        let block_bytes = bytes.div_ceil(BLOCK_STEP) * BLOCK_STEP;
+        let block = take_block(block_bytes);
+        // Zero-length until filled: if `fill` panics, the block goes back.
+        let mut buffer = CpuBuffer {
+            ptr: block.cast(),
+            len: 0,
+            origin: Origin::Block(block_bytes),
+        };
+        // SAFETY: the block holds at least `len` elements of `T` (`bytes`
+        // rounded up) and is aligned to 2 MiB, more than any element needs;
+        // nothing else refers to it.
+        let slice = unsafe { core::slice::from_raw_parts_mut(block.as_ptr().cast(), len) };
+        fill(slice);
+        buffer.len = len;
+        buffer
+    }
+
+    /// `len` copies of `value`.
+    pub(crate) fn full(len: usize, value: T) -> Self {
+        Self::new_with(len, |s| {
+            for x in s {
+                x.write(value);
+            }
+        })
+    }
+
+    /// The elements.
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `ptr` points at `len` initialized elements owned by `self`.
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The elements, writable.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as `as_slice`, and `&mut self` makes the access exclusive.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The start of the elements, for reading.
+    pub(crate) fn as_ptr(&self) -> NonNull<T> {
+        self.ptr
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<T: Element> Clone for CpuBuffer<T> {
+    fn clone(&self) -> Self {
+        let src = self.as_slice();
+        Self::new_with(self.len, |dst| {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                d.write(s);
+            }
+        })
+    }
+}
+
+impl<T: Element> Drop for CpuBuffer<T> {
+    fn drop(&mut self) {
+        match self.origin {
+            // SAFETY: rebuilds the `Vec` this buffer was made from; elements
+            // are `Copy` and need no drop.
+            Origin::Vec(capacity) => unsafe {
+                drop(Vec::from_raw_parts(self.ptr.as_ptr(), self.len, capacity));
+            },
+            Origin::Block(bytes) => give_block(self.ptr.cast(), bytes),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_blocks_are_reused() {
+        let n = (5 * POOL_MIN_BYTES) / 4; // 5 MiB of f32: one 6 MiB block
+        let a = CpuBuffer::<f32>::full(n, 1.5);
+        assert!(a.as_slice().iter().all(|&x| x == 1.5));
+        let addr = a.as_ptr();
+        drop(a);
+        let b = CpuBuffer::<f32>::full(n, 2.5);
+        assert_eq!(b.as_ptr(), addr, "the freed block is reused");
+        assert!(b.as_slice().iter().all(|&x| x == 2.5));
+        let c = b.clone();
+        assert_ne!(c.as_ptr(), b.as_ptr());
+        assert_eq!(c.as_slice(), b.as_slice());
+    }
+
+    #[test]
+    fn small_buffers_and_vecs() {
+        let v = CpuBuffer::from(vec![1u8, 2, 3]);
+        assert_eq!(v.as_slice(), &[1, 2, 3]);
+        let mut s = CpuBuffer::<i64>::full(4, 7);
+        s.as_mut_slice()[2] = 0;
+        assert_eq!(s.as_slice(), &[7, 7, 0, 7]);
+        assert!(CpuBuffer::<f64>::full(0, 0.0).is_empty());
+    }
+}
