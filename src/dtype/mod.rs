@@ -98,6 +98,27 @@ impl core::fmt::Display for DType {
     }
 }
 
+/// One element as a plain number, widened exactly: what PyTorch's `item()`
+/// gives in Python (`bool`, `int`, `float` or `complex`).
+///
+/// ```
+/// use shaped::dtype::Scalar;
+/// use shaped::prelude::*;
+/// assert_eq!(7u8.to_scalar(), Scalar::Int(7));
+/// assert_eq!(half::f16::from_f32(0.5).to_scalar(), Scalar::Float(0.5));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Scalar {
+    /// A bool.
+    Bool(bool),
+    /// An integer of any integral dtype.
+    Int(i64),
+    /// A floating value of any floating dtype.
+    Float(f64),
+    /// A complex value: real and imaginary parts.
+    Complex(f64, f64),
+}
+
 /// An element type of a tensor: one of the twelve dtypes.
 ///
 /// ```
@@ -114,6 +135,9 @@ pub trait Element:
     const ZERO: Self;
     /// One (`true` for bool).
     const ONE: Self;
+
+    /// The element as a plain number, widened exactly.
+    fn to_scalar(self) -> Scalar;
 }
 
 /// Element types with `+`, `-`, `*` and unary `-`, as PyTorch computes them:
@@ -152,28 +176,34 @@ pub trait Float: Numeric {
 pub trait Ordered: Element + PartialOrd {}
 
 macro_rules! element {
-    ($($t:ty => $dtype:ident, $zero:expr, $one:expr);* $(;)?) => {$(
+    ($($t:ty => $dtype:ident, $zero:expr, $one:expr, |$x:ident| $scalar:expr);* $(;)?) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = DType::$dtype;
             const ZERO: Self = $zero;
             const ONE: Self = $one;
+            fn to_scalar(self) -> Scalar {
+                let $x = self;
+                $scalar
+            }
         }
     )*};
 }
 element! {
-    f16 => F16, f16::ZERO, f16::ONE;
-    bf16 => BF16, bf16::ZERO, bf16::ONE;
-    f32 => F32, 0.0, 1.0;
-    f64 => F64, 0.0, 1.0;
-    Complex<f32> => C64, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 };
-    Complex<f64> => C128, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 };
-    u8 => U8, 0, 1;
-    i8 => I8, 0, 1;
-    i16 => I16, 0, 1;
-    i32 => I32, 0, 1;
-    i64 => I64, 0, 1;
-    bool => Bool, false, true;
+    f16 => F16, f16::ZERO, f16::ONE, |x| Scalar::Float(f64::from(x.to_f32()));
+    bf16 => BF16, bf16::ZERO, bf16::ONE, |x| Scalar::Float(f64::from(x.to_f32()));
+    f32 => F32, 0.0, 1.0, |x| Scalar::Float(f64::from(x));
+    f64 => F64, 0.0, 1.0, |x| Scalar::Float(x);
+    Complex<f32> => C64, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 },
+        |z| Scalar::Complex(f64::from(z.re), f64::from(z.im));
+    Complex<f64> => C128, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 },
+        |z| Scalar::Complex(z.re, z.im);
+    u8 => U8, 0, 1, |x| Scalar::Int(i64::from(x));
+    i8 => I8, 0, 1, |x| Scalar::Int(i64::from(x));
+    i16 => I16, 0, 1, |x| Scalar::Int(i64::from(x));
+    i32 => I32, 0, 1, |x| Scalar::Int(i64::from(x));
+    i64 => I64, 0, 1, |x| Scalar::Int(x);
+    bool => Bool, false, true, |x| Scalar::Bool(x);
 }
 
 macro_rules! numeric_int {

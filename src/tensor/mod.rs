@@ -3,6 +3,7 @@
 
 mod construct;
 mod display;
+mod format;
 mod index;
 
 use crate::dtype::{DType, Element};
