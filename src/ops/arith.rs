@@ -26,89 +26,55 @@ use crate::dtype::{Float, Numeric};
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
+use core::borrow::Borrow;
 use core::ops::{Add, Div, Mul, Neg, Sub};
 use half::{bf16, f16};
 use num_complex::Complex;
 
 macro_rules! binary_operator {
     ($Trait:ident, $method:ident, $Fn:ident, $bound:ident) => {
-        impl<'a, 'b, T, S1, S2, D, R1, R2> $Trait<&'b Tensor<T, S2, D, R2>>
-            for &'a Tensor<T, S1, D, R1>
-        where
-            T: $bound,
-            S1: BroadcastShape<S2>,
-            S2: Shape,
-            D: Elementwise,
-            R1: Repr,
-            R2: Repr,
-        {
-            type Output = Tensor<T, Broadcast<S1, S2>, D>;
-            fn $method(self, rhs: &'b Tensor<T, S2, D, R2>) -> Self::Output {
-                broadcast_binary(self, rhs, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
-            }
-        }
-
-        impl<'b, T, S1, S2, D, R1, R2> $Trait<&'b Tensor<T, S2, D, R2>> for Tensor<T, S1, D, R1>
-        where
-            T: $bound,
-            S1: BroadcastShape<S2>,
-            S2: Shape,
-            D: Elementwise,
-            R1: Repr,
-            R2: Repr,
-        {
-            type Output = Tensor<T, Broadcast<S1, S2>, D>;
-            fn $method(self, rhs: &'b Tensor<T, S2, D, R2>) -> Self::Output {
-                (&self).$method(rhs)
-            }
-        }
-
-        impl<'a, T, S1, S2, D, R1, R2> $Trait<Tensor<T, S2, D, R2>> for &'a Tensor<T, S1, D, R1>
-        where
-            T: $bound,
-            S1: BroadcastShape<S2>,
-            S2: Shape,
-            D: Elementwise,
-            R1: Repr,
-            R2: Repr,
-        {
-            type Output = Tensor<T, Broadcast<S1, S2>, D>;
-            fn $method(self, rhs: Tensor<T, S2, D, R2>) -> Self::Output {
-                self.$method(&rhs)
-            }
-        }
-
-        impl<T, S1, S2, D, R1, R2> $Trait<Tensor<T, S2, D, R2>> for Tensor<T, S1, D, R1>
-        where
-            T: $bound,
-            S1: BroadcastShape<S2>,
-            S2: Shape,
-            D: Elementwise,
-            R1: Repr,
-            R2: Repr,
-        {
-            type Output = Tensor<T, Broadcast<S1, S2>, D>;
-            fn $method(self, rhs: Tensor<T, S2, D, R2>) -> Self::Output {
-                (&self).$method(&rhs)
-            }
-        }
-
-        impl<'a, T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T>
-            for &'a Tensor<T, S, D, R>
-        {
-            type Output = Tensor<T, S, D>;
-            fn $method(self, rhs: T) -> Self::Output {
-                unary(self, WithRight(kernels::$Fn, rhs))
-            }
-        }
-
-        impl<T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T> for Tensor<T, S, D, R> {
-            type Output = Tensor<T, S, D>;
-            fn $method(self, rhs: T) -> Self::Output {
-                unary(&self, WithRight(kernels::$Fn, rhs))
-            }
-        }
+        binary_operator!(@forms $Trait, $method, $Fn, $bound;
+            [&'a Tensor<T, S1, D, R1>] [&'b Tensor<T, S2, D, R2>];
+            [Tensor<T, S1, D, R1>] [&'b Tensor<T, S2, D, R2>];
+            [&'a Tensor<T, S1, D, R1>] [Tensor<T, S2, D, R2>];
+            [Tensor<T, S1, D, R1>] [Tensor<T, S2, D, R2>];
+        );
+        binary_operator!(@scalar $Trait, $method, $Fn, $bound;
+            [&'a Tensor<T, S, D, R>];
+            [Tensor<T, S, D, R>];
+        );
     };
+    // Tensor with tensor, owned or borrowed on each side: one body, which
+    // borrows both (`Borrow` covers `Tensor` and `&Tensor` alike).
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident;
+        $([$($Lhs:tt)*] [$($Rhs:tt)*];)*) => {$(
+        impl<'a, 'b, T, S1, S2, D, R1, R2> $Trait<$($Rhs)*> for $($Lhs)*
+        where
+            T: $bound,
+            S1: BroadcastShape<S2>,
+            S2: Shape,
+            D: Elementwise,
+            R1: Repr,
+            R2: Repr,
+        {
+            type Output = Tensor<T, Broadcast<S1, S2>, D>;
+            fn $method(self, rhs: $($Rhs)*) -> Self::Output {
+                let lhs: &Tensor<T, S1, D, R1> = self.borrow();
+                let rhs: &Tensor<T, S2, D, R2> = rhs.borrow();
+                broadcast_binary(lhs, rhs, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+    )*};
+    // Tensor with a plain number on the right.
+    (@scalar $Trait:ident, $method:ident, $Fn:ident, $bound:ident; $([$($Lhs:tt)*];)*) => {$(
+        impl<'a, T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T> for $($Lhs)* {
+            type Output = Tensor<T, S, D>;
+            fn $method(self, rhs: T) -> Self::Output {
+                let lhs: &Tensor<T, S, D, R> = self.borrow();
+                unary(lhs, WithRight(kernels::$Fn, rhs))
+            }
+        }
+    )*};
 }
 
 binary_operator!(Add, add, Add, Numeric);
@@ -119,16 +85,14 @@ binary_operator!(Div, div, Div, Float);
 /// `scalar op tensor` needs one impl per scalar type (Rust's orphan rule).
 macro_rules! scalar_left {
     ($Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
-        impl<'a, S: Shape, D: Elementwise, R: Repr> $Trait<&'a Tensor<$t, S, D, R>> for $t {
+        scalar_left!(@forms $Trait, $method, $Fn, $t; [&'a Tensor<$t, S, D, R>] [Tensor<$t, S, D, R>]);
+    )*};
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $t:ty; $([$($Rhs:tt)*])*) => {$(
+        impl<'a, S: Shape, D: Elementwise, R: Repr> $Trait<$($Rhs)*> for $t {
             type Output = Tensor<$t, S, D>;
-            fn $method(self, rhs: &'a Tensor<$t, S, D, R>) -> Self::Output {
+            fn $method(self, rhs: $($Rhs)*) -> Self::Output {
+                let rhs: &Tensor<$t, S, D, R> = rhs.borrow();
                 unary(rhs, WithLeft(kernels::$Fn, self))
-            }
-        }
-        impl<S: Shape, D: Elementwise, R: Repr> $Trait<Tensor<$t, S, D, R>> for $t {
-            type Output = Tensor<$t, S, D>;
-            fn $method(self, rhs: Tensor<$t, S, D, R>) -> Self::Output {
-                unary(&rhs, WithLeft(kernels::$Fn, self))
             }
         }
     )*};
@@ -143,17 +107,16 @@ macro_rules! numeric_scalars_left {
 numeric_scalars_left!(Add, add, Add; Sub, sub, Sub; Mul, mul, Mul);
 scalar_left!(Div, div, Div; f16, bf16, f32, f64, Complex<f32>, Complex<f64>);
 
-impl<T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for &Tensor<T, S, D, R> {
-    type Output = Tensor<T, S, D>;
-    /// `-x`, elementwise (integers wrap).
-    fn neg(self) -> Self::Output {
-        unary(self, kernels::Neg)
-    }
+/// `-x`, elementwise (integers wrap), for owned and borrowed tensors.
+macro_rules! negation {
+    ($([$($X:tt)*])*) => {$(
+        impl<'a, T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for $($X)* {
+            type Output = Tensor<T, S, D>;
+            fn neg(self) -> Self::Output {
+                let x: &Tensor<T, S, D, R> = self.borrow();
+                unary(x, kernels::Neg)
+            }
+        }
+    )*};
 }
-
-impl<T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for Tensor<T, S, D, R> {
-    type Output = Tensor<T, S, D>;
-    fn neg(self) -> Self::Output {
-        unary(&self, kernels::Neg)
-    }
-}
+negation!([&'a Tensor<T, S, D, R>] [Tensor<T, S, D, R>]);

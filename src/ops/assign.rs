@@ -18,6 +18,7 @@ use crate::dtype::{Element, Float, Numeric};
 use crate::shape::{check_in_place, BroadcastInto, Shape, SizeArray};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
+use core::borrow::Borrow;
 use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 
 /// The writable operand of `x`, whose buffer starts at `ptr`.
@@ -66,33 +67,8 @@ where
 
 macro_rules! assign_operator {
     ($Trait:ident, $method:ident, $Fn:ident, $bound:ident) => {
-        impl<'b, T, SX, SY, D, RX, RY> $Trait<&'b Tensor<T, SY, D, RY>> for Tensor<T, SX, D, RX>
-        where
-            T: $bound,
-            SX: Shape,
-            SY: BroadcastInto<SX>,
-            D: Elementwise,
-            RX: Writable,
-            RY: Repr,
-        {
-            fn $method(&mut self, rhs: &'b Tensor<T, SY, D, RY>) {
-                assign(self, rhs, kernels::$Fn);
-            }
-        }
-
-        impl<T, SX, SY, D, RX, RY> $Trait<Tensor<T, SY, D, RY>> for Tensor<T, SX, D, RX>
-        where
-            T: $bound,
-            SX: Shape,
-            SY: BroadcastInto<SX>,
-            D: Elementwise,
-            RX: Writable,
-            RY: Repr,
-        {
-            fn $method(&mut self, rhs: Tensor<T, SY, D, RY>) {
-                assign(self, &rhs, kernels::$Fn);
-            }
-        }
+        assign_operator!(@forms $Trait, $method, $Fn, $bound;
+            [&'b Tensor<T, SY, D, RY>] [Tensor<T, SY, D, RY>]);
 
         impl<T: $bound, S: Shape, D: Elementwise, R: Writable> $Trait<T> for Tensor<T, S, D, R> {
             fn $method(&mut self, rhs: T) {
@@ -112,6 +88,23 @@ macro_rules! assign_operator {
             }
         }
     };
+    // The right-hand side is a tensor, owned or borrowed.
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident; $([$($Rhs:tt)*])*) => {$(
+        impl<'b, T, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
+        where
+            T: $bound,
+            SX: Shape,
+            SY: BroadcastInto<SX>,
+            D: Elementwise,
+            RX: Writable,
+            RY: Repr,
+        {
+            fn $method(&mut self, rhs: $($Rhs)*) {
+                let rhs: &Tensor<T, SY, D, RY> = rhs.borrow();
+                assign(self, rhs, kernels::$Fn);
+            }
+        }
+    )*};
 }
 
 assign_operator!(AddAssign, add_assign, Add, Numeric);

@@ -15,6 +15,7 @@ use crate::dtype::{Element, Ordered};
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
+use core::borrow::Borrow;
 
 /// What a tensor of `T`s and shape `S` can be compared with: another
 /// tensor (broadcasting) or a plain `T`.
@@ -40,41 +41,30 @@ impl<T: Element, S: Shape, D: Elementwise> Comparand<T, S, D> for T {
     }
 }
 
-impl<T, S, S2, D, R2> Comparand<T, S, D> for &Tensor<T, S2, D, R2>
-where
-    T: Element,
-    S: BroadcastShape<S2>,
-    S2: Shape,
-    D: Elementwise,
-    R2: Repr,
-{
-    type Shape = Broadcast<S, S2>;
-    fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
-        self,
-        lhs: &Tensor<T, S, D, R>,
-        f: F,
-    ) -> Tensor<bool, Self::Shape, D> {
-        broadcast_binary(lhs, self, f).unwrap_or_else(|e| panic!("{e}"))
-    }
+/// Another tensor, owned or borrowed: the shapes broadcast.
+macro_rules! tensor_comparand {
+    ($([$($Other:tt)*])*) => {$(
+        impl<'a, T, S, S2, D, R2> Comparand<T, S, D> for $($Other)*
+        where
+            T: Element,
+            S: BroadcastShape<S2>,
+            S2: Shape,
+            D: Elementwise,
+            R2: Repr,
+        {
+            type Shape = Broadcast<S, S2>;
+            fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
+                self,
+                lhs: &Tensor<T, S, D, R>,
+                f: F,
+            ) -> Tensor<bool, Self::Shape, D> {
+                let rhs: &Tensor<T, S2, D, R2> = self.borrow();
+                broadcast_binary(lhs, rhs, f).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+    )*};
 }
-
-impl<T, S, S2, D, R2> Comparand<T, S, D> for Tensor<T, S2, D, R2>
-where
-    T: Element,
-    S: BroadcastShape<S2>,
-    S2: Shape,
-    D: Elementwise,
-    R2: Repr,
-{
-    type Shape = Broadcast<S, S2>;
-    fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
-        self,
-        lhs: &Tensor<T, S, D, R>,
-        f: F,
-    ) -> Tensor<bool, Self::Shape, D> {
-        (&self).compare(lhs, f)
-    }
-}
+tensor_comparand!([&'a Tensor<T, S2, D, R2>] [Tensor<T, S2, D, R2>]);
 
 macro_rules! comparisons {
     ($bound:ident: $($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
