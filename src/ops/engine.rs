@@ -16,9 +16,14 @@
 //!    rayon's threads in contiguous ranges.
 
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
 /// Below this many elements an operation runs on the calling thread.
 pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
+
+/// Row pieces start at multiples of this many elements (whole cache lines
+/// for every dtype of 4 bytes or less).
+const PIECE_ALIGN: usize = 64;
 
 /// Runs per tile: a transposed operand is read `TILE_ROWS` elements at a
 /// time along its contiguous dimension.
@@ -92,11 +97,14 @@ impl<const N: usize, F: Fn(Row<N>) + Sync> Visit<N> for F {
 /// dimensions outermost first, each with a size and one stride per operand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan<const N: usize> {
-    sizes: Vec<usize>,
-    strides: Vec<[usize; N]>,
+    sizes: Dims<usize>,
+    strides: Dims<[usize; N]>,
     offsets: [usize; N],
     tiled: bool,
 }
+
+/// Per-dimension data, inline up to rank 8 (no allocation for small ops).
+type Dims<T> = SmallVec<[T; 8]>;
 
 impl<const N: usize> Plan<N> {
     /// Plans `sizes`, with per-operand strides (`strides[k]` has one entry
@@ -105,14 +113,52 @@ impl<const N: usize> Plan<N> {
         for s in &strides {
             debug_assert_eq!(s.len(), sizes.len());
         }
+        Self::coalesce(sizes, |d| core::array::from_fn(|k| strides[k][d]), offsets)
+    }
+
+    /// Plans `sizes` for a fresh contiguous output (operand 0, whose entry
+    /// in `strides` is ignored) and inputs with the given strides.
+    pub fn with_contiguous_output(
+        sizes: &[usize],
+        strides: [&[usize]; N],
+        offsets: [usize; N],
+    ) -> Self {
+        let mut out_strides: Dims<usize> = SmallVec::from_elem(0, sizes.len());
+        let mut step = 1;
+        for (s, &n) in out_strides.iter_mut().zip(sizes).rev() {
+            *s = step;
+            step *= n.max(1);
+        }
+        Self::coalesce(
+            sizes,
+            |d| {
+                core::array::from_fn(|k| {
+                    if k == 0 {
+                        out_strides[d]
+                    } else {
+                        strides[k][d]
+                    }
+                })
+            },
+            offsets,
+        )
+    }
+
+    /// Drops size-1 dimensions, merges neighbours that are contiguous for
+    /// every operand, and decides whether to tile.
+    fn coalesce(
+        sizes: &[usize],
+        strides_of: impl Fn(usize) -> [usize; N],
+        offsets: [usize; N],
+    ) -> Self {
         // Innermost first while merging.
-        let mut dims: Vec<(usize, [usize; N])> = Vec::with_capacity(sizes.len());
+        let mut dims: Dims<(usize, [usize; N])> = SmallVec::new();
         for d in (0..sizes.len()).rev() {
             let n = sizes[d];
             if n == 1 {
                 continue;
             }
-            let st: [usize; N] = core::array::from_fn(|k| strides[k][d]);
+            let st = strides_of(d);
             if let Some((inner_n, inner_st)) = dims.last_mut() {
                 if (0..N).all(|k| st[k] == inner_st[k] * *inner_n) {
                     *inner_n *= n;
@@ -122,10 +168,10 @@ impl<const N: usize> Plan<N> {
             dims.push((n, st));
         }
         if sizes.contains(&0) {
-            dims = vec![(0, [0; N])];
+            dims = SmallVec::from_elem((0, [0; N]), 1);
         }
         dims.reverse();
-        let (sizes, strides): (Vec<usize>, Vec<[usize; N]>) = dims.into_iter().unzip();
+        let (sizes, strides): (Dims<usize>, Dims<[usize; N]>) = dims.into_iter().unzip();
         let rank = sizes.len();
         // Tile when some operand's inner stride is large while it moves
         // slowly along the next dimension out: a transposed operand.
@@ -161,28 +207,39 @@ impl<const N: usize> Plan<N> {
     /// when the operation is large. `visit` must tolerate being called
     /// concurrently for distinct runs.
     pub fn run<V: Visit<N>>(&self, visit: V) {
-        let row = &visit;
+        let visit = &visit;
         let numel = self.numel();
         if numel == 0 {
             return;
         }
-        let units = self.units();
         let threads = rayon::current_num_threads();
-        if numel < PARALLEL_MIN_ELEMENTS || threads == 1 || units == 1 {
-            self.run_units(0, units, row);
+        if numel < PARALLEL_MIN_ELEMENTS || threads == 1 {
+            let pieces = 1;
+            self.run_units(0, self.units(pieces), pieces, visit);
             return;
         }
-        let chunks = (threads * 4).min(units);
+        // Aim for a few chunks per thread; cut rows into pieces when there
+        // are too few rows (a contiguous tensor is a single row).
+        let chunks = threads * 4;
+        let rows = self.units(1);
+        let pieces = if self.tiled || rows >= chunks {
+            1
+        } else {
+            chunks.div_ceil(rows)
+        };
+        let units = self.units(pieces);
+        let chunks = chunks.min(units);
         (0..chunks).into_par_iter().for_each(|c| {
             let start = units * c / chunks;
             let end = units * (c + 1) / chunks;
-            self.run_units(start, end, row);
+            self.run_units(start, end, pieces, visit);
         });
     }
 
-    /// Rank 0 has one element; otherwise units are rows (plain) or bands of
-    /// up to `TILE_ROWS` rows (tiled) over all outer indices.
-    fn units(&self) -> usize {
+    /// Rank 0 has one element; otherwise units are rows cut in `pieces`
+    /// (plain) or bands of up to `TILE_ROWS` rows (tiled) over all outer
+    /// indices.
+    fn units(&self, pieces: usize) -> usize {
         let rank = self.sizes.len();
         if rank == 0 {
             return 1;
@@ -191,11 +248,17 @@ impl<const N: usize> Plan<N> {
             let outer: usize = self.sizes[..rank - 2].iter().product();
             outer * self.sizes[rank - 2].div_ceil(TILE_ROWS)
         } else {
-            self.sizes[..rank - 1].iter().product()
+            self.sizes[..rank - 1].iter().product::<usize>() * pieces
         }
     }
 
-    fn run_units<V: Visit<N>>(&self, start: usize, end: usize, visit: &V) {
+    /// The length of a row piece: rows cut in `pieces`, in whole cache lines.
+    fn piece_len(&self, pieces: usize) -> usize {
+        let inner_len = self.sizes[self.sizes.len() - 1];
+        inner_len.div_ceil(pieces).next_multiple_of(PIECE_ALIGN)
+    }
+
+    fn run_units<V: Visit<N>>(&self, start: usize, end: usize, pieces: usize, visit: &V) {
         let rank = self.sizes.len();
         if rank == 0 {
             visit.row(Row {
@@ -208,17 +271,25 @@ impl<const N: usize> Plan<N> {
         let inner = self.strides[rank - 1];
         let inner_len = self.sizes[rank - 1];
         if !self.tiled {
-            // Odometer over the outer dimensions, starting at row `start`.
+            // Odometer over the outer dimensions, starting at the row of
+            // unit `start`; each row is walked in `pieces` runs.
             let outer = &self.sizes[..rank - 1];
-            let mut index = unravel(start, outer);
+            let piece_len = self.piece_len(pieces);
+            let mut piece = start % pieces;
+            let mut index = unravel(start / pieces, outer);
             let mut offsets = self.offsets_at(&index);
             for _ in start..end {
+                let begin = (piece * piece_len).min(inner_len);
                 visit.row(Row {
-                    offsets,
+                    offsets: core::array::from_fn(|k| offsets[k] + begin * inner[k]),
                     strides: inner,
-                    len: inner_len,
+                    len: piece_len.min(inner_len - begin),
                 });
-                self.advance(&mut index, &mut offsets, outer.len());
+                piece += 1;
+                if piece == pieces {
+                    piece = 0;
+                    self.advance(&mut index, &mut offsets, outer.len());
+                }
             }
             return;
         }
@@ -279,8 +350,8 @@ impl<const N: usize> Plan<N> {
 }
 
 /// The multi-index of a linear position in row-major order over `sizes`.
-fn unravel(mut linear: usize, sizes: &[usize]) -> Vec<usize> {
-    let mut index = vec![0; sizes.len()];
+fn unravel(mut linear: usize, sizes: &[usize]) -> Dims<usize> {
+    let mut index: Dims<usize> = SmallVec::from_elem(0, sizes.len());
     for d in (0..sizes.len()).rev() {
         index[d] = linear % sizes[d];
         linear /= sizes[d];
@@ -332,6 +403,13 @@ mod tests {
     }
 
     #[test]
+    fn contiguous_output_plans_match_explicit_strides() {
+        let explicit = Plan::<2>::new(&[4, 1, 6], [&[6, 6, 1], &[0, 9, 1]], [0, 5]);
+        let implied = Plan::<2>::with_contiguous_output(&[4, 1, 6], [&[], &[0, 9, 1]], [0, 5]);
+        assert_eq!(explicit, implied);
+    }
+
+    #[test]
     fn contiguous_tensors_coalesce_to_one_row() {
         let p = Plan::<2>::new(&[4, 5, 6], [&[30, 6, 1], &[30, 6, 1]], [0, 0]);
         assert_eq!(p.sizes(), &[120]);
@@ -367,6 +445,7 @@ mod tests {
             (vec![], [vec![], vec![]], [0, 9]),
             (vec![3, 0, 2], [vec![0, 2, 1], vec![2, 2, 1]], [0, 0]),
             (vec![70000], [vec![1], vec![0]], [0, 0]),
+            (vec![3, 50001], [vec![50001, 1], vec![1, 3]], [0, 2]),
             (vec![400, 300], [vec![300, 1], vec![1, 400]], [0, 0]),
         ];
         for (sizes, strides, offsets) in cases {

@@ -8,8 +8,7 @@
 
 use super::engine::{Plan, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
-use crate::dtype::{Element, Float, Numeric, Ordered};
-use crate::layout::contiguous_strides;
+use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
 use core::mem::MaybeUninit;
@@ -49,8 +48,6 @@ element_fns! {
     Sub: |a, b| -> T [Numeric] T::sub(a, b);
     /// `a * b`.
     Mul: |a, b| -> T [Numeric] T::mul(a, b);
-    /// `a / b` (true division).
-    Div: |a, b| -> T [Float] T::div(a, b);
     /// `a == b`.
     Eq: |a, b| -> bool [Element] a == b;
     /// `a != b`.
@@ -63,6 +60,16 @@ element_fns! {
     Gt: |a, b| -> bool [Ordered] a > b;
     /// `a >= b`.
     Ge: |a, b| -> bool [Ordered] a >= b;
+}
+
+/// `a / b`, true division (integers divide as `f32`).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Div;
+impl<T: TrueDiv> BinaryFn<T, T, T::Quotient> for Div {
+    #[inline(always)]
+    fn call(&self, a: T, b: T) -> T::Quotient {
+        T::true_div(a, b)
+    }
 }
 
 /// The element itself (copies).
@@ -113,8 +120,7 @@ pub(crate) fn write_map1<A: Element, U: Element, F: UnaryFn<A, U>>(
     f: F,
 ) {
     debug_assert_eq!(dst.len(), a.sizes.iter().product::<usize>());
-    let out_strides = contiguous_strides::<Vec<usize>>(a.sizes);
-    let plan = Plan::<2>::new(a.sizes, [&out_strides, a.strides], [0, a.offset]);
+    let plan = Plan::<2>::with_contiguous_output(a.sizes, [&[], a.strides], [0, a.offset]);
     plan.run(Map1 {
         dst: CpuPtr::from_mut(dst),
         a: a.ptr,
@@ -238,10 +244,9 @@ impl Elementwise for Cpu {
         b: StridedRef<'_, B, Cpu>,
         f: F,
     ) -> CpuBuffer<U> {
-        let out_strides = contiguous_strides::<Vec<usize>>(sizes);
-        let plan = Plan::<3>::new(
+        let plan = Plan::<3>::with_contiguous_output(
             sizes,
-            [&out_strides, a.strides, b.strides],
+            [&[], a.strides, b.strides],
             [0, a.offset, b.offset],
         );
         let (pa, pb) = (a.ptr, b.ptr);

@@ -24,16 +24,31 @@ use crate::tensor::Tensor;
 use kernels::{BinaryFn, UnaryFn};
 
 /// A writable shape-erased operand: the output of an in-place kernel.
+///
+/// Only this crate makes them, from a tensor borrowed exclusively: every index
+/// of the layout lies inside the buffer, no two indices share an element, and
+/// nothing else reads or writes those elements while the operand exists.
 #[derive(Debug)]
 pub struct StridedMut<'a, T: Element, D: Backend> {
-    /// The start of the buffer (with write permission).
-    pub ptr: D::Ptr<T>,
+    pub(crate) ptr: D::Ptr<T>,
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: &'a [usize],
+    pub(crate) offset: usize,
+}
+
+impl<T: Element, D: Backend> StridedMut<'_, T, D> {
     /// Sizes.
-    pub sizes: &'a [usize],
-    /// Strides in elements; the layout never maps two indices to one element.
-    pub strides: &'a [usize],
+    pub fn sizes(&self) -> &[usize] {
+        self.sizes
+    }
+    /// Strides in elements.
+    pub fn strides(&self) -> &[usize] {
+        self.strides
+    }
     /// Storage offset of the first element.
-    pub offset: usize,
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
 }
 
 /// The elementwise kernels a backend provides. Each takes shape-erased

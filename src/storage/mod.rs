@@ -207,14 +207,33 @@ pub(crate) fn borrow_mut<'a, T: Element, D: Backend, R: Writable>(
 
 /// A shape-erased strided operand of a kernel: a buffer handle and the
 /// layout of the elements to read, as plain runtime sizes and strides.
+///
+/// Only this crate makes them, from a live tensor (or a broadcast of one):
+/// every index of the layout lies inside the buffer, which no one writes while
+/// the operand exists. Kernels rely on that, so the fields are not public.
 #[derive(Copy, Clone, Debug)]
 pub struct StridedRef<'a, T: Element, D: Backend> {
+    pub(crate) ptr: D::Ptr<T>,
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: &'a [usize],
+    pub(crate) offset: usize,
+}
+
+impl<T: Element, D: Backend> StridedRef<'_, T, D> {
     /// The start of the buffer.
-    pub ptr: D::Ptr<T>,
+    pub fn ptr(&self) -> D::Ptr<T> {
+        self.ptr
+    }
     /// Sizes.
-    pub sizes: &'a [usize],
+    pub fn sizes(&self) -> &[usize] {
+        self.sizes
+    }
     /// Strides in elements (0 where broadcast).
-    pub strides: &'a [usize],
+    pub fn strides(&self) -> &[usize] {
+        self.strides
+    }
     /// Storage offset of the first element.
-    pub offset: usize,
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
 }
