@@ -172,6 +172,51 @@ pub trait Float: Numeric {
     fn div(a: Self, b: Self) -> Self;
 }
 
+/// PyTorch's true division `/`: floating and complex types divide in their
+/// own type; integers and bool divide as `float32` (the default dtype), so
+/// `7 / 2` is `3.5`.
+///
+/// ```
+/// use shaped::dtype::TrueDiv;
+/// assert_eq!(<i64 as TrueDiv>::true_div(7, 2), 3.5f32);
+/// assert_eq!(<f64 as TrueDiv>::true_div(1.0, 8.0), 0.125f64);
+/// ```
+pub trait TrueDiv: Element {
+    /// The quotient's element type.
+    type Quotient: Element;
+    /// `a / b`.
+    fn true_div(a: Self, b: Self) -> Self::Quotient;
+}
+
+impl<T: Float> TrueDiv for T {
+    type Quotient = T;
+    #[inline(always)]
+    fn true_div(a: T, b: T) -> T {
+        T::div(a, b)
+    }
+}
+
+macro_rules! true_div_as_f32 {
+    ($($t:ty => |$x:ident| $to_f32:expr),*) => {$(
+        impl TrueDiv for $t {
+            type Quotient = f32;
+            #[inline(always)]
+            fn true_div(a: $t, b: $t) -> f32 {
+                let f = |$x: $t| -> f32 { $to_f32 };
+                f(a) / f(b)
+            }
+        }
+    )*};
+}
+true_div_as_f32!(
+    u8 => |x| f32::from(x),
+    i8 => |x| f32::from(x),
+    i16 => |x| f32::from(x),
+    i32 => |x| x as f32,
+    i64 => |x| x as f32,
+    bool => |x| f32::from(u8::from(x))
+);
+
 /// Element types with an order, for `lt`, `le`, `gt`, `ge` (all but complex).
 pub trait Ordered: Element + PartialOrd {}
 

@@ -7,8 +7,9 @@
 //! With `Dyn` sizes the check happens at run time and the operator panics
 //! with PyTorch's message.
 //!
-//! Integer arithmetic wraps as in PyTorch. `/` is true division and is
-//! defined for floating and complex tensors.
+//! Integer arithmetic wraps as in PyTorch. `/` is true division: integer
+//! (and bool) tensors divide as `float32`, so `Tensor<i64, _> / Tensor<i64, _>`
+//! is a `Tensor<f32, _>`.
 //!
 //! ```
 //! use shaped::prelude::*;
@@ -22,7 +23,7 @@
 
 use super::kernels::{self, WithLeft, WithRight};
 use super::{broadcast_binary, unary, Elementwise};
-use crate::dtype::{Float, Numeric};
+use crate::dtype::{Numeric, TrueDiv};
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -32,21 +33,21 @@ use half::{bf16, f16};
 use num_complex::Complex;
 
 macro_rules! binary_operator {
-    ($Trait:ident, $method:ident, $Fn:ident, $bound:ident) => {
-        binary_operator!(@forms $Trait, $method, $Fn, $bound;
+    ($Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty) => {
+        binary_operator!(@forms $Trait, $method, $Fn, $bound, $Out;
             [&'a Tensor<T, S1, D, R1>] [&'b Tensor<T, S2, D, R2>];
             [Tensor<T, S1, D, R1>] [&'b Tensor<T, S2, D, R2>];
             [&'a Tensor<T, S1, D, R1>] [Tensor<T, S2, D, R2>];
             [Tensor<T, S1, D, R1>] [Tensor<T, S2, D, R2>];
         );
-        binary_operator!(@scalar $Trait, $method, $Fn, $bound;
+        binary_operator!(@scalar $Trait, $method, $Fn, $bound, $Out;
             [&'a Tensor<T, S, D, R>];
             [Tensor<T, S, D, R>];
         );
     };
     // Tensor with tensor, owned or borrowed on each side: one body, which
     // borrows both (`Borrow` covers `Tensor` and `&Tensor` alike).
-    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident;
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty;
         $([$($Lhs:tt)*] [$($Rhs:tt)*];)*) => {$(
         impl<'a, 'b, T, S1, S2, D, R1, R2> $Trait<$($Rhs)*> for $($Lhs)*
         where
@@ -57,7 +58,7 @@ macro_rules! binary_operator {
             R1: Repr,
             R2: Repr,
         {
-            type Output = Tensor<T, Broadcast<S1, S2>, D>;
+            type Output = Tensor<$Out, Broadcast<S1, S2>, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
                 let lhs: &Tensor<T, S1, D, R1> = self.borrow();
                 let rhs: &Tensor<T, S2, D, R2> = rhs.borrow();
@@ -66,9 +67,9 @@ macro_rules! binary_operator {
         }
     )*};
     // Tensor with a plain number on the right.
-    (@scalar $Trait:ident, $method:ident, $Fn:ident, $bound:ident; $([$($Lhs:tt)*];)*) => {$(
+    (@scalar $Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty; $([$($Lhs:tt)*];)*) => {$(
         impl<'a, T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T> for $($Lhs)* {
-            type Output = Tensor<T, S, D>;
+            type Output = Tensor<$Out, S, D>;
             fn $method(self, rhs: T) -> Self::Output {
                 let lhs: &Tensor<T, S, D, R> = self.borrow();
                 unary(lhs, WithRight(kernels::$Fn, rhs))
@@ -77,19 +78,20 @@ macro_rules! binary_operator {
     )*};
 }
 
-binary_operator!(Add, add, Add, Numeric);
-binary_operator!(Sub, sub, Sub, Numeric);
-binary_operator!(Mul, mul, Mul, Numeric);
-binary_operator!(Div, div, Div, Float);
+binary_operator!(Add, add, Add, Numeric, T);
+binary_operator!(Sub, sub, Sub, Numeric, T);
+binary_operator!(Mul, mul, Mul, Numeric, T);
+binary_operator!(Div, div, Div, TrueDiv, <T as TrueDiv>::Quotient);
 
 /// `scalar op tensor` needs one impl per scalar type (Rust's orphan rule).
 macro_rules! scalar_left {
-    ($Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
-        scalar_left!(@forms $Trait, $method, $Fn, $t; [&'a Tensor<$t, S, D, R>] [Tensor<$t, S, D, R>]);
+    ($Trait:ident, $method:ident, $Fn:ident, $Out:ident; $($t:ty),*) => {$(
+        scalar_left!(@forms $Trait, $method, $Fn, $t, $Out<$t>;
+            [&'a Tensor<$t, S, D, R>] [Tensor<$t, S, D, R>]);
     )*};
-    (@forms $Trait:ident, $method:ident, $Fn:ident, $t:ty; $([$($Rhs:tt)*])*) => {$(
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $t:ty, $Out:ty; $([$($Rhs:tt)*])*) => {$(
         impl<'a, S: Shape, D: Elementwise, R: Repr> $Trait<$($Rhs)*> for $t {
-            type Output = Tensor<$t, S, D>;
+            type Output = Tensor<$Out, S, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
                 let rhs: &Tensor<$t, S, D, R> = rhs.borrow();
                 unary(rhs, WithLeft(kernels::$Fn, self))
@@ -98,14 +100,18 @@ macro_rules! scalar_left {
     )*};
 }
 
+/// The element type itself, as the result type of `+ - *`.
+type Same<T> = T;
+/// The element type of `a / b`.
+type Quotient<T> = <T as TrueDiv>::Quotient;
+
 macro_rules! numeric_scalars_left {
-    ($($Trait:ident, $method:ident, $Fn:ident);*) => {$(
-        scalar_left!($Trait, $method, $Fn;
+    ($($Trait:ident, $method:ident, $Fn:ident, $Out:ident);*) => {$(
+        scalar_left!($Trait, $method, $Fn, $Out;
             f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64);
     )*};
 }
-numeric_scalars_left!(Add, add, Add; Sub, sub, Sub; Mul, mul, Mul);
-scalar_left!(Div, div, Div; f16, bf16, f32, f64, Complex<f32>, Complex<f64>);
+numeric_scalars_left!(Add, add, Add, Same; Sub, sub, Sub, Same; Mul, mul, Mul, Same; Div, div, Div, Quotient);
 
 /// `-x`, elementwise (integers wrap), for owned and borrowed tensors.
 macro_rules! negation {

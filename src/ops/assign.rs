@@ -14,7 +14,7 @@
 
 use super::kernels::{self, BinaryFn, WithRight};
 use super::{broadcast_strides, Elementwise, StridedMut};
-use crate::dtype::{Element, Float, Numeric};
+use crate::dtype::{Element, Numeric, TrueDiv};
 use crate::shape::{check_in_place, BroadcastInto, Shape, SizeArray};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
@@ -65,15 +65,131 @@ where
     D::update2(out, b, f);
 }
 
-macro_rules! assign_operator {
-    ($Trait:ident, $method:ident, $Fn:ident, $bound:ident) => {
-        assign_operator!(@forms $Trait, $method, $Fn, $bound;
-            [&'b Tensor<T, SY, D, RY>] [Tensor<T, SY, D, RY>]);
+/// `x op= y` for an output of element type `T` and an operand of element
+/// type `T2`: the operation's result must be storable back into `T`
+/// (SPEC.md section 3, casting into an existing tensor).
+pub trait UpdateFn<T, T2>: Copy + Send + Sync {
+    /// The new value of `x`.
+    fn update(&self, x: T, y: T2) -> T;
+}
 
-        impl<T: $bound, S: Shape, D: Elementwise, R: Writable> $Trait<T> for Tensor<T, S, D, R> {
+/// `+ - *` keep the element type.
+macro_rules! same_type_update {
+    ($($Fn:ident),*) => {$(
+        impl<T: Numeric> UpdateFn<T, T> for kernels::$Fn {
+            #[inline(always)]
+            fn update(&self, x: T, y: T) -> T {
+                self.call(x, y)
+            }
+        }
+    )*};
+}
+same_type_update!(Add, Sub, Mul);
+
+/// `/` is true division: the quotient of integers is `float32`, which an
+/// integer output cannot hold (see [`DivInto`]).
+impl<T, T2: DivInto<T>> UpdateFn<T, T2> for kernels::Div {
+    #[inline(always)]
+    fn update(&self, x: T, y: T2) -> T {
+        T2::div_into(x, y)
+    }
+}
+
+/// `x /= y` with `y: Self` and `x: T`: the quotient must fit `T`.
+///
+/// The check sits on the operand's type so that a failure is reported with
+/// [`StoreInto`]'s words rather than a bare "cannot use `/=`".
+pub trait DivInto<T> {
+    /// `x / y`, stored as a `T`.
+    fn div_into(x: T, y: Self) -> T;
+}
+impl<T: TrueDiv, T2: SameAs<T>> DivInto<T> for T2
+where
+    T::Quotient: StoreInto<T>,
+{
+    #[inline(always)]
+    fn div_into(x: T, y: T2) -> T {
+        T::true_div(x, y.same()).store()
+    }
+}
+
+/// The right operand's element type is the output's (mixed element types
+/// come with type promotion).
+pub trait SameAs<T> {
+    /// The value, as a `T`.
+    fn same(self) -> T;
+}
+impl<T> SameAs<T> for T {
+    #[inline(always)]
+    fn same(self) -> T {
+        self
+    }
+}
+
+/// A result of type `Self` can be stored into an output of element type
+/// `Out` (PyTorch's rule for in-place and `out=` results).
+pub trait StoreInto<Out> {
+    /// The result, as an `Out`.
+    fn store(self) -> Out;
+}
+impl<T> StoreInto<T> for T {
+    #[inline(always)]
+    fn store(self) -> T {
+        self
+    }
+}
+/// A `float32` result (integer true division) cannot go into an integer or
+/// bool output: this impl only requires [`FloatIntoIntegral`], whose message
+/// explains why.
+impl<O: Integral> StoreInto<O> for f32
+where
+    O: FloatIntoIntegral,
+{
+    fn store(self) -> O {
+        unreachable!("nothing implements FloatIntoIntegral")
+    }
+}
+
+/// Integer and bool element types.
+pub trait Integral: Element {}
+impl Integral for u8 {}
+impl Integral for i8 {}
+impl Integral for i16 {}
+impl Integral for i32 {}
+impl Integral for i64 {}
+impl Integral for bool {}
+
+/// Holds for nothing: storing a floating result into an integer output.
+#[diagnostic::on_unimplemented(
+    message = "result type Float can't be cast to the desired output type {Self}",
+    label = "`/` of {Self} tensors gives float32, which cannot be stored in a {Self} tensor",
+    note = "`/` is true division: divide out of place (`&x / &y` gives a float32 tensor) or convert to a floating type first"
+)]
+pub trait FloatIntoIntegral {}
+
+/// `BinaryFn` view of an [`UpdateFn`], for the kernels.
+#[derive(Copy, Clone, Debug)]
+struct Update<F>(F);
+impl<T, T2, F: UpdateFn<T, T2>> BinaryFn<T, T2, T> for Update<F> {
+    #[inline(always)]
+    fn call(&self, x: T, y: T2) -> T {
+        self.0.update(x, y)
+    }
+}
+
+macro_rules! assign_operator {
+    ($Trait:ident, $method:ident, $Fn:ident) => {
+        assign_operator!(@forms $Trait, $method, $Fn;
+            [&'b Tensor<T2, SY, D, RY>] [Tensor<T2, SY, D, RY>]);
+
+        /// A plain number on the right.
+        impl<T: Element, S: Shape, D: Elementwise, R: Writable> $Trait<T> for Tensor<T, S, D, R>
+        where
+            kernels::$Fn: UpdateFn<T, T>,
+        {
             fn $method(&mut self, rhs: T) {
                 let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(kernels::$Fn, rhs));
+                D::update1(output(self, ptr), WithRight(Update(kernels::$Fn), rhs));
             }
         }
 
@@ -89,25 +205,27 @@ macro_rules! assign_operator {
         }
     };
     // The right-hand side is a tensor, owned or borrowed.
-    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident; $([$($Rhs:tt)*])*) => {$(
-        impl<'b, T, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
+    (@forms $Trait:ident, $method:ident, $Fn:ident; $([$($Rhs:tt)*])*) => {$(
+        impl<'b, T, T2, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
         where
-            T: $bound,
+            T: Element,
+            T2: Element,
             SX: Shape,
             SY: BroadcastInto<SX>,
             D: Elementwise,
             RX: Writable,
             RY: Repr,
+            kernels::$Fn: UpdateFn<T, T2>,
         {
             fn $method(&mut self, rhs: $($Rhs)*) {
-                let rhs: &Tensor<T, SY, D, RY> = rhs.borrow();
-                assign(self, rhs, kernels::$Fn);
+                let rhs: &Tensor<T2, SY, D, RY> = rhs.borrow();
+                assign(self, rhs, Update(kernels::$Fn));
             }
         }
     )*};
 }
 
-assign_operator!(AddAssign, add_assign, Add, Numeric);
-assign_operator!(SubAssign, sub_assign, Sub, Numeric);
-assign_operator!(MulAssign, mul_assign, Mul, Numeric);
-assign_operator!(DivAssign, div_assign, Div, Float);
+assign_operator!(AddAssign, add_assign, Add);
+assign_operator!(SubAssign, sub_assign, Sub);
+assign_operator!(MulAssign, mul_assign, Mul);
+assign_operator!(DivAssign, div_assign, Div);
