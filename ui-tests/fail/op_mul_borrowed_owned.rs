@@ -1,0 +1,8 @@
+// `&a * b` follows the broadcasting rule: (3,) * (2,) clashes at dimension 0.
+use shaped::prelude::*;
+
+fn main() {
+    let a = Tensor::<f32, shape![3]>::zeros();
+    let b = Tensor::<f32, shape![2]>::zeros();
+    let _ = &a * b;
+}
