@@ -1,0 +1,101 @@
+//! A guided tour of `shaped`: `cargo run --release --example tour`.
+//!
+//! It walks through the examples of PyTorch's broadcasting notes with their
+//! results, computed here, and shows the compile errors `shaped` gives where
+//! PyTorch would fail at run time.
+
+use shaped::prelude::*;
+
+fn section(title: &str) {
+    println!("\n== {title}");
+}
+
+/// The first line of a compile error, as recorded in the UI tests.
+fn compile_error(stderr: &str) -> &str {
+    stderr.lines().next().unwrap_or_default()
+}
+
+fn main() {
+    section("Shapes are types; the compiler broadcasts them");
+    let x = Tensor::<f32, shape![5, 1, 4, 1]>::zeros();
+    let y: Tensor<f32, shape![3, 1, 1]> = Tensor::ones();
+    let z = &x + &y; // Tensor<f32, shape![5, 3, 4, 1]>, computed by trait resolution
+    println!("(5, 1, 4, 1) + (3, 1, 1) -> {:?}", z.shape());
+    let r = &Tensor::<f32, shape![1]>::zeros() + &Tensor::<f32, shape![3, 1, 7]>::zeros();
+    println!("(1,) + (3, 1, 7)         -> {:?}", r.shape());
+    let e = &Tensor::<f32, shape![1, 0]>::zeros() + &Tensor::<f32, shape![3, 1]>::zeros();
+    println!(
+        "(1, 0) + (3, 1)          -> {:?}  (1 against 0 gives 0)",
+        e.shape()
+    );
+    let s = &Tensor::<f32, shape![]>::full(2.0) + &Tensor::<f32, shape![2, 3]>::ones();
+    println!(
+        "() + (2, 3)              -> {:?}  (a scalar broadcasts with everything)",
+        s.shape()
+    );
+    println!("\n(5, 2, 4, 1) + (3, 1, 1) does not compile:");
+    println!(
+        "  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/broadcast_spec_5x2x4x1_vs_3x1x1.stderr"
+        ))
+    );
+
+    section("Example 1: a row vector repeats along the rows");
+    let a = Tensor::<i64, shape![3, 3]>::from_vec((0..9).collect()).expect("9 elements");
+    let b = Tensor::<i64, shape![3]>::arange();
+    println!("A =\n{a}\nB = {b}\nA + B =\n{}", &a + &b);
+    println!("B.expand_as(A), a stride-0 view sharing B's storage:");
+    let bx = b.expand_as(&a);
+    println!(
+        "{bx}\n  strides {:?}, shares storage with B: {}",
+        bx.strides(),
+        bx.shares_storage_with(&b)
+    );
+    let column = Tensor::<i64, shape![3, 1]>::from_vec((0..3).collect()).expect("3 elements");
+    println!(
+        "B as a column (3, 1), expanded to A's shape:\n{}",
+        column.expand_as(&a)
+    );
+
+    section("Example 2: both operands stretch");
+    let col = Tensor::<i64, shape![3, 1]>::from_vec((0..3).collect()).expect("3 elements");
+    let row = Tensor::<i64, shape![1, 4]>::from_vec((0..4).collect()).expect("4 elements");
+    println!("{col}\n+\n{row}\n=\n{}", &col + &row);
+
+    section("Example 3: (3, 2) + (1, 5) is caught by the compiler");
+    println!(
+        "  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/broadcast_spec_3x2_vs_1x5.stderr"
+        ))
+    );
+
+    section("Comparisons broadcast a scalar");
+    let v = tensor![1i64, 2, 3, 4];
+    println!("{v} == 1 -> {}", v.eq(1));
+
+    section("In-place operations may not grow their output");
+    let mut acc = Tensor::<f32, shape![5, 3, 4, 1]>::zeros();
+    acc += &y;
+    println!(
+        "(5, 3, 4, 1) += (3, 1, 1): fine, shape stays {:?}",
+        acc.shape()
+    );
+    println!("(1, 3, 1) += (3, 1, 7) does not compile:");
+    println!(
+        "  {}",
+        compile_error(include_str!("../ui-tests/fail/in_place_grow_add.stderr"))
+    );
+
+    section("No reinterpretation by element count");
+    let ones41 = Tensor::<f32, shape![4, 1]>::ones();
+    let ones4 = Tensor::<f32, shape![4]>::ones();
+    println!("ones(4, 1) + ones(4) -> {:?}", (&ones41 + &ones4).shape());
+
+    section("Sizes known only at run time");
+    let n = 2 + std::env::args().count(); // a size the compiler cannot know
+    let rows = Tensor::<f32, shape![Dyn, 3]>::ones_with(&[n, 3]);
+    let sum = &rows + &Tensor::<f32, shape![3]>::arange();
+    println!("(Dyn = {n}, 3) + (3,) -> {:?}\n{sum}", sum.shape());
+}
