@@ -152,6 +152,7 @@ impl<S: Shape> Layout<S> {
 }
 
 /// A shape's array type holding a copy of `values` (whose length is its rank).
+#[inline]
 pub(crate) fn array_from<S: Shape>(values: &[usize]) -> S::Sizes {
     let mut out = S::Sizes::filled(values.len(), 0);
     out.as_mut().copy_from_slice(values);
@@ -160,6 +161,7 @@ pub(crate) fn array_from<S: Shape>(values: &[usize]) -> S::Sizes {
 
 /// Row-major strides for `sizes` (size-0 and size-1 dimensions get the
 /// stride they would have with size 1, as PyTorch does).
+#[inline]
 pub fn contiguous_strides<A: SizeArray>(sizes: &[usize]) -> A {
     let mut strides = A::filled(sizes.len(), 0);
     let mut step = 1usize;
@@ -171,6 +173,7 @@ pub fn contiguous_strides<A: SizeArray>(sizes: &[usize]) -> A {
 }
 
 /// PyTorch's contiguity test on raw sizes and strides.
+#[inline]
 pub fn is_contiguous(sizes: &[usize], strides: &[usize]) -> bool {
     if sizes.contains(&0) {
         return true;

@@ -45,6 +45,57 @@ pub struct Row<const N: usize> {
     pub len: usize,
 }
 
+/// Runs `visit` over `sizes` for operands with the given strides and
+/// offsets: the whole engine. Small operations whose operands are all
+/// contiguous skip planning and go as one run.
+pub fn run<const N: usize, V: Visit<N>>(
+    sizes: &[usize],
+    strides: [&[usize]; N],
+    offsets: [usize; N],
+    visit: V,
+) {
+    match single_run(sizes, strides, offsets, 0) {
+        Some(row) => visit.row(row),
+        None => Plan::new(sizes, strides, offsets).run(visit),
+    }
+}
+
+/// [`run`] with a fresh contiguous output as operand 0 (its entry in
+/// `strides` is ignored).
+pub fn run_contiguous_output<const N: usize, V: Visit<N>>(
+    sizes: &[usize],
+    strides: [&[usize]; N],
+    offsets: [usize; N],
+    visit: V,
+) {
+    match single_run(sizes, strides, offsets, 1) {
+        Some(row) => visit.row(row),
+        None => Plan::with_contiguous_output(sizes, strides, offsets).run(visit),
+    }
+}
+
+/// One run over every element, when the operation is small and the
+/// operands from `first` on are contiguous (those before it are known to be).
+fn single_run<const N: usize>(
+    sizes: &[usize],
+    strides: [&[usize]; N],
+    offsets: [usize; N],
+    first: usize,
+) -> Option<Row<N>> {
+    let numel: usize = sizes.iter().product();
+    let small = numel > 0 && numel < PARALLEL_MIN_ELEMENTS;
+    let contiguous = || {
+        strides[first..]
+            .iter()
+            .all(|s| crate::layout::is_contiguous(sizes, s))
+    };
+    (small && contiguous()).then_some(Row {
+        offsets,
+        strides: [1; N],
+        len: numel,
+    })
+}
+
 /// A tile of runs: `rows` runs of `cols` elements. Run `r` starts at
 /// `offsets + r * row_strides`; consecutive elements of a run are
 /// `col_strides` apart.
@@ -103,8 +154,9 @@ pub struct Plan<const N: usize> {
     tiled: bool,
 }
 
-/// Per-dimension data, inline up to rank 8 (no allocation for small ops).
-type Dims<T> = SmallVec<[T; 8]>;
+/// Per-dimension data, inline up to 4 dimensions after coalescing (no
+/// allocation for small operations).
+type Dims<T> = SmallVec<[T; 4]>;
 
 impl<const N: usize> Plan<N> {
     /// Plans `sizes`, with per-operand strides (`strides[k]` has one entry
@@ -113,7 +165,7 @@ impl<const N: usize> Plan<N> {
         for s in &strides {
             debug_assert_eq!(s.len(), sizes.len());
         }
-        Self::coalesce(sizes, |d| core::array::from_fn(|k| strides[k][d]), offsets)
+        Self::coalesce(sizes, strides, offsets, false)
     }
 
     /// Plans `sizes` for a fresh contiguous output (operand 0, whose entry
@@ -123,69 +175,64 @@ impl<const N: usize> Plan<N> {
         strides: [&[usize]; N],
         offsets: [usize; N],
     ) -> Self {
-        let mut out_strides: Dims<usize> = SmallVec::from_elem(0, sizes.len());
-        let mut step = 1;
-        for (s, &n) in out_strides.iter_mut().zip(sizes).rev() {
-            *s = step;
-            step *= n.max(1);
-        }
-        Self::coalesce(
-            sizes,
-            |d| {
-                core::array::from_fn(|k| {
-                    if k == 0 {
-                        out_strides[d]
-                    } else {
-                        strides[k][d]
-                    }
-                })
-            },
-            offsets,
-        )
+        Self::coalesce(sizes, strides, offsets, true)
     }
 
     /// Drops size-1 dimensions, merges neighbours that are contiguous for
-    /// every operand, and decides whether to tile.
+    /// every operand, and decides whether to tile. With `contiguous_output`,
+    /// operand 0's strides are the row-major ones of `sizes`.
     fn coalesce(
         sizes: &[usize],
-        strides_of: impl Fn(usize) -> [usize; N],
+        strides: [&[usize]; N],
         offsets: [usize; N],
+        contiguous_output: bool,
     ) -> Self {
-        // Innermost first while merging.
-        let mut dims: Dims<(usize, [usize; N])> = SmallVec::new();
+        let mut plan = Plan {
+            sizes: SmallVec::new(),
+            strides: SmallVec::new(),
+            offsets,
+            tiled: false,
+        };
+        if sizes.contains(&0) {
+            plan.sizes.push(0);
+            plan.strides.push([0; N]);
+            return plan;
+        }
+        // Innermost first while merging; reversed at the end.
+        let mut out_stride = 1;
         for d in (0..sizes.len()).rev() {
             let n = sizes[d];
+            let st: [usize; N] = core::array::from_fn(|k| {
+                if k == 0 && contiguous_output {
+                    out_stride
+                } else {
+                    strides[k][d]
+                }
+            });
+            out_stride *= n;
             if n == 1 {
                 continue;
             }
-            let st = strides_of(d);
-            if let Some((inner_n, inner_st)) = dims.last_mut() {
+            if let (Some(inner_n), Some(inner_st)) = (plan.sizes.last_mut(), plan.strides.last()) {
                 if (0..N).all(|k| st[k] == inner_st[k] * *inner_n) {
                     *inner_n *= n;
                     continue;
                 }
             }
-            dims.push((n, st));
+            plan.sizes.push(n);
+            plan.strides.push(st);
         }
-        if sizes.contains(&0) {
-            dims = SmallVec::from_elem((0, [0; N]), 1);
-        }
-        dims.reverse();
-        let (sizes, strides): (Dims<usize>, Dims<[usize; N]>) = dims.into_iter().unzip();
-        let rank = sizes.len();
+        plan.sizes.reverse();
+        plan.strides.reverse();
+        let (sizes, strides, rank) = (&plan.sizes, &plan.strides, plan.sizes.len());
         // Tile when some operand's inner stride is large while it moves
         // slowly along the next dimension out: a transposed operand.
-        let tiled = rank >= 2
+        plan.tiled = rank >= 2
             && sizes[rank - 1] > TILE_ROWS
             && sizes[rank - 2] > TILE_ROWS
             && (0..N)
                 .any(|k| strides[rank - 1][k] > 1 && strides[rank - 2][k] < strides[rank - 1][k]);
-        Plan {
-            sizes,
-            strides,
-            offsets,
-            tiled,
-        }
+        plan
     }
 
     /// The number of elements.
@@ -212,8 +259,12 @@ impl<const N: usize> Plan<N> {
         if numel == 0 {
             return;
         }
-        let threads = rayon::current_num_threads();
-        if numel < PARALLEL_MIN_ELEMENTS || threads == 1 {
+        let threads = if numel < PARALLEL_MIN_ELEMENTS {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        if threads == 1 {
             let pieces = 1;
             self.run_units(0, self.units(pieces), pieces, visit);
             return;
@@ -270,6 +321,18 @@ impl<const N: usize> Plan<N> {
         }
         let inner = self.strides[rank - 1];
         let inner_len = self.sizes[rank - 1];
+        if !self.tiled && pieces == 1 && rank <= 2 {
+            // Whole rows of a matrix (or the one row of a vector).
+            let step = if rank == 2 { self.strides[0] } else { [0; N] };
+            for row in start..end {
+                visit.row(Row {
+                    offsets: core::array::from_fn(|k| self.offsets[k] + row * step[k]),
+                    strides: inner,
+                    len: inner_len,
+                });
+            }
+            return;
+        }
         if !self.tiled {
             // Odometer over the outer dimensions, starting at the row of
             // unit `start`; each row is walked in `pieces` runs.
@@ -350,6 +413,7 @@ impl<const N: usize> Plan<N> {
 }
 
 /// The multi-index of a linear position in row-major order over `sizes`.
+#[inline]
 fn unravel(mut linear: usize, sizes: &[usize]) -> Dims<usize> {
     let mut index: Dims<usize> = SmallVec::from_elem(0, sizes.len());
     for d in (0..sizes.len()).rev() {

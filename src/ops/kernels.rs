@@ -6,7 +6,7 @@
 //! the compiler vectorizes), one for a broadcast (stride-0) operand, and a
 //! general strided path.
 
-use super::engine::{Plan, Row, Tile, Visit, TILE_ELEMENTS};
+use super::engine::{self, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
 use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
@@ -120,12 +120,12 @@ pub(crate) fn write_map1<A: Element, U: Element, F: UnaryFn<A, U>>(
     f: F,
 ) {
     debug_assert_eq!(dst.len(), a.sizes.iter().product::<usize>());
-    let plan = Plan::<2>::with_contiguous_output(a.sizes, [&[], a.strides], [0, a.offset]);
-    plan.run(Map1 {
+    let visit = Map1 {
         dst: CpuPtr::from_mut(dst),
         a: a.ptr,
         f,
-    });
+    };
+    engine::run_contiguous_output(a.sizes, [&[], a.strides], [0, a.offset], visit);
 }
 
 /// The visitor of `map1`: writes `f(a)` into a fresh contiguous output.
@@ -244,26 +244,25 @@ impl Elementwise for Cpu {
         b: StridedRef<'_, B, Cpu>,
         f: F,
     ) -> CpuBuffer<U> {
-        let plan = Plan::<3>::with_contiguous_output(
-            sizes,
-            [&[], a.strides, b.strides],
-            [0, a.offset, b.offset],
-        );
-        let (pa, pb) = (a.ptr, b.ptr);
         CpuBuffer::new_with(sizes.iter().product(), |dst| {
-            plan.run(Map2 {
+            let visit = Map2 {
                 dst: CpuPtr::from_mut(dst),
-                a: pa,
-                b: pb,
+                a: a.ptr,
+                b: b.ptr,
                 f,
-            })
+            };
+            engine::run_contiguous_output(
+                sizes,
+                [&[], a.strides, b.strides],
+                [0, a.offset, b.offset],
+                visit,
+            )
         })
     }
 
     fn update1<T: Element, F: UnaryFn<T, T>>(out: StridedMut<'_, T, Cpu>, f: F) {
-        let plan = Plan::<1>::new(out.sizes, [out.strides], [out.offset]);
         let po = out.ptr;
-        plan.run(|r: Row<1>| {
+        engine::run(out.sizes, [out.strides], [out.offset], |r: Row<1>| {
             // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
             // inside its storage: distinct runs touch distinct elements.
             unsafe { update1_row(po, r, f) }
@@ -275,9 +274,10 @@ impl Elementwise for Cpu {
         b: StridedRef<'_, B, Cpu>,
         f: F,
     ) {
-        let plan = Plan::<2>::new(out.sizes, [out.strides, b.strides], [out.offset, b.offset]);
         let (po, pb) = (out.ptr, b.ptr);
-        plan.run(|r: Row<2>| {
+        let (sizes, strides, offsets) =
+            (out.sizes, [out.strides, b.strides], [out.offset, b.offset]);
+        engine::run(sizes, strides, offsets, |r: Row<2>| {
             // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
             // inside its storage, so distinct runs write distinct elements and
             // nothing else reads or writes them meanwhile; `b` is a shared

@@ -86,6 +86,7 @@ pub trait Elementwise: Backend {
 /// Strides of an operand of sizes `sizes` and strides `strides`, broadcast
 /// to `out_sizes`: aligned at the end, 0 where the operand is stretched or
 /// missing.
+#[inline]
 pub(crate) fn broadcast_strides(
     sizes: &[usize],
     strides: &[usize],

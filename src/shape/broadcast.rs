@@ -276,6 +276,7 @@ pub fn broadcast_sizes(a: &[usize], b: &[usize]) -> Result<Vec<usize>, Error> {
 }
 
 /// [`broadcast_sizes`] without allocating: `out.len()` must be the larger rank.
+#[inline]
 pub(crate) fn broadcast_sizes_into(
     a: &[usize],
     b: &[usize],

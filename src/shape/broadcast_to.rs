@@ -205,6 +205,7 @@ impl<N> RankFails for (N, Expand) where N: ExpandRankReport {}
 ///     "output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]"
 /// );
 /// ```
+#[inline]
 pub fn check_in_place(output: &[usize], operand: &[usize]) -> Result<(), Error> {
     if fits(operand, output) {
         return Ok(());
@@ -252,6 +253,7 @@ pub fn check_expand(existing: &[usize], target: &[usize], dtype: DType) -> Resul
 }
 
 /// The in-place rule on runtime sizes.
+#[inline]
 fn fits(operand: &[usize], target: &[usize]) -> bool {
     operand.len() <= target.len()
         && operand
