@@ -26,8 +26,9 @@ pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
 const PIECE_ALIGN: usize = 64;
 
 /// Runs per tile: a transposed operand is read `TILE_ROWS` elements at a
-/// time along its contiguous dimension.
-pub const TILE_ROWS: usize = 64;
+/// time along its contiguous dimension (a cache line of `f32`), and the
+/// output streams through only that many runs at once.
+pub const TILE_ROWS: usize = 16;
 /// Elements per run of a tile.
 pub const TILE_COLS: usize = 64;
 /// Elements per tile: the size of a kernel's staging buffer.

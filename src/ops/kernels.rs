@@ -197,16 +197,22 @@ unsafe fn stage<T: Element, const N: usize>(
             },
         );
     }
-    // Column by column of the tile: each column is a short contiguous run of
-    // the source (a transposed operand is contiguous along the tile's rows).
-    // Walking row by row instead would touch a new source line for every
-    // element, lines a power-of-two stride apart that evict each other.
-    let base = src.as_ptr();
-    for c in 0..t.cols {
-        for r in 0..t.rows {
-            // SAFETY: `(r, c)` is inside the tile, so the read is inside the
-            // operand's layout (caller's contract); `r * cols + c < TILE_ELEMENTS`.
-            scratch[r * t.cols + c].write(unsafe { *base.add(t.offsets[k] + r * rs + c * cs) });
+    let src = src.as_ptr().wrapping_add(t.offsets[k]);
+    let dst = scratch.as_mut_ptr().cast::<T>();
+    if rs == 1 {
+        // A transposed operand: contiguous along the tile's rows.
+        // SAFETY: every `(r, c)` of the tile is inside the operand's layout
+        // (caller's contract), at `src + r + c * cs`; `scratch` holds
+        // `TILE_ELEMENTS >= rows * cols` entries.
+        unsafe { transpose_block(src, cs, t.rows, t.cols, dst) };
+    } else {
+        for c in 0..t.cols {
+            for r in 0..t.rows {
+                // SAFETY: `(r, c)` is inside the tile, so the read is inside
+                // the operand's layout (caller's contract), and
+                // `r * cols + c < TILE_ELEMENTS`.
+                unsafe { dst.add(r * t.cols + c).write(*src.add(r * rs + c * cs)) };
+            }
         }
     }
     // The first `rows * cols` entries are now initialized.
@@ -285,6 +291,117 @@ impl Elementwise for Cpu {
             // storage from being borrowed twice) and its offsets stay inside it.
             unsafe { update2_row(po, pb, r, f) }
         });
+    }
+}
+
+/// Copies the `rows x cols` block whose element `(r, c)` is at
+/// `src + r + c * cs` (contiguous along `r`) into `dst`, row-major
+/// (`dst[r * cols + c]`): a transpose. Four- and eight-byte elements move
+/// through SSE2 registers in 4x4 and 2x2 blocks, since a transposed operand
+/// is otherwise gathered one element per instruction.
+///
+/// # Safety
+/// Every `src + r + c * cs` with `r < rows`, `c < cols` must be valid for
+/// reads, `dst` valid for `rows * cols` writes, and the two not overlap.
+unsafe fn transpose_block<T: Element>(
+    src: *const T,
+    cs: usize,
+    rows: usize,
+    cols: usize,
+    dst: *mut T,
+) {
+    // SAFETY: the caller's contract; the block functions only move bits, so
+    // reinterpreting `T` as same-sized float lanes is exact.
+    #[cfg(target_arch = "x86_64")]
+    let (r_done, c_done) = unsafe {
+        match size_of::<T>() {
+            4 => simd::transpose_4x4(src.cast(), cs, rows, cols, dst.cast()),
+            8 => simd::transpose_2x2(src.cast(), cs, rows, cols, dst.cast()),
+            _ => (0, 0),
+        }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (r_done, c_done) = (0, 0);
+    // What the blocks left: the last rows of every column, then the last
+    // columns of the rows done.
+    for c in 0..cols {
+        let r_from = if c < c_done { r_done } else { 0 };
+        for r in r_from..rows {
+            // SAFETY: `r < rows`, `c < cols`: the caller's contract.
+            unsafe { dst.add(r * cols + c).write(*src.add(r + c * cs)) };
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    //! SSE2 (always present on x86_64) block transposes; they only move bits.
+    use core::arch::x86_64::*;
+
+    /// Transposes 4x4 blocks of 4-byte lanes; returns how many rows and
+    /// columns (multiples of 4) it covered.
+    ///
+    /// # Safety
+    /// As `transpose_block`, with `src` and `dst` holding 4-byte elements.
+    pub(super) unsafe fn transpose_4x4(
+        src: *const f32,
+        cs: usize,
+        rows: usize,
+        cols: usize,
+        dst: *mut f32,
+    ) -> (usize, usize) {
+        let (r4, c4) = (rows / 4 * 4, cols / 4 * 4);
+        for c in (0..c4).step_by(4) {
+            for r in (0..r4).step_by(4) {
+                // SAFETY: the 16 elements read are `(r..r + 4, c..c + 4)`,
+                // inside the block; the 16 written are inside `dst`. SSE2 is
+                // part of every x86_64 target.
+                unsafe {
+                    let p = src.add(r + c * cs);
+                    let mut v0 = _mm_loadu_ps(p);
+                    let mut v1 = _mm_loadu_ps(p.add(cs));
+                    let mut v2 = _mm_loadu_ps(p.add(2 * cs));
+                    let mut v3 = _mm_loadu_ps(p.add(3 * cs));
+                    _MM_TRANSPOSE4_PS(&mut v0, &mut v1, &mut v2, &mut v3);
+                    let q = dst.add(r * cols + c);
+                    _mm_storeu_ps(q, v0);
+                    _mm_storeu_ps(q.add(cols), v1);
+                    _mm_storeu_ps(q.add(2 * cols), v2);
+                    _mm_storeu_ps(q.add(3 * cols), v3);
+                }
+            }
+        }
+        (r4, c4)
+    }
+
+    /// Transposes 2x2 blocks of 8-byte lanes; returns how many rows and
+    /// columns (multiples of 2) it covered.
+    ///
+    /// # Safety
+    /// As `transpose_block`, with `src` and `dst` holding 8-byte elements.
+    pub(super) unsafe fn transpose_2x2(
+        src: *const f64,
+        cs: usize,
+        rows: usize,
+        cols: usize,
+        dst: *mut f64,
+    ) -> (usize, usize) {
+        let (r2, c2) = (rows / 2 * 2, cols / 2 * 2);
+        for c in (0..c2).step_by(2) {
+            for r in (0..r2).step_by(2) {
+                // SAFETY: the 4 elements read are `(r..r + 2, c..c + 2)`,
+                // inside the block; the 4 written are inside `dst`.
+                unsafe {
+                    let p = src.add(r + c * cs);
+                    let v0 = _mm_loadu_pd(p);
+                    let v1 = _mm_loadu_pd(p.add(cs));
+                    let q = dst.add(r * cols + c);
+                    _mm_storeu_pd(q, _mm_unpacklo_pd(v0, v1));
+                    _mm_storeu_pd(q.add(cols), _mm_unpackhi_pd(v0, v1));
+                }
+            }
+        }
+        (r2, c2)
     }
 }
 
@@ -502,44 +619,50 @@ unsafe fn update2_row<T: Element, B: Element, F: BinaryFn<T, B, T>>(
 
 #[cfg(test)]
 mod tests {
+    use crate::dtype::Numeric;
     use crate::prelude::*;
+    use num_complex::Complex;
 
-    #[test]
-    fn transposed_operands_through_the_staging_path() {
-        // Sizes that are not multiples of the tile, large enough to tile.
-        let x =
-            Tensor::<f64, shape![130, 70]>::from_vec((0..9100).map(f64::from).collect()).unwrap();
-        let y = Tensor::<f64, shape![70, 130]>::from_vec(
-            (0..9100).map(|v| f64::from(v) * 0.5).collect(),
-        )
-        .unwrap();
+    /// Transposed operands through every staging path: SSE2 blocks for 4-
+    /// and 8-byte elements, element by element otherwise, with edges that are
+    /// not multiples of the blocks or tiles.
+    fn transposed_operands<T: Numeric + core::fmt::Debug>() {
+        let value = |i: usize| T::from_index(i % 97);
+        let x = Tensor::<T, shape![130, 70]>::from_vec((0..9100).map(value).collect()).unwrap();
+        let y = Tensor::<T, shape![70, 130]>::from_vec((0..9100).map(|i| value(i * 7)).collect())
+            .unwrap();
         let (xv, yv) = (x.to_vec(), y.to_vec());
         let xs = |r: usize, c: usize| xv[r * 70 + c];
         let ys = |r: usize, c: usize| yv[r * 130 + c];
 
         // map1: a transposed copy.
         let yt = y.t().to_owned();
-        for r in 0..130 {
-            for c in 0..70 {
-                assert_eq!(yt[[r, c]], ys(c, r));
-            }
-        }
         // map2: one transposed operand, then both.
         let sum = &x + &y.t();
         let both = &x.t() * &y;
-        for r in 0..130 {
-            for c in 0..70 {
-                assert_eq!(sum[[r, c]], xs(r, c) + ys(c, r));
-                assert_eq!(both[[c, r]], xs(r, c) * ys(c, r));
-            }
-        }
         // update2: a transposed right-hand side.
         let mut acc = x.clone();
         acc -= &y.t();
         for r in 0..130 {
             for c in 0..70 {
-                assert_eq!(acc[[r, c]], xs(r, c) - ys(c, r));
+                assert_eq!(yt[[r, c]], ys(c, r));
+                assert_eq!(sum[[r, c]], T::add(xs(r, c), ys(c, r)));
+                assert_eq!(both[[c, r]], T::mul(xs(r, c), ys(c, r)));
+                assert_eq!(acc[[r, c]], T::sub(xs(r, c), ys(c, r)));
             }
         }
+    }
+
+    #[test]
+    fn transposed_operands_of_every_element_size() {
+        transposed_operands::<f32>(); // 4 bytes: 4x4 blocks
+        transposed_operands::<i32>();
+        transposed_operands::<f64>(); // 8 bytes: 2x2 blocks
+        transposed_operands::<i64>();
+        transposed_operands::<Complex<f32>>();
+        transposed_operands::<i16>(); // element by element
+        transposed_operands::<u8>();
+        transposed_operands::<half::bf16>();
+        transposed_operands::<Complex<f64>>();
     }
 }
