@@ -34,8 +34,8 @@ pub enum Error {
     },
     /// `expand` to a size that differs from an existing size other than 1.
     ExpandMismatch {
-        /// The requested sizes.
-        target: Vec<usize>,
+        /// The requested sizes (`-1` keeps a size).
+        target: Vec<isize>,
         /// The tensor's sizes.
         existing: Vec<usize>,
         /// The dimension of the target that clashes.
@@ -48,7 +48,24 @@ pub enum Error {
         /// The tensor's sizes.
         existing: Vec<usize>,
         /// The requested sizes.
-        target: Vec<usize>,
+        target: Vec<isize>,
+    },
+    /// `expand` with `-1` for a new leading dimension.
+    ExpandLeadingMinusOne {
+        /// The dimension.
+        dim: usize,
+    },
+    /// Sizes whose element count does not fit in `usize`.
+    StorageOverflow {
+        /// The sizes.
+        sizes: Vec<usize>,
+    },
+    /// An `expand` whose element count does not fit in `usize`.
+    NumelOverflow,
+    /// The allocator could not provide a buffer.
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: usize,
     },
     /// A number of elements does not fill a shape.
     ElementCount {
@@ -94,9 +111,9 @@ pub enum Error {
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
-struct Sizes<'a>(&'a [usize]);
+struct Sizes<'a, N>(&'a [N]);
 
-impl fmt::Display for Sizes<'_> {
+impl<N: fmt::Display> fmt::Display for Sizes<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "[")?;
         for (i, s) in self.0.iter().enumerate() {
@@ -130,6 +147,10 @@ impl fmt::Display for Error {
                 Sizes(target),
                 Sizes(existing)
             ),
+            Error::ExpandLeadingMinusOne { dim } => write!(
+                f,
+                "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {dim}"
+            ),
             Error::ExpandRank { dtype, existing, target } => write!(
                 f,
                 "expand(torch.{}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
@@ -138,6 +159,16 @@ impl fmt::Display for Error {
                 Sizes(target),
                 target.len(),
                 existing.len()
+            ),
+            Error::StorageOverflow { sizes } => write!(
+                f,
+                "Storage size calculation overflowed with sizes={}",
+                Sizes(sizes)
+            ),
+            Error::NumelOverflow => write!(f, "numel: integer multiplication overflow"),
+            Error::OutOfMemory { bytes } => write!(
+                f,
+                "DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"
             ),
             Error::ElementCount { shape, numel } => {
                 write!(f, "shape '{}' is invalid for input of size {numel}", Sizes(shape))

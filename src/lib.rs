@@ -25,6 +25,7 @@
 //! Where to find things:
 //! - [`shape`]: shapes, dimensions, the broadcasting and in-place rules.
 //! - [`dtype`]: element types.
+//! - [`dynamic`]: sizes and ranks known only at run time (`Dyn`, [`DynShape`]).
 //! - [`layout`]: sizes, strides, offsets.
 //! - [`storage`]: devices and who owns a tensor's elements.
 //! - [`tensor`]: the [`Tensor`] type, constructors, indexing, printing.
@@ -38,6 +39,7 @@
 extern crate self as shaped;
 
 pub mod dtype;
+pub mod dynamic;
 pub mod error;
 pub mod layout;
 pub mod ops;
@@ -47,6 +49,7 @@ pub mod tensor;
 pub mod view;
 
 pub use dtype::{DType, Element};
+pub use dynamic::{DynShape, DynTensor};
 pub use error::Error;
 pub use shape::{Dec, Dyn};
 pub use storage::{Cpu, Device};
@@ -96,6 +99,7 @@ macro_rules! tensor {
 /// What most programs need: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::dtype::{DType, Element};
+    pub use crate::dynamic::{DynConstructors, DynShape, DynTensor};
     pub use crate::error::Error;
     pub use crate::shape::{Dec, Dyn};
     pub use crate::storage::{Cpu, Device};

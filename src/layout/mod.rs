@@ -151,6 +151,31 @@ impl<S: Shape> Layout<S> {
     }
 }
 
+/// The number of elements of `sizes`, or PyTorch's error when it does not
+/// fit in `usize`. Every tensor's sizes pass this check, so products of
+/// sizes elsewhere cannot overflow.
+///
+/// ```
+/// use shaped::layout::checked_numel;
+/// assert_eq!(checked_numel(&[2, 3, 0]).unwrap(), 0);
+/// assert_eq!(
+///     checked_numel(&[1 << 62, 4]).unwrap_err().to_string(),
+///     "Storage size calculation overflowed with sizes=[4611686018427387904, 4]"
+/// );
+/// ```
+#[inline]
+pub fn checked_numel(sizes: &[usize]) -> Result<usize, Error> {
+    if sizes.contains(&0) {
+        return Ok(0);
+    }
+    sizes
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .ok_or_else(|| Error::StorageOverflow {
+            sizes: sizes.to_vec(),
+        })
+}
+
 /// A shape's array type holding a copy of `values` (whose length is its rank).
 #[inline]
 pub(crate) fn array_from<S: Shape>(values: &[usize]) -> S::Sizes {

@@ -23,7 +23,8 @@
 
 use super::kernels::{self, WithLeft, WithRight};
 use super::{broadcast_binary, unary, Elementwise};
-use crate::dtype::{Numeric, TrueDiv};
+use crate::dtype::{Element, Numeric, TrueDiv};
+use crate::error::Error;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -72,7 +73,7 @@ macro_rules! binary_operator {
             type Output = Tensor<$Out, S, D>;
             fn $method(self, rhs: T) -> Self::Output {
                 let lhs: &Tensor<T, S, D, R> = self.borrow();
-                unary(lhs, WithRight(kernels::$Fn, rhs))
+                unary(lhs, WithRight(kernels::$Fn, rhs)).unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
@@ -94,7 +95,7 @@ macro_rules! scalar_left {
             type Output = Tensor<$Out, S, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
                 let rhs: &Tensor<$t, S, D, R> = rhs.borrow();
-                unary(rhs, WithLeft(kernels::$Fn, self))
+                unary(rhs, WithLeft(kernels::$Fn, self)).unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
@@ -120,9 +121,71 @@ macro_rules! negation {
             type Output = Tensor<T, S, D>;
             fn neg(self) -> Self::Output {
                 let x: &Tensor<T, S, D, R> = self.borrow();
-                unary(x, kernels::Neg)
+                unary(x, kernels::Neg).unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
 }
 negation!([&'a Tensor<T, S, D, R>] [Tensor<T, S, D, R>]);
+
+/// `try_add`, `try_sub`, `try_mul`, `try_div`: the operators, returning
+/// PyTorch's error instead of panicking when `Dyn` sizes do not broadcast.
+macro_rules! fallible_operators {
+    ($($(#[$doc:meta])* $name:ident => $Fn:ident, $bound:ident, $Out:ty;)*) => {
+        impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
+            $(#[$doc])*
+            pub fn $name<S2: Shape, R2: Repr>(
+                &self,
+                rhs: &Tensor<T, S2, D, R2>,
+            ) -> Result<Tensor<$Out, Broadcast<S, S2>, D>, Error>
+            where
+                T: $bound,
+                S: BroadcastShape<S2>,
+            {
+                broadcast_binary(self, rhs, kernels::$Fn)
+            }
+        )*}
+    };
+}
+
+fallible_operators! {
+    /// `self + rhs`, or `Err` when `Dyn` sizes do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<f32>::zeros(&[5, 2, 4, 1]);
+    /// let b = DynTensor::<f32>::zeros(&[3, 1, 1]);
+    /// assert_eq!(
+    ///     a.try_add(&b).unwrap_err().to_string(),
+    ///     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"
+    /// );
+    /// assert_eq!(a.try_add(&DynTensor::zeros(&[4, 1])).unwrap().shape(), [5, 2, 4, 1]);
+    /// ```
+    try_add => Add, Numeric, T;
+    /// `self - rhs`, or `Err` when `Dyn` sizes do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = Tensor::<i32, shape![Dyn, 2]>::ones_with(&[3, 2]);
+    /// let b = Tensor::<i32, shape![Dyn]>::ones_with(&[3]); // 2 vs a runtime 3
+    /// assert!(a.try_sub(&b).is_err());
+    /// ```
+    try_sub => Sub, Numeric, T;
+    /// `self * rhs`, or `Err` when `Dyn` sizes do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<f64>::full(&[2], 3.0);
+    /// assert_eq!(a.try_mul(&a).unwrap().to_vec(), vec![9.0, 9.0]);
+    /// ```
+    try_mul => Mul, Numeric, T;
+    /// `self / rhs` (true division), or `Err` when `Dyn` sizes do not
+    /// broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<i64>::full(&[2], 3);
+    /// assert_eq!(a.try_div(&DynTensor::full(&[1], 2)).unwrap().to_vec(), vec![1.5f32, 1.5]);
+    /// ```
+    try_div => Div, TrueDiv, <T as TrueDiv>::Quotient;
+}

@@ -15,6 +15,7 @@
 use super::kernels::{self, BinaryFn, WithRight};
 use super::{broadcast_strides, Elementwise, StridedMut};
 use crate::dtype::{Element, Numeric, TrueDiv};
+use crate::error::Error;
 use crate::shape::{check_in_place, BroadcastInto, Shape, SizeArray};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
@@ -34,8 +35,13 @@ fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
     }
 }
 
-/// `x = f(x, y)` with `y` broadcast to `x`'s shape.
-fn assign<T, B, SX, SY, D, RX, RY, F>(x: &mut Tensor<T, SX, D, RX>, y: &Tensor<B, SY, D, RY>, f: F)
+/// `x = f(x, y)` with `y` broadcast to `x`'s shape; `Err` (and `x`
+/// untouched) when it does not broadcast there.
+fn assign<T, B, SX, SY, D, RX, RY, F>(
+    x: &mut Tensor<T, SX, D, RX>,
+    y: &Tensor<B, SY, D, RY>,
+    f: F,
+) -> Result<(), Error>
 where
     T: Element,
     B: Element,
@@ -46,7 +52,7 @@ where
     RY: Repr,
     F: BinaryFn<T, B, T>,
 {
-    check_in_place(x.layout.sizes(), y.layout.sizes()).unwrap_or_else(|e| panic!("{e}"));
+    check_in_place(x.layout.sizes(), y.layout.sizes())?;
     let mut y_strides = SX::Sizes::filled(x.rank(), 0);
     broadcast_strides(
         y.layout.sizes(),
@@ -63,6 +69,7 @@ where
         offset: y.layout.offset(),
     };
     D::update2(out, b, f);
+    Ok(())
 }
 
 /// `x op= y` for an output of element type `T` and an operand of element
@@ -219,7 +226,7 @@ macro_rules! assign_operator {
         {
             fn $method(&mut self, rhs: $($Rhs)*) {
                 let rhs: &Tensor<T2, SY, D, RY> = rhs.borrow();
-                assign(self, rhs, Update(kernels::$Fn));
+                assign(self, rhs, Update(kernels::$Fn)).unwrap_or_else(|e| panic!("{e}"));
             }
         }
     )*};
@@ -229,3 +236,66 @@ assign_operator!(AddAssign, add_assign, Add);
 assign_operator!(SubAssign, sub_assign, Sub);
 assign_operator!(MulAssign, mul_assign, Mul);
 assign_operator!(DivAssign, div_assign, Div);
+
+/// `try_add_assign` ..: the in-place operators, returning PyTorch's error
+/// instead of panicking when `Dyn` sizes break the in-place rule.
+macro_rules! fallible_assign {
+    ($($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
+        impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {$(
+            $(#[$doc])*
+            pub fn $name<T2: Element, S2, R2: Repr>(
+                &mut self,
+                rhs: &Tensor<T2, S2, D, R2>,
+            ) -> Result<(), Error>
+            where
+                S2: BroadcastInto<S>,
+                kernels::$Fn: UpdateFn<T, T2>,
+            {
+                assign(self, rhs, Update(kernels::$Fn))
+            }
+        )*}
+    };
+}
+
+fallible_assign! {
+    /// `self += rhs`, or `Err` (and `self` untouched) when `Dyn` sizes break
+    /// the in-place rule.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<f32>::zeros(&[1, 3, 1]);
+    /// let err = x.try_add_assign(&DynTensor::ones(&[3, 1, 7])).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]"
+    /// );
+    /// assert_eq!(x.to_vec(), vec![0.0; 3]);
+    /// ```
+    try_add_assign => Add;
+    /// `self -= rhs`, or `Err` when `Dyn` sizes break the in-place rule.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i32>::ones(&[2, 2]);
+    /// x.try_sub_assign(&DynTensor::ones(&[2])).unwrap();
+    /// assert_eq!(x.to_vec(), vec![0; 4]);
+    /// ```
+    try_sub_assign => Sub;
+    /// `self *= rhs`, or `Err` when `Dyn` sizes break the in-place rule.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i32>::ones(&[3]);
+    /// assert!(x.try_mul_assign(&DynTensor::ones(&[2, 3])).is_err());
+    /// ```
+    try_mul_assign => Mul;
+    /// `self /= rhs`, or `Err` when `Dyn` sizes break the in-place rule.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<f64>::full(&[2], 3.0);
+    /// x.try_div_assign(&DynTensor::full(&[], 2.0)).unwrap();
+    /// assert_eq!(x.to_vec(), vec![1.5, 1.5]);
+    /// ```
+    try_div_assign => Div;
+}

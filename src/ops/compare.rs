@@ -12,6 +12,7 @@
 use super::kernels::{self, BinaryFn, WithRight};
 use super::{broadcast_binary, unary, Elementwise};
 use crate::dtype::{Element, Ordered};
+use crate::error::Error;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -22,12 +23,13 @@ use core::borrow::Borrow;
 pub trait Comparand<T: Element, S: Shape, D: Elementwise> {
     /// The shape of the comparison's result.
     type Shape: Shape;
-    /// Applies `f` to `lhs` and `self`.
+    /// Applies `f` to `lhs` and `self`; `Err` when `Dyn` sizes turn out
+    /// not to broadcast.
     fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
         self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
-    ) -> Tensor<bool, Self::Shape, D>;
+    ) -> Result<Tensor<bool, Self::Shape, D>, Error>;
 }
 
 impl<T: Element, S: Shape, D: Elementwise> Comparand<T, S, D> for T {
@@ -36,7 +38,7 @@ impl<T: Element, S: Shape, D: Elementwise> Comparand<T, S, D> for T {
         self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
-    ) -> Tensor<bool, S, D> {
+    ) -> Result<Tensor<bool, S, D>, Error> {
         unary(lhs, WithRight(f, self))
     }
 }
@@ -57,9 +59,9 @@ macro_rules! tensor_comparand {
                 self,
                 lhs: &Tensor<T, S, D, R>,
                 f: F,
-            ) -> Tensor<bool, Self::Shape, D> {
+            ) -> Result<Tensor<bool, Self::Shape, D>, Error> {
                 let rhs: &Tensor<T, S2, D, R2> = self.borrow();
-                broadcast_binary(lhs, rhs, f).unwrap_or_else(|e| panic!("{e}"))
+                broadcast_binary(lhs, rhs, f)
             }
         }
     )*};
@@ -67,10 +69,28 @@ macro_rules! tensor_comparand {
 tensor_comparand!([&'a Tensor<T, S2, D, R2>] [Tensor<T, S2, D, R2>]);
 
 macro_rules! comparisons {
-    ($bound:ident: $($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
+    ($bound:ident: $($(#[$doc:meta])* $name:ident, $try_name:ident => $Fn:ident;)*) => {
         impl<T: $bound, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
             $(#[$doc])*
+            ///
+            /// Panics with PyTorch's message when `Dyn` sizes do not
+            /// broadcast; the `try_` form returns the error instead.
             pub fn $name<C: Comparand<T, S, D>>(&self, other: C) -> Tensor<bool, C::Shape, D> {
+                other.compare(self, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
+            }
+
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]
+            ///
+            /// ```
+            /// use shaped::prelude::*;
+            /// let a = DynTensor::<i64>::zeros(&[2, 3]);
+            #[doc = concat!("assert!(a.", stringify!($try_name), "(&DynTensor::<i64>::zeros(&[4])).is_err());")]
+            #[doc = concat!("assert_eq!(a.", stringify!($try_name), "(0).unwrap().shape(), [2, 3]);")]
+            /// ```
+            pub fn $try_name<C: Comparand<T, S, D>>(
+                &self,
+                other: C,
+            ) -> Result<Tensor<bool, C::Shape, D>, Error> {
                 other.compare(self, kernels::$Fn)
             }
         )*}
@@ -85,14 +105,14 @@ comparisons! { Element:
     /// let a = Tensor::<i64, shape![3, 3]>::from_vec((0..9).collect()).unwrap();
     /// assert_eq!(a.eq(1).to_vec().iter().filter(|&&b| b).count(), 1);
     /// ```
-    eq => Eq;
+    eq, try_eq => Eq;
     /// `self != other` elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1, 2].ne(&tensor![1, 3]).to_vec(), vec![false, true]);
     /// ```
-    ne => Ne;
+    ne, try_ne => Ne;
 }
 
 comparisons! { Ordered:
@@ -102,26 +122,26 @@ comparisons! { Ordered:
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1.0, 2.0].lt(1.5).to_vec(), vec![true, false]);
     /// ```
-    lt => Lt;
+    lt, try_lt => Lt;
     /// `self <= other` elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1, 2].le(1).to_vec(), vec![true, false]);
     /// ```
-    le => Le;
+    le, try_le => Le;
     /// `self > other` elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1, 2].gt(&tensor![[0], [2]]).to_vec(), vec![true, true, false, false]);
     /// ```
-    gt => Gt;
+    gt, try_gt => Gt;
     /// `self >= other` elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1, 2].ge(2).to_vec(), vec![false, true]);
     /// ```
-    ge => Ge;
+    ge, try_ge => Ge;
 }

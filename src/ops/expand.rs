@@ -1,7 +1,13 @@
 //! `expand`, `expand_as`, `broadcast_to`: zero-copy views with stride 0
 //! along stretched dimensions. They are read-only ([`TensorView`]): several
 //! indices share one element, so writing through them is a compile error
-//! (`ui-tests/fail/write_expanded_view.rs`). `to_owned()` makes a writable copy.
+//! (`ui-tests/fail/write_expanded_view_*.rs`). `to_owned()` makes a writable
+//! copy.
+//!
+//! A static-rank tensor expands to a static shape given as a type
+//! (`expand::<shape![4, 3]>()`, checked at compile time); a [`DynTensor`]
+//! expands to runtime sizes (`expand(&[4, -1])`, checked at run time, `-1`
+//! keeping a size as in PyTorch).
 //!
 //! ```
 //! use shaped::prelude::*;
@@ -11,18 +17,24 @@
 //! assert!(e.shares_storage_with(&b));
 //! assert_eq!(e.to_vec(), vec![0, 1, 2, 0, 1, 2, 0, 1, 2]);
 //! ```
+//!
+//! [`DynTensor`]: crate::DynTensor
 
 use crate::dtype::Element;
+use crate::dynamic::{DynShape, DynSizes};
+use crate::error::Error;
 use crate::layout::array_from;
-use crate::shape::{check_expand, ExpandTo, FixedShape, Shape};
+use crate::shape::list::TupleShape;
+use crate::shape::{check_expand, resolve_expand, ExpandTo, FixedShape, Shape};
 use crate::storage::{self, Backend, Repr};
 use crate::tensor::{Tensor, TensorView};
 
-impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
+impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// A view of this tensor stretched to the static shape `S2` (PyTorch's
     /// `expand`): size-1 dimensions repeat, new leading dimensions appear.
     /// Shapes that do not fit are a compile error; with `Dyn` sizes in `S`
-    /// the check runs here and panics with PyTorch's message.
+    /// the check runs here and panics with PyTorch's message
+    /// ([`try_expand`](Self::try_expand) returns it).
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -35,7 +47,24 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     where
         S: ExpandTo<S2>,
     {
-        self.expand_to_sizes(S2::SIZES)
+        self.try_expand().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`expand`](Self::expand), or `Err` with PyTorch's message when `Dyn`
+    /// sizes do not fit.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let rows = Tensor::<f32, shape![Dyn, 3]>::zeros_with(&[2, 3]);
+    /// assert!(rows.try_expand::<shape![4, 2, 3]>().is_ok());
+    /// assert!(rows.try_expand::<shape![4, 3]>().is_err());
+    /// ```
+    pub fn try_expand<S2: FixedShape>(&self) -> Result<TensorView<'_, T, S2, D>, Error>
+    where
+        S: ExpandTo<S2>,
+    {
+        check_expand(self.layout.sizes(), S2::SIZES.as_ref(), T::DTYPE)?;
+        Ok(self.expanded::<S2>(S2::SIZES))
     }
 
     /// The same as [`expand`](Self::expand) (PyTorch's `broadcast_to`).
@@ -49,10 +78,47 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     where
         S: ExpandTo<S2>,
     {
-        self.expand_to_sizes(S2::SIZES)
+        self.expand()
+    }
+}
+
+impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
+    /// A view stretched to runtime sizes (PyTorch's `expand`): `-1` keeps a
+    /// size, size-1 dimensions repeat, new leading dimensions appear. `Err`
+    /// with PyTorch's message when the sizes do not fit.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::zeros(&[3, 1]);
+    /// let e = x.expand(&[2, -1, 4]).unwrap();
+    /// assert_eq!(e.shape(), [2, 3, 4]);
+    /// assert_eq!(e.strides(), [0, 1, 0]);
+    /// assert_eq!(
+    ///     x.expand(&[3, 4, 2]).unwrap_err().to_string(),
+    ///     "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [3, 4, 2].  Tensor sizes: [3, 1]"
+    /// );
+    /// ```
+    pub fn expand(&self, sizes: &[isize]) -> Result<TensorView<'_, T, DynShape, D>, Error> {
+        let sizes = resolve_expand(self.layout.sizes(), sizes, T::DTYPE)?;
+        Ok(self.expanded::<DynShape>(DynSizes::from_slice(&sizes)))
     }
 
-    /// A view of this tensor expanded to `other`'s shape.
+    /// The same as [`expand`](Self::expand) (PyTorch's `broadcast_to`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::arange(3);
+    /// assert_eq!(x.broadcast_to(&[2, 3]).unwrap().to_vec(), vec![0, 1, 2, 0, 1, 2]);
+    /// ```
+    pub fn broadcast_to(&self, sizes: &[isize]) -> Result<TensorView<'_, T, DynShape, D>, Error> {
+        self.expand(sizes)
+    }
+}
+
+impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
+    /// A view of this tensor expanded to `other`'s shape. Panics with
+    /// PyTorch's message when runtime sizes do not fit
+    /// ([`try_expand_as`](Self::try_expand_as) returns it).
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -67,12 +133,29 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     where
         S: ExpandTo<S2>,
     {
-        self.expand_to_sizes(other.shape())
+        self.try_expand_as(other).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn expand_to_sizes<S2: Shape>(&self, sizes: S2::Sizes) -> TensorView<'_, T, S2, D> {
-        check_expand(self.layout.sizes(), sizes.as_ref(), T::DTYPE)
-            .unwrap_or_else(|e| panic!("{e}"));
+    /// [`expand_as`](Self::expand_as), or `Err` with PyTorch's message.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<f32>::zeros(&[2, 4]);
+    /// assert!(DynTensor::<f32>::zeros(&[3]).try_expand_as(&a).is_err());
+    /// ```
+    pub fn try_expand_as<T2: Element, S2: Shape, R2: Repr>(
+        &self,
+        other: &Tensor<T2, S2, D, R2>,
+    ) -> Result<TensorView<'_, T, S2, D>, Error>
+    where
+        S: ExpandTo<S2>,
+    {
+        check_expand(self.layout.sizes(), other.layout.sizes(), T::DTYPE)?;
+        Ok(self.expanded::<S2>(other.shape()))
+    }
+
+    /// The view for sizes already checked to fit.
+    fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> TensorView<'_, T, S2, D> {
         let layout = self
             .layout
             .expand_to::<S2>(array_from::<S2>(sizes.as_ref()));

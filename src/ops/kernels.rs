@@ -9,6 +9,7 @@
 use super::engine::{self, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
 use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
+use crate::error::Error;
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
 use core::mem::MaybeUninit;
@@ -240,8 +241,8 @@ impl Elementwise for Cpu {
     fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
         a: StridedRef<'_, A, Cpu>,
         f: F,
-    ) -> CpuBuffer<U> {
-        CpuBuffer::new_with(a.sizes.iter().product(), |dst| write_map1(dst, a, f))
+    ) -> Result<CpuBuffer<U>, Error> {
+        CpuBuffer::try_new_with(a.sizes.iter().product(), |dst| write_map1(dst, a, f))
     }
 
     fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
@@ -249,8 +250,8 @@ impl Elementwise for Cpu {
         a: StridedRef<'_, A, Cpu>,
         b: StridedRef<'_, B, Cpu>,
         f: F,
-    ) -> CpuBuffer<U> {
-        CpuBuffer::new_with(sizes.iter().product(), |dst| {
+    ) -> Result<CpuBuffer<U>, Error> {
+        CpuBuffer::try_new_with(sizes.iter().product(), |dst| {
             let visit = Map2 {
                 dst: CpuPtr::from_mut(dst),
                 a: a.ptr,

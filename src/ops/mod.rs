@@ -17,7 +17,7 @@ pub mod kernels;
 
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::Layout;
+use crate::layout::{checked_numel, Layout};
 use crate::shape::{broadcast_sizes_into, Shape, SizeArray};
 use crate::storage::{Backend, Repr, Storage, StridedRef};
 use crate::tensor::Tensor;
@@ -55,21 +55,22 @@ impl<T: Element, D: Backend> StridedMut<'_, T, D> {
 /// operands, so it is compiled once per element function and dtype, never
 /// per shape.
 pub trait Elementwise: Backend {
-    /// `f(a)` for every element of `a`, into a new contiguous buffer.
+    /// `f(a)` for every element of `a`, into a new contiguous buffer; `Err`
+    /// when the buffer cannot be allocated.
     fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
         a: StridedRef<'_, A, Self>,
         f: F,
-    ) -> Self::Buffer<U>;
+    ) -> Result<Self::Buffer<U>, Error>;
 
     /// `f(a, b)` over `sizes`, into a new contiguous buffer. `a` and `b` are
     /// already broadcast: their sizes are `sizes` and their strides are 0
-    /// along stretched dimensions.
+    /// along stretched dimensions. `Err` when the buffer cannot be allocated.
     fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
         sizes: &[usize],
         a: StridedRef<'_, A, Self>,
         b: StridedRef<'_, B, Self>,
         f: F,
-    ) -> Self::Buffer<U>;
+    ) -> Result<Self::Buffer<U>, Error>;
 
     /// `out = f(out)` for every element of `out`.
     fn update1<T: Element, F: UnaryFn<T, T>>(out: StridedMut<'_, T, Self>, f: F);
@@ -125,6 +126,7 @@ where
     let rank = a.rank().max(b.rank());
     let mut sizes = SO::Sizes::filled(rank, 0);
     broadcast_sizes_into(a.layout.sizes(), b.layout.sizes(), sizes.as_mut())?;
+    checked_numel(sizes.as_ref())?;
     let mut a_strides = SO::Sizes::filled(rank, 0);
     let mut b_strides = SO::Sizes::filled(rank, 0);
     broadcast_strides(
@@ -154,12 +156,16 @@ where
             offset: b.layout.offset(),
         },
         f,
-    );
+    )?;
     Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
 }
 
-/// `f(a)` elementwise into a new tensor of `a`'s shape.
-pub(crate) fn unary<A, U, S, D, R, F>(a: &Tensor<A, S, D, R>, f: F) -> Tensor<U, S, D>
+/// `f(a)` elementwise into a new tensor of `a`'s shape; `Err` only when the
+/// output cannot be allocated.
+pub(crate) fn unary<A, U, S, D, R, F>(
+    a: &Tensor<A, S, D, R>,
+    f: F,
+) -> Result<Tensor<U, S, D>, Error>
 where
     A: Element,
     U: Element,
@@ -168,6 +174,9 @@ where
     R: Repr,
     F: UnaryFn<A, U>,
 {
-    let buffer = D::map1(a.strided(), f);
-    Tensor::from_buffer(buffer, Layout::contiguous(a.layout.size_array().clone()))
+    let buffer = D::map1(a.strided(), f)?;
+    Ok(Tensor::from_buffer(
+        buffer,
+        Layout::contiguous(a.layout.size_array().clone()),
+    ))
 }

@@ -231,6 +231,31 @@ pub fn check_in_place(output: &[usize], operand: &[usize]) -> Result<(), Error> 
 /// );
 /// ```
 pub fn check_expand(existing: &[usize], target: &[usize], dtype: DType) -> Result<(), Error> {
+    let signed: Vec<isize> = target
+        .iter()
+        .map(|&t| isize::try_from(t).unwrap_or(isize::MAX))
+        .collect();
+    resolve_expand(existing, &signed, dtype).map(|_| ())
+}
+
+/// The sizes of `existing` expanded to `target` as PyTorch's `expand` reads
+/// it: `-1` keeps an existing size, size-1 dimensions stretch, new leading
+/// dimensions appear. `Err` with PyTorch's texts otherwise.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::shape::resolve_expand;
+/// assert_eq!(resolve_expand(&[3, 1], &[2, -1, 4], DType::F32).unwrap(), vec![2, 3, 4]);
+/// assert_eq!(
+///     resolve_expand(&[3, 1], &[-1, 3, 4], DType::F32).unwrap_err().to_string(),
+///     "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0"
+/// );
+/// ```
+pub fn resolve_expand(
+    existing: &[usize],
+    target: &[isize],
+    dtype: DType,
+) -> Result<Vec<usize>, Error> {
     if existing.len() > target.len() {
         return Err(Error::ExpandRank {
             dtype,
@@ -239,17 +264,33 @@ pub fn check_expand(existing: &[usize], target: &[usize], dtype: DType) -> Resul
         });
     }
     let extra = target.len() - existing.len();
-    for (i, &n) in existing.iter().enumerate().rev() {
-        let t = target[extra + i];
-        if n != t && n != 1 {
-            return Err(Error::ExpandMismatch {
-                target: target.to_vec(),
-                existing: existing.to_vec(),
-                dim: extra + i,
-            });
-        }
+    let mut sizes = vec![0; target.len()];
+    let mut negative = false;
+    // Right to left, as PyTorch walks them: the first error it meets wins;
+    // a negative size is only found out when the elements are counted.
+    for i in (0..target.len()).rev() {
+        let t = target[i];
+        let resolved = match (i.checked_sub(extra).map(|d| existing[d]), t) {
+            (None, -1) => return Err(Error::ExpandLeadingMinusOne { dim: i }),
+            (None, t) => t,
+            (Some(n), -1) => n as isize,
+            (Some(n), t) if n as isize == t || n == 1 => t,
+            (Some(_), _) => {
+                return Err(Error::ExpandMismatch {
+                    target: target.to_vec(),
+                    existing: existing.to_vec(),
+                    dim: i,
+                })
+            }
+        };
+        negative |= resolved < 0;
+        sizes[i] = resolved.max(0) as usize;
     }
-    Ok(())
+    if negative {
+        return Err(Error::NumelOverflow);
+    }
+    crate::layout::checked_numel(&sizes).map_err(|_| Error::NumelOverflow)?;
+    Ok(sizes)
 }
 
 /// The in-place rule on runtime sizes.

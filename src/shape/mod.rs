@@ -25,8 +25,8 @@ pub use broadcast::{
     BroadcastRev, BroadcastShape, Clash, Fine, KeepIfEqual, WithDyn,
 };
 pub use broadcast_to::{
-    check_expand, check_in_place, BroadcastInto, Expand, ExpandTo, FitsDim, FitsIfEqual, FitsKinds,
-    FitsRest, FitsRev, InPlace, RankFails, SizeFails,
+    check_expand, check_in_place, resolve_expand, BroadcastInto, Expand, ExpandTo, FitsDim,
+    FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace, RankFails, SizeFails,
 };
 pub use dim::{Dec, Dim, Dyn, StaticDim, MAX_DIGITS, NO_DIGIT};
 

@@ -4,7 +4,7 @@
 use super::Tensor;
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
-use crate::layout::Layout;
+use crate::layout::{checked_numel, Layout};
 use crate::shape::{FixedShape, Shape, StaticDim};
 use crate::storage::cpu::CpuBuffer;
 use crate::storage::Cpu;
@@ -40,10 +40,8 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![2.5]);
     /// ```
     pub fn full(value: T) -> Self {
-        Tensor::from_buffer(
-            CpuBuffer::full(S::NUMEL, value),
-            Layout::contiguous(S::SIZES),
-        )
+        let buffer = CpuBuffer::try_full(S::NUMEL, value).unwrap_or_else(|e| panic!("{e}"));
+        Tensor::from_buffer(buffer, Layout::contiguous(S::SIZES))
     }
 
     /// A tensor from its elements in row-major order; `Err` when their
@@ -123,9 +121,9 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// ```
     pub fn try_full_with(sizes: &[usize], value: T) -> Result<Self, Error> {
         let sizes = S::check_sizes(sizes)?;
-        let numel = sizes.as_ref().iter().product();
+        let numel = checked_numel(sizes.as_ref())?;
         Ok(Tensor::from_buffer(
-            CpuBuffer::full(numel, value),
+            CpuBuffer::try_full(numel, value)?,
             Layout::contiguous(sizes),
         ))
     }
@@ -139,7 +137,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// assert_eq!(t[[2, 1]], 6);
     /// ```
     pub fn from_vec_with(data: Vec<T>, sizes: &[usize]) -> Result<Self, Error> {
-        let numel: usize = sizes.iter().product();
+        let numel = checked_numel(sizes)?;
         if numel != data.len() {
             return Err(Error::ElementCount {
                 shape: sizes.to_vec(),

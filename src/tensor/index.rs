@@ -1,22 +1,62 @@
-//! Element access with `x[[i, j, ..]]`, on the CPU.
+//! Element access with `x[[i, j, ..]]`, on the CPU; `get`/`get_mut` return
+//! PyTorch's error instead of panicking.
 
 use super::Tensor;
 use crate::dtype::Element;
+use crate::dynamic::DynShape;
+use crate::error::Error;
 use crate::shape::Shape;
 use crate::storage::{Cpu, Repr, Storage, Writable};
 use core::ops::{Index, IndexMut};
 
 impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
-    /// The storage index of `index`, or a panic with PyTorch's text.
-    fn element_offset(&self, index: &[usize]) -> usize {
-        self.layout
-            .index_offset(index)
-            .unwrap_or_else(|e| panic!("{e}"))
+    /// The element at `index`, or `Err` with PyTorch's text for an index
+    /// out of range or of the wrong length.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::arange(3);
+    /// assert_eq!(x.get(&[2]), Ok(&2));
+    /// assert_eq!(
+    ///     x.get(&[3]).unwrap_err().to_string(),
+    ///     "index 3 is out of bounds for dimension 0 with size 3"
+    /// );
+    /// assert_eq!(x.get(&[0, 0]).unwrap_err().to_string(), "too many indices for tensor of dimension 1");
+    /// ```
+    pub fn get(&self, index: &[usize]) -> Result<&T, Error> {
+        let at = self.layout.index_offset(index)?;
+        // SAFETY: `at` is a checked index into the layout, and layouts never
+        // reach past the end of their storage, so `at < self.data.len()`. The
+        // storage lives at least as long as `&self` (owned, or borrowed for
+        // longer), and no writer can exist while `&self` does: writable
+        // tensors are owned or exclusive borrows.
+        Ok(unsafe { &*self.data.ptr().as_ptr().add(at) })
     }
 }
 
-/// `x[[i, j]]` reads one element; an index past a size panics with PyTorch's
-/// message (`index 3 is out of bounds for dimension 0 with size 3`).
+impl<T: Element, S: Shape, R: Writable> Tensor<T, S, Cpu, R> {
+    /// The element at `index`, writable, or `Err` with PyTorch's text.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i64>::zeros(&[2, 2]);
+    /// *x.get_mut(&[1, 1]).unwrap() = 5;
+    /// assert_eq!(x.to_vec(), vec![0, 0, 0, 5]);
+    /// assert!(x.get_mut(&[2, 0]).is_err());
+    /// ```
+    pub fn get_mut(&mut self, index: &[usize]) -> Result<&mut T, Error> {
+        let at = self.layout.index_offset(index)?;
+        // SAFETY: `at < self.data.len()` as in `get`. A writable tensor owns
+        // its storage or borrows it exclusively, and its layout never puts two
+        // indices on one element, so this is the only reference to the element
+        // for the duration of `&mut self`.
+        Ok(unsafe { &mut *R::ptr_mut(&mut self.data).as_ptr().add(at) })
+    }
+}
+
+/// `x[[i, j]]` reads one element; the index has the tensor's static rank,
+/// and one past a size panics with PyTorch's message
+/// (`index 3 is out of bounds for dimension 0 with size 3`).
 ///
 /// ```
 /// use shaped::prelude::*;
@@ -32,13 +72,7 @@ where
     type Output = T;
 
     fn index(&self, index: [usize; N]) -> &T {
-        let at = self.element_offset(&index);
-        // SAFETY: `at` is a checked index into the layout, and layouts never
-        // reach past the end of their storage, so `at < self.data.len()`. The
-        // storage lives at least as long as `&self` (owned, or borrowed for
-        // longer), and no writer can exist while `&self` does: writable
-        // tensors are owned or exclusive borrows.
-        unsafe { &*self.data.ptr().as_ptr().add(at) }
+        self.get(&index).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -57,11 +91,36 @@ where
     R: Writable,
 {
     fn index_mut(&mut self, index: [usize; N]) -> &mut T {
-        let at = self.element_offset(&index);
-        // SAFETY: `at < self.data.len()` as in `index`. A writable tensor owns
-        // its storage or borrows it exclusively, and its layout never puts two
-        // indices on one element, so this is the only reference to the element
-        // for the duration of `&mut self`.
-        unsafe { &mut *R::ptr_mut(&mut self.data).as_ptr().add(at) }
+        self.get_mut(&index).unwrap_or_else(|e| panic!("{e}"))
     }
+}
+
+/// Indexing a tensor of runtime rank: the index length is checked at run
+/// time (`too many indices for tensor of dimension 2`).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let mut d = DynTensor::<i32>::zeros(&[2, 3]);
+/// d[[1, 2]] = 7;
+/// assert_eq!(d[[1, 2]], 7);
+/// assert_eq!(d[&[1usize, 2][..]], 7);
+/// ```
+macro_rules! dynamic_index {
+    ($([$($gen:tt)*] $Index:ty;)*) => {$(
+        impl<$($gen)* T: Element, R: Repr> Index<$Index> for Tensor<T, DynShape, Cpu, R> {
+            type Output = T;
+            fn index(&self, index: $Index) -> &T {
+                self.get(&index[..]).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+        impl<$($gen)* T: Element, R: Writable> IndexMut<$Index> for Tensor<T, DynShape, Cpu, R> {
+            fn index_mut(&mut self, index: $Index) -> &mut T {
+                self.get_mut(&index[..]).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+    )*};
+}
+dynamic_index! {
+    [const N: usize,] [usize; N];
+    ['i,] &'i [usize];
 }

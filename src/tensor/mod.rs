@@ -182,7 +182,8 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert!(!grid.shares_storage_with(&t));
     /// ```
     pub fn to_owned(&self) -> Tensor<T, S, D> {
-        let buffer = D::map1(self.strided(), crate::ops::kernels::Identity);
+        let buffer = D::map1(self.strided(), crate::ops::kernels::Identity)
+            .unwrap_or_else(|e| panic!("{e}"));
         Tensor {
             data: OwnedData::new(buffer),
             layout: Layout::contiguous(self.layout.size_array().clone()),

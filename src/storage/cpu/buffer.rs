@@ -9,6 +9,7 @@
 //! 2 MiB and marked for transparent huge pages where the OS offers them.
 
 use crate::dtype::Element;
+use crate::error::Error;
 use core::alloc::Layout;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
@@ -53,12 +54,12 @@ fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
 }
 
 fn block_layout(bytes: usize) -> Layout {
-    Layout::from_size_align(bytes, BLOCK_STEP).expect("block sizes are multiples of 2 MiB")
+    Layout::from_size_align(bytes, BLOCK_STEP).expect("checked by `try_new_with`")
 }
 
 /// A large block of `bytes` (a multiple of [`BLOCK_STEP`]): a cached one if
 /// there is one, else a new one.
-fn take_block(bytes: usize) -> NonNull<u8> {
+fn take_block(bytes: usize) -> Option<NonNull<u8>> {
     if let Some(block) = with_cache(|c| {
         let block = c.blocks.get_mut(&bytes).and_then(Vec::pop);
         if block.is_some() {
@@ -66,16 +67,13 @@ fn take_block(bytes: usize) -> NonNull<u8> {
         }
         block
     }) {
-        return block;
+        return Some(block);
     }
     let layout = block_layout(bytes);
     // SAFETY: `layout` has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc(layout) };
-    let Some(ptr) = NonNull::new(ptr) else {
-        std::alloc::handle_alloc_error(layout)
-    };
+    let ptr = NonNull::new(unsafe { std::alloc::alloc(layout) })?;
     advise_huge_pages(ptr, bytes);
-    ptr
+    Some(ptr)
 }
 
 /// Returns a block to the cache, or to the allocator when the cache is full.
@@ -175,19 +173,26 @@ impl<T: Element> From<Vec<T>> for CpuBuffer<T> {
 impl<T: Element> CpuBuffer<T> {
     /// A buffer of `len` elements, written by `fill` through the
     /// uninitialized slice it is given; `fill` must initialize every element.
-    pub(crate) fn new_with(len: usize, fill: impl FnOnce(&mut [MaybeUninit<T>])) -> Self {
+    /// `Err` (PyTorch's out-of-memory text) when the memory cannot be had.
+    pub(crate) fn try_new_with(
+        len: usize,
+        fill: impl FnOnce(&mut [MaybeUninit<T>]),
+    ) -> Result<Self, Error> {
+        let out_of_memory = |bytes| Error::OutOfMemory { bytes };
         let bytes = len
             .checked_mul(size_of::<T>())
-            .expect("buffer size overflows usize");
+            .filter(|&b| b <= isize::MAX as usize - BLOCK_STEP)
+            .ok_or(out_of_memory(usize::MAX))?;
         if bytes < POOL_MIN_BYTES {
-            let mut v: Vec<T> = Vec::with_capacity(len);
+            let mut v: Vec<T> = Vec::new();
+            v.try_reserve_exact(len).map_err(|_| out_of_memory(bytes))?;
             fill(&mut v.spare_capacity_mut()[..len]);
             // SAFETY: `fill` initialized the first `len` elements.
             unsafe { v.set_len(len) };
-            return v.into();
+            return Ok(v.into());
         }
         let block_bytes = bytes.div_ceil(BLOCK_STEP) * BLOCK_STEP;
-        let block = take_block(block_bytes);
+        let block = take_block(block_bytes).ok_or(out_of_memory(bytes))?;
         // Zero-length until filled: if `fill` panics, the block goes back.
         let mut buffer = CpuBuffer {
             ptr: block.cast(),
@@ -200,12 +205,12 @@ impl<T: Element> CpuBuffer<T> {
         let slice = unsafe { core::slice::from_raw_parts_mut(block.as_ptr().cast(), len) };
         fill(slice);
         buffer.len = len;
-        buffer
+        Ok(buffer)
     }
 
-    /// `len` copies of `value`.
-    pub(crate) fn full(len: usize, value: T) -> Self {
-        Self::new_with(len, |s| {
+    /// `len` copies of `value`, or `Err` when the memory cannot be had.
+    pub(crate) fn try_full(len: usize, value: T) -> Result<Self, Error> {
+        Self::try_new_with(len, |s| {
             for x in s {
                 x.write(value);
             }
@@ -240,14 +245,24 @@ impl<T: Element> CpuBuffer<T> {
     }
 }
 
+impl<T: Element> core::fmt::Debug for CpuBuffer<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CpuBuffer")
+            .field("len", &self.len)
+            .field("origin", &self.origin)
+            .finish()
+    }
+}
+
 impl<T: Element> Clone for CpuBuffer<T> {
     fn clone(&self) -> Self {
         let src = self.as_slice();
-        Self::new_with(self.len, |dst| {
+        Self::try_new_with(self.len, |dst| {
             for (d, &s) in dst.iter_mut().zip(src) {
                 d.write(s);
             }
         })
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -271,11 +286,11 @@ mod tests {
     #[test]
     fn large_blocks_are_reused() {
         let n = (5 * POOL_MIN_BYTES) / 4; // 5 MiB of f32: one 6 MiB block
-        let a = CpuBuffer::<f32>::full(n, 1.5);
+        let a = CpuBuffer::<f32>::try_full(n, 1.5).unwrap();
         assert!(a.as_slice().iter().all(|&x| x == 1.5));
         let addr = a.as_ptr();
         drop(a);
-        let b = CpuBuffer::<f32>::full(n, 2.5);
+        let b = CpuBuffer::<f32>::try_full(n, 2.5).unwrap();
         assert_eq!(b.as_ptr(), addr, "the freed block is reused");
         assert!(b.as_slice().iter().all(|&x| x == 2.5));
         let c = b.clone();
@@ -287,9 +302,13 @@ mod tests {
     fn small_buffers_and_vecs() {
         let v = CpuBuffer::from(vec![1u8, 2, 3]);
         assert_eq!(v.as_slice(), &[1, 2, 3]);
-        let mut s = CpuBuffer::<i64>::full(4, 7);
+        let mut s = CpuBuffer::<i64>::try_full(4, 7).unwrap();
         s.as_mut_slice()[2] = 0;
         assert_eq!(s.as_slice(), &[7, 7, 0, 7]);
-        assert!(CpuBuffer::<f64>::full(0, 0.0).is_empty());
+        assert!(CpuBuffer::<f64>::try_full(0, 0.0).unwrap().is_empty());
+        let too_big = CpuBuffer::<f64>::try_full(usize::MAX / 8, 0.0).unwrap_err();
+        assert!(too_big
+            .to_string()
+            .starts_with("DefaultCPUAllocator: can't allocate memory"));
     }
 }

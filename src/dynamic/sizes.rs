@@ -1,0 +1,112 @@
+//! `DynSizes`: the sizes (or strides) of a shape whose rank is known only at
+//! run time. Up to [`INLINE_RANK`] entries live inline, so small dynamic
+//! tensors need no heap allocation for their layout.
+
+use crate::shape::SizeArray;
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+use smallvec::SmallVec;
+
+/// Entries stored without a heap allocation.
+pub const INLINE_RANK: usize = 6;
+
+/// The sizes or strides of a [`DynShape`](crate::DynShape) tensor: a list of
+/// `usize` that compares equal to arrays, slices and vectors.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let t = DynTensor::<f32>::zeros(&[5, 2]);
+/// assert_eq!(t.shape(), [5, 2]);
+/// assert_eq!(t.shape(), vec![5, 2]);
+/// assert_eq!(t.shape()[1], 2);
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct DynSizes(SmallVec<[usize; INLINE_RANK]>);
+
+impl DynSizes {
+    /// The entries of a slice.
+    pub fn from_slice(values: &[usize]) -> Self {
+        DynSizes(SmallVec::from_slice(values))
+    }
+}
+
+impl SizeArray for DynSizes {
+    fn filled(rank: usize, value: usize) -> Self {
+        DynSizes(SmallVec::from_elem(value, rank))
+    }
+}
+
+impl Deref for DynSizes {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.0
+    }
+}
+
+impl DerefMut for DynSizes {
+    fn deref_mut(&mut self) -> &mut [usize] {
+        &mut self.0
+    }
+}
+
+impl AsRef<[usize]> for DynSizes {
+    fn as_ref(&self) -> &[usize] {
+        &self.0
+    }
+}
+
+impl AsMut<[usize]> for DynSizes {
+    fn as_mut(&mut self) -> &mut [usize] {
+        &mut self.0
+    }
+}
+
+impl fmt::Debug for DynSizes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
+
+impl<const N: usize> PartialEq<[usize; N]> for DynSizes {
+    fn eq(&self, other: &[usize; N]) -> bool {
+        self.0.as_slice() == other
+    }
+}
+
+impl PartialEq<[usize]> for DynSizes {
+    fn eq(&self, other: &[usize]) -> bool {
+        self.0.as_slice() == other
+    }
+}
+
+impl PartialEq<&[usize]> for DynSizes {
+    fn eq(&self, other: &&[usize]) -> bool {
+        self.0.as_slice() == *other
+    }
+}
+
+impl PartialEq<Vec<usize>> for DynSizes {
+    fn eq(&self, other: &Vec<usize>) -> bool {
+        self.0.as_slice() == other.as_slice()
+    }
+}
+
+impl From<&[usize]> for DynSizes {
+    fn from(values: &[usize]) -> Self {
+        Self::from_slice(values)
+    }
+}
+
+impl From<DynSizes> for Vec<usize> {
+    fn from(sizes: DynSizes) -> Self {
+        sizes.0.into_vec()
+    }
+}
+
+impl<'a> IntoIterator for &'a DynSizes {
+    type Item = &'a usize;
+    type IntoIter = core::slice::Iter<'a, usize>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
