@@ -23,6 +23,9 @@
 //!   traffic (reading the destination line before writing it) is not counted,
 //!   in any case alike.
 //!
+//! `shaped_dyn` runs the same operands as `DynTensor`s (rank known only at
+//! run time), `shaped_mixed` with `shape![Dyn, Dyn]`.
+//!
 //! Case (d), `(4096, 4096) + transposed (4096, 4096)`, uses `Tensor::t()`
 //! (a view with strides `(1, 4096)`) in `shaped` and `.t()` in `ndarray`.
 //!
@@ -139,7 +142,9 @@ fn bench_same_shape(c: &mut Criterion) {
 
     let mut g = large_group(c, "large/a_same_shape");
     g.throughput(add_bytes(N, N, N));
+    let (da, db) = (sa.clone().into_dyn(), sb.clone().into_dyn());
     g.bench_function("shaped_4096x4096", |b| b.iter(|| &sa + &sb));
+    g.bench_function("shaped_dyn_4096x4096", |b| b.iter(|| &da + &db));
     g.bench_function("shaped_16777216", |b| b.iter(|| &fa + &fb));
     g.bench_function("shaped_4096x4096_1_thread", |b| {
         b.iter(|| one.install(|| &sa + &sb))
@@ -179,9 +184,11 @@ fn bench_column(c: &mut Criterion) {
     );
     let one = pool(1);
 
+    let (da, db) = (sa.clone().into_dyn(), sb.clone().into_dyn());
     let mut g = large_group(c, "large/b_plus_4096x1");
     g.throughput(add_bytes(N, SIDE, N));
     g.bench_function("shaped", |b| b.iter(|| &sa + &sb));
+    g.bench_function("shaped_dyn", |b| b.iter(|| &da + &db));
     g.bench_function("shaped_1_thread", |b| b.iter(|| one.install(|| &sa + &sb)));
     g.bench_function("ndarray", |b| b.iter(|| &na + &nb));
     g.finish();
@@ -200,9 +207,11 @@ fn bench_row(c: &mut Criterion) {
     );
     let one = pool(1);
 
+    let (da, db) = (sa.clone().into_dyn(), sb.clone().into_dyn());
     let mut g = large_group(c, "large/c_plus_1x4096");
     g.throughput(add_bytes(N, SIDE, N));
     g.bench_function("shaped", |b| b.iter(|| &sa + &sb));
+    g.bench_function("shaped_dyn", |b| b.iter(|| &da + &db));
     g.bench_function("shaped_1_thread", |b| b.iter(|| one.install(|| &sa + &sb)));
     g.bench_function("ndarray", |b| b.iter(|| &na + &nb));
     g.finish();
@@ -224,9 +233,11 @@ fn bench_transposed(c: &mut Criterion) {
     );
     let one = pool(1);
 
+    let (da, dbt) = (sa.clone().into_dyn(), sb.t().into_dyn());
     let mut g = large_group(c, "large/d_plus_transposed");
     g.throughput(add_bytes(N, N, N));
     g.bench_function("shaped", |b| b.iter(|| &sa + &sbt));
+    g.bench_function("shaped_dyn", |b| b.iter(|| &da + &dbt));
     g.bench_function("shaped_1_thread", |b| b.iter(|| one.install(|| &sa + &sbt)));
     g.bench_function("ndarray", |b| b.iter(|| &na + &nb.t()));
     g.finish();
@@ -251,6 +262,11 @@ fn bench_small(c: &mut Criterion) {
         (&n41 + &n14).as_slice().unwrap()
     );
 
+    let (d33a, d33b) = (s33a.clone().into_dyn(), s33b.clone().into_dyn());
+    let (d41, d14) = (s41.clone().into_dyn(), s14.clone().into_dyn());
+    let m33a = Tensor::<f32, shape![Dyn, Dyn]>::from_vec_with(values(9, 1), &[3, 3]).unwrap();
+    let m33b = Tensor::<f32, shape![Dyn, Dyn]>::from_vec_with(values(9, 2), &[3, 3]).unwrap();
+
     let mut g = c.benchmark_group("small");
     g.sample_size(50)
         .warm_up_time(Duration::from_millis(500))
@@ -258,11 +274,20 @@ fn bench_small(c: &mut Criterion) {
     g.bench_function("3x3+3x3/shaped", |b| {
         b.iter(|| black_box(&s33a) + black_box(&s33b))
     });
+    g.bench_function("3x3+3x3/shaped_mixed", |b| {
+        b.iter(|| black_box(&m33a) + black_box(&m33b))
+    });
+    g.bench_function("3x3+3x3/shaped_dyn", |b| {
+        b.iter(|| black_box(&d33a) + black_box(&d33b))
+    });
     g.bench_function("3x3+3x3/ndarray", |b| {
         b.iter(|| black_box(&n33a) + black_box(&n33b))
     });
     g.bench_function("4x1+1x4/shaped", |b| {
         b.iter(|| black_box(&s41) + black_box(&s14))
+    });
+    g.bench_function("4x1+1x4/shaped_dyn", |b| {
+        b.iter(|| black_box(&d41) + black_box(&d14))
     });
     g.bench_function("4x1+1x4/ndarray", |b| {
         b.iter(|| black_box(&n41) + black_box(&n14))
