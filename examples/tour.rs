@@ -98,4 +98,16 @@ fn main() {
     let rows = Tensor::<f32, shape![Dyn, 3]>::ones_with(&[n, 3]);
     let sum = &rows + &Tensor::<f32, shape![3]>::arange();
     println!("(Dyn = {n}, 3) + (3,) -> {:?}\n{sum}", sum.shape());
+    let a = DynTensor::<f32>::zeros(&[5, 2, 4, 1]); // rank known at run time too
+    let b = DynTensor::<f32>::zeros(&[3, 1, 1]);
+    match a.try_add(&b) {
+        Ok(c) => println!("{:?}", c.shape()),
+        Err(e) => println!("DynTensor (5, 2, 4, 1) + (3, 1, 1), caught at run time:\n  {e}"),
+    }
+    let mut x = DynTensor::<f32>::zeros(&[1, 3, 1]);
+    if let Err(e) = x.try_add_assign(&DynTensor::ones(&[3, 1, 7])) {
+        println!("in place (1, 3, 1) += (3, 1, 7), caught, x unchanged:\n  {e}");
+    }
+    let s: Tensor<f32, shape![5, 2, 4, 1]> = a.into_static().expect("the sizes match");
+    println!("checked conversion back to a static shape: {:?}", s.shape());
 }

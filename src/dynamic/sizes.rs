@@ -25,12 +25,14 @@ pub struct DynSizes(SmallVec<[usize; INLINE_RANK]>);
 
 impl DynSizes {
     /// The entries of a slice.
+    #[inline]
     pub fn from_slice(values: &[usize]) -> Self {
         DynSizes(SmallVec::from_slice(values))
     }
 }
 
 impl SizeArray for DynSizes {
+    #[inline]
     fn filled(rank: usize, value: usize) -> Self {
         DynSizes(SmallVec::from_elem(value, rank))
     }
@@ -38,66 +40,77 @@ impl SizeArray for DynSizes {
 
 impl Deref for DynSizes {
     type Target = [usize];
+    #[inline]
     fn deref(&self) -> &[usize] {
         &self.0
     }
 }
 
 impl DerefMut for DynSizes {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [usize] {
         &mut self.0
     }
 }
 
 impl AsRef<[usize]> for DynSizes {
+    #[inline]
     fn as_ref(&self) -> &[usize] {
         &self.0
     }
 }
 
 impl AsMut<[usize]> for DynSizes {
+    #[inline]
     fn as_mut(&mut self) -> &mut [usize] {
         &mut self.0
     }
 }
 
 impl fmt::Debug for DynSizes {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.0.iter()).finish()
     }
 }
 
 impl<const N: usize> PartialEq<[usize; N]> for DynSizes {
+    #[inline]
     fn eq(&self, other: &[usize; N]) -> bool {
         self.0.as_slice() == other
     }
 }
 
 impl PartialEq<[usize]> for DynSizes {
+    #[inline]
     fn eq(&self, other: &[usize]) -> bool {
         self.0.as_slice() == other
     }
 }
 
 impl PartialEq<&[usize]> for DynSizes {
+    #[inline]
     fn eq(&self, other: &&[usize]) -> bool {
         self.0.as_slice() == *other
     }
 }
 
 impl PartialEq<Vec<usize>> for DynSizes {
+    #[inline]
     fn eq(&self, other: &Vec<usize>) -> bool {
         self.0.as_slice() == other.as_slice()
     }
 }
 
 impl From<&[usize]> for DynSizes {
+    #[inline]
     fn from(values: &[usize]) -> Self {
         Self::from_slice(values)
     }
 }
 
 impl From<DynSizes> for Vec<usize> {
+    #[inline]
     fn from(sizes: DynSizes) -> Self {
         sizes.0.into_vec()
     }
@@ -106,6 +119,7 @@ impl From<DynSizes> for Vec<usize> {
 impl<'a> IntoIterator for &'a DynSizes {
     type Item = &'a usize;
     type IntoIter = core::slice::Iter<'a, usize>;
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
