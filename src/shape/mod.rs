@@ -12,6 +12,7 @@
 //! - [`broadcast_sizes`], [`check_in_place`], [`check_expand`]: the same
 //!   rules at run time.
 
+pub mod arith;
 mod broadcast;
 mod broadcast_to;
 pub mod diagnostics;
