@@ -62,6 +62,8 @@ pub enum Error {
     },
     /// An `expand` whose element count does not fit in `usize`.
     NumelOverflow,
+    /// Row-major strides that do not fit in `usize`.
+    StrideOverflow,
     /// The allocator could not provide a buffer.
     OutOfMemory {
         /// The bytes asked for.
@@ -153,7 +155,7 @@ impl fmt::Display for Error {
             ),
             Error::ExpandRank { dtype, existing, target } => write!(
                 f,
-                "expand(torch.{}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+                "expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 legacy_tensor_type(*dtype),
                 Sizes(existing),
                 Sizes(target),
@@ -166,16 +168,17 @@ impl fmt::Display for Error {
                 Sizes(sizes)
             ),
             Error::NumelOverflow => write!(f, "numel: integer multiplication overflow"),
+            Error::StrideOverflow => write!(f, "Stride calculation overflowed"),
             Error::OutOfMemory { bytes } => write!(
                 f,
-                "DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"
+                "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"
             ),
             Error::ElementCount { shape, numel } => {
                 write!(f, "shape '{}' is invalid for input of size {numel}", Sizes(shape))
             }
             Error::RankMismatch { expected, actual } => write!(
                 f,
-                "expected {expected} sizes for a shape of rank {expected}, got {actual}"
+                "a shape of rank {expected} cannot take {actual} sizes"
             ),
             Error::StaticSizeMismatch { dim, expected, actual } => write!(
                 f,
@@ -202,20 +205,21 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// PyTorch's legacy tensor type name, which some of its messages still use.
+/// The tensor type name PyTorch's `expand` message uses (legacy names for
+/// the older dtypes).
 fn legacy_tensor_type(dtype: DType) -> &'static str {
     match dtype {
-        DType::F16 => "HalfTensor",
-        DType::BF16 => "BFloat16Tensor",
-        DType::F32 => "FloatTensor",
-        DType::F64 => "DoubleTensor",
-        DType::C64 => "ComplexFloatTensor",
-        DType::C128 => "ComplexDoubleTensor",
-        DType::U8 => "ByteTensor",
-        DType::I8 => "CharTensor",
-        DType::I16 => "ShortTensor",
-        DType::I32 => "IntTensor",
-        DType::I64 => "LongTensor",
-        DType::Bool => "BoolTensor",
+        DType::F16 => "torch.HalfTensor",
+        DType::BF16 => "CPUBFloat16Type",
+        DType::F32 => "torch.FloatTensor",
+        DType::F64 => "torch.DoubleTensor",
+        DType::C64 => "CPUComplexFloatType",
+        DType::C128 => "CPUComplexDoubleType",
+        DType::U8 => "torch.ByteTensor",
+        DType::I8 => "torch.CharTensor",
+        DType::I16 => "torch.ShortTensor",
+        DType::I32 => "torch.IntTensor",
+        DType::I64 => "torch.LongTensor",
+        DType::Bool => "CPUBoolType",
     }
 }

@@ -88,10 +88,12 @@ impl<S: Shape> Layout<S> {
         is_contiguous(self.sizes(), self.strides())
     }
 
-    /// The storage index of the element at `index`, checked.
+    /// The storage index of the element at `index`, checked in PyTorch's
+    /// order: too many indices, then the first index out of range, then too
+    /// few (an element needs one index per dimension).
     pub fn index_offset(&self, index: &[usize]) -> Result<usize, Error> {
         let sizes = self.sizes();
-        if index.len() != sizes.len() {
+        if index.len() > sizes.len() {
             return Err(Error::IndexRank {
                 rank: sizes.len(),
                 indices: index.len(),
@@ -107,6 +109,12 @@ impl<S: Shape> Layout<S> {
                 });
             }
             at += i * s;
+        }
+        if index.len() != sizes.len() {
+            return Err(Error::IndexRank {
+                rank: sizes.len(),
+                indices: index.len(),
+            });
         }
         Ok(at)
     }
@@ -137,11 +145,20 @@ impl<S: Shape> Layout<S> {
     /// `expand`): new leading dimensions and stretched size-1 dimensions get
     /// stride 0. The caller has checked that the sizes broadcast.
     pub(crate) fn expand_to<S2: Shape>(&self, sizes: S2::Sizes) -> Layout<S2> {
-        let mut strides = S2::Sizes::filled(sizes.as_ref().len(), 0);
-        let extra = sizes.as_ref().len() - self.rank();
-        for (i, (&n, &s)) in self.sizes().iter().zip(self.strides()).enumerate() {
-            let target = sizes.as_ref()[extra + i];
-            strides.as_mut()[extra + i] = if n == 1 && target != 1 { 0 } else { s };
+        // PyTorch's `infer_expand_geometry`, right to left: a new leading
+        // dimension takes the stride that would step over the ones after it,
+        // and any dimension that is stretched gets stride 0.
+        let rank = sizes.as_ref().len();
+        let extra = rank - self.rank();
+        let mut strides = S2::Sizes::filled(rank, 0);
+        for i in (0..rank).rev() {
+            let target = sizes.as_ref()[i];
+            let (size, stride) = match i.checked_sub(extra) {
+                Some(d) => (self.sizes()[d], self.strides()[d]),
+                None if i + 1 < rank => (1, sizes.as_ref()[i + 1] * strides.as_ref()[i + 1]),
+                None => (1, 0),
+            };
+            strides.as_mut()[i] = if size == target { stride } else { 0 };
         }
         Layout {
             sizes,
@@ -152,28 +169,51 @@ impl<S: Shape> Layout<S> {
 }
 
 /// The number of elements of `sizes`, or PyTorch's error when it does not
-/// fit in `usize`. Every tensor's sizes pass this check, so products of
-/// sizes elsewhere cannot overflow.
+/// fit: as in PyTorch (whose sizes are `i64`), the sizes are multiplied left
+/// to right and no partial product may pass `isize::MAX`. Every tensor's
+/// sizes pass this check, so products of sizes elsewhere cannot overflow.
 ///
 /// ```
 /// use shaped::layout::checked_numel;
 /// assert_eq!(checked_numel(&[2, 3, 0]).unwrap(), 0);
+/// assert_eq!(checked_numel(&[1 << 62, 0, 4]).unwrap(), 0);
 /// assert_eq!(
-///     checked_numel(&[1 << 62, 4]).unwrap_err().to_string(),
-///     "Storage size calculation overflowed with sizes=[4611686018427387904, 4]"
+///     checked_numel(&[1 << 62, 4, 0]).unwrap_err().to_string(),
+///     "Storage size calculation overflowed with sizes=[4611686018427387904, 4, 0]"
 /// );
 /// ```
 #[inline]
 pub fn checked_numel(sizes: &[usize]) -> Result<usize, Error> {
-    if sizes.contains(&0) {
-        return Ok(0);
-    }
+    checked_storage(sizes, 1)
+}
+
+/// The bytes of a buffer for `sizes` with elements of `itemsize` bytes, or
+/// PyTorch's overflow error (see [`checked_numel`]).
+#[inline]
+pub fn checked_storage(sizes: &[usize], itemsize: usize) -> Result<usize, Error> {
     sizes
         .iter()
-        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .try_fold(itemsize, |n, &s| {
+            n.checked_mul(s).filter(|&n| n <= isize::MAX as usize)
+        })
         .ok_or_else(|| Error::StorageOverflow {
             sizes: sizes.to_vec(),
         })
+}
+
+/// Checks that row-major strides for `sizes` fit (they can overflow only
+/// when a size is 0 and the others are huge), with PyTorch's text.
+#[inline]
+pub fn check_contiguous_strides(sizes: &[usize]) -> Result<(), Error> {
+    sizes
+        .iter()
+        .skip(1)
+        .try_fold(1usize, |n, &s| {
+            n.checked_mul(s.max(1))
+                .filter(|&n| n <= isize::MAX as usize)
+        })
+        .map(|_| ())
+        .ok_or(Error::StrideOverflow)
 }
 
 /// A shape's array type holding a copy of `values` (whose length is its rank).
@@ -185,14 +225,16 @@ pub(crate) fn array_from<S: Shape>(values: &[usize]) -> S::Sizes {
 }
 
 /// Row-major strides for `sizes` (size-0 and size-1 dimensions get the
-/// stride they would have with size 1, as PyTorch does).
+/// stride they would have with size 1, as PyTorch does). The products
+/// saturate: they can only overflow when a size is 0, and then no element
+/// is ever addressed.
 #[inline]
 pub fn contiguous_strides<A: SizeArray>(sizes: &[usize]) -> A {
     let mut strides = A::filled(sizes.len(), 0);
     let mut step = 1usize;
     for (s, &n) in strides.as_mut().iter_mut().zip(sizes).rev() {
         *s = step;
-        step *= n.max(1);
+        step = step.saturating_mul(n.max(1));
     }
     strides
 }

@@ -4,7 +4,7 @@
 use super::Tensor;
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
-use crate::layout::{checked_numel, Layout};
+use crate::layout::{check_contiguous_strides, checked_numel, checked_storage, Layout};
 use crate::shape::{FixedShape, Shape, StaticDim};
 use crate::storage::cpu::CpuBuffer;
 use crate::storage::Cpu;
@@ -121,6 +121,8 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// ```
     pub fn try_full_with(sizes: &[usize], value: T) -> Result<Self, Error> {
         let sizes = S::check_sizes(sizes)?;
+        checked_storage(sizes.as_ref(), size_of::<T>())?;
+        check_contiguous_strides(sizes.as_ref())?;
         let numel = checked_numel(sizes.as_ref())?;
         Ok(Tensor::from_buffer(
             CpuBuffer::try_full(numel, value)?,
@@ -137,13 +139,16 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// assert_eq!(t[[2, 1]], 6);
     /// ```
     pub fn from_vec_with(data: Vec<T>, sizes: &[usize]) -> Result<Self, Error> {
-        let numel = checked_numel(sizes)?;
-        if numel != data.len() {
+        // As PyTorch's `view` of the elements: the (wrapping) product of the
+        // sizes must be the element count, and then it must not overflow.
+        let wrapped = sizes.iter().fold(1usize, |n, &s| n.wrapping_mul(s));
+        if wrapped != data.len() {
             return Err(Error::ElementCount {
                 shape: sizes.to_vec(),
                 numel: data.len(),
             });
         }
+        checked_numel(sizes).map_err(|_| Error::NumelOverflow)?;
         let sizes = S::check_sizes(sizes)?;
         Ok(Tensor::from_buffer(data.into(), Layout::contiguous(sizes)))
     }
