@@ -61,8 +61,6 @@ struct Divergence {
     note: &'static str,
 }
 
-const EXPAND_CHECKS: &[&str] = &["expand", "broadcast_to"];
-
 /// Every known disagreement between `shaped` and PyTorch 2.15.0 in this file.
 /// PyTorch's side is in the fixture; the test prints both.
 const KNOWN_DIVERGENCES: &[Divergence] = &[
