@@ -99,8 +99,7 @@ impl<S: Shape> Layout<S> {
                 indices: index.len(),
             });
         }
-        let mut at = self.offset;
-        for (dim, ((&i, &n), &s)) in index.iter().zip(sizes).zip(self.strides()).enumerate() {
+        for (dim, (&i, &n)) in index.iter().zip(sizes).enumerate() {
             if i >= n {
                 return Err(Error::IndexOutOfRange {
                     index: i,
@@ -108,7 +107,6 @@ impl<S: Shape> Layout<S> {
                     size: n,
                 });
             }
-            at += i * s;
         }
         if index.len() != sizes.len() {
             return Err(Error::IndexRank {
@@ -116,6 +114,14 @@ impl<S: Shape> Layout<S> {
                 indices: index.len(),
             });
         }
+        // Every index is in range, so the tensor has elements and the offset
+        // is at most its last element's: no overflow.
+        let at = self.offset
+            + index
+                .iter()
+                .zip(self.strides())
+                .map(|(&i, &s)| i * s)
+                .sum::<usize>();
         Ok(at)
     }
 
@@ -155,7 +161,10 @@ impl<S: Shape> Layout<S> {
             let target = sizes.as_ref()[i];
             let (size, stride) = match i.checked_sub(extra) {
                 Some(d) => (self.sizes()[d], self.strides()[d]),
-                None if i + 1 < rank => (1, sizes.as_ref()[i + 1] * strides.as_ref()[i + 1]),
+                None if i + 1 < rank => (
+                    1,
+                    sizes.as_ref()[i + 1].saturating_mul(strides.as_ref()[i + 1]),
+                ),
                 None => (1, 0),
             };
             strides.as_mut()[i] = if size == target { stride } else { 0 };

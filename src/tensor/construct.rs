@@ -149,6 +149,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
             });
         }
         checked_numel(sizes).map_err(|_| Error::NumelOverflow)?;
+        check_contiguous_strides(sizes)?;
         let sizes = S::check_sizes(sizes)?;
         Ok(Tensor::from_buffer(data.into(), Layout::contiguous(sizes)))
     }
