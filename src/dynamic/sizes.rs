@@ -8,7 +8,7 @@ use core::ops::{Deref, DerefMut};
 use smallvec::SmallVec;
 
 /// Entries stored without a heap allocation.
-pub const INLINE_RANK: usize = 6;
+pub const INLINE_RANK: usize = 4;
 
 /// The sizes or strides of a [`DynShape`](crate::DynShape) tensor: a list of
 /// `usize` that compares equal to arrays, slices and vectors.
