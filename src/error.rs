@@ -71,8 +71,8 @@ pub enum Error {
     },
     /// A number of elements does not fill a shape.
     ElementCount {
-        /// The requested shape.
-        shape: Vec<usize>,
+        /// The requested shape (`-1` where a size was to be inferred).
+        shape: Vec<isize>,
         /// The number of elements given.
         numel: usize,
     },
@@ -103,6 +103,211 @@ pub enum Error {
     },
     /// A device string that does not parse.
     InvalidDevice(String),
+    /// A dimension argument out of range for the tensor's rank.
+    DimOutOfRange {
+        /// The dimension given.
+        dim: isize,
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `permute` with as many dims as the rank.
+    PermuteLength {
+        /// The tensor's rank.
+        rank: usize,
+        /// The number of dims given.
+        dims: usize,
+    },
+    /// `permute` with a repeated dim.
+    PermuteDuplicate,
+    /// `narrow` of a rank-0 tensor.
+    NarrowRankZero,
+    /// `narrow` with a negative length.
+    NarrowNegativeLength,
+    /// `narrow` with a start outside `[-size, size]`.
+    NarrowStart {
+        /// The start given.
+        start: isize,
+        /// The dimension's size.
+        size: usize,
+    },
+    /// `narrow` past the end of the dimension.
+    NarrowLength {
+        /// The (wrapped) start.
+        start: usize,
+        /// The length.
+        length: usize,
+        /// The dimension's size.
+        size: usize,
+    },
+    /// `select` of a rank-0 tensor.
+    SelectRankZero,
+    /// `select` with an index out of range.
+    SelectIndex {
+        /// The index given.
+        index: isize,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+        /// The (wrapped) dimension.
+        dim: usize,
+    },
+    /// `diagonal` of one dimension with itself.
+    DiagonalSameDims {
+        /// The first dimension.
+        dim1: usize,
+        /// The second dimension.
+        dim2: usize,
+    },
+    /// `unfold` with windows larger than the dimension.
+    UnfoldSize {
+        /// The dimension.
+        dim: usize,
+        /// Its size.
+        max: usize,
+        /// The window size.
+        size: usize,
+    },
+    /// `unfold` with a zero step.
+    UnfoldStep,
+    /// `view` to sizes the strides do not allow.
+    ViewStrides,
+    /// Two `-1` sizes.
+    InferTwice,
+    /// A size below -1.
+    InvalidShapeDim {
+        /// The size given.
+        dim: isize,
+        /// Its position.
+        index: usize,
+        /// The sizes given.
+        shape: Vec<isize>,
+    },
+    /// `as_strided` with sizes and strides of different lengths.
+    AsStridedRank {
+        /// The number of sizes.
+        sizes: usize,
+        /// The number of strides.
+        strides: usize,
+    },
+    /// `as_strided` reaching past the storage.
+    AsStridedBounds {
+        /// The sizes.
+        sizes: Vec<usize>,
+        /// The strides.
+        strides: Vec<usize>,
+        /// The storage offset.
+        offset: usize,
+        /// Bytes per element.
+        itemsize: usize,
+        /// Bytes the layout needs (`None` when that overflows).
+        required: Option<usize>,
+        /// Bytes the storage has.
+        storage: usize,
+    },
+    /// `split` with a negative size.
+    SplitNegative {
+        /// The size given.
+        split_size: isize,
+    },
+    /// `split` with size 0 of a non-empty dimension.
+    SplitZero {
+        /// The dimension's size.
+        size: usize,
+    },
+    /// `split_with_sizes` with a negative size.
+    SplitSizesNegative {
+        /// The sizes given.
+        split_sizes: Vec<isize>,
+    },
+    /// `split_with_sizes` whose sizes do not add up.
+    SplitSizesSum {
+        /// The dimension's size.
+        size: usize,
+        /// The dimension.
+        dim: usize,
+        /// The sizes given.
+        split_sizes: Vec<isize>,
+    },
+    /// `chunk` with no chunks.
+    ChunkCount {
+        /// The count given.
+        chunks: isize,
+    },
+    /// `tensor_split` with no sections.
+    TensorSplitSections {
+        /// The count given.
+        sections: isize,
+    },
+    /// A split of a rank-0 tensor.
+    SplitRankZero,
+    /// `unbind` of a rank-0 tensor.
+    UnbindRankZero {
+        /// The dimension given.
+        dim: isize,
+    },
+    /// `hsplit`/`vsplit` of a tensor of too low a rank.
+    SplitRank {
+        /// `"hsplit"` or `"vsplit"`.
+        op: &'static str,
+        /// The rank required.
+        min: usize,
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `hsplit`/`vsplit` into sections that do not divide the dimension.
+    SplitDivisible {
+        /// `"hsplit"` or `"vsplit"`.
+        op: &'static str,
+        /// The dimension.
+        dim: usize,
+        /// Its size.
+        size: usize,
+        /// The number of sections.
+        sections: isize,
+    },
+    /// `movedim` with source and destination of different lengths.
+    MovedimLengths {
+        /// The source dims.
+        source: Vec<isize>,
+        /// The destination dims.
+        destination: Vec<isize>,
+    },
+    /// `movedim` with a repeated dim.
+    MovedimRepeated {
+        /// `"source"` or `"destination"`.
+        which: &'static str,
+        /// The (wrapped) dims.
+        dims: Vec<usize>,
+    },
+    /// `unflatten` into no sizes.
+    UnflattenEmpty,
+    /// `unflatten` into sizes whose product is not the dimension's size.
+    UnflattenSizes {
+        /// The sizes given.
+        sizes: Vec<isize>,
+        /// The dimension.
+        dim: usize,
+        /// Its size.
+        size: usize,
+    },
+    /// `flatten` with the start after the end.
+    FlattenOrder,
+    /// `t()` of a tensor of rank above 2.
+    TRank {
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `mT`/`mH` of a tensor of rank below 2.
+    MtRank {
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// A memory format that does not apply to the tensor's rank.
+    MemoryFormatRank {
+        /// The format.
+        format: crate::view::MemoryFormat,
+        /// The tensor's rank.
+        rank: usize,
+    },
     /// More (or fewer) indices than dimensions.
     IndexRank {
         /// The tensor's rank.
@@ -189,6 +394,139 @@ impl fmt::Display for Error {
                 "index {index} is out of bounds for dimension {dim} with size {size}"
             ),
             Error::InvalidDevice(s) => write!(f, "Invalid device string: '{s}'"),
+            Error::DimOutOfRange { dim, rank } => {
+                let span = (*rank).max(1) as isize;
+                write!(
+                    f,
+                    "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
+                    -span,
+                    span - 1
+                )
+            }
+            Error::PermuteLength { rank, dims } => write!(
+                f,
+                "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {rank} is not equal to len(dims) = {dims}"
+            ),
+            Error::PermuteDuplicate => write!(f, "permute(): duplicate dims are not allowed."),
+            Error::NarrowRankZero => write!(f, "narrow() cannot be applied to a 0-dim tensor."),
+            Error::NarrowNegativeLength => write!(f, "narrow(): length must be non-negative."),
+            Error::NarrowStart { start, size } => write!(
+                f,
+                "start out of range (expected to be in range of [-{size}, {size}], but got {start})"
+            ),
+            Error::NarrowLength { start, length, size } => write!(
+                f,
+                "start ({start}) + length ({length}) exceeds dimension size ({size})."
+            ),
+            Error::SelectRankZero => write!(f, "select() cannot be applied to a 0-dim tensor."),
+            Error::SelectIndex { index, sizes, dim } => write!(
+                f,
+                "select(): index {index} out of range for tensor of size {} at dimension {dim}",
+                Sizes(sizes)
+            ),
+            Error::DiagonalSameDims { dim1, dim2 } => {
+                write!(f, "diagonal dimensions cannot be identical {dim1}, {dim2}")
+            }
+            Error::UnfoldSize { dim, max, size } => write!(
+                f,
+                "maximum size for tensor at dimension {dim} is {max} but size is {size}"
+            ),
+            Error::UnfoldStep => write!(f, "step is 0 but must be > 0"),
+            Error::ViewStrides => write!(
+                f,
+                "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            ),
+            Error::InferTwice => write!(f, "only one dimension can be inferred"),
+            Error::InvalidShapeDim { dim, index, shape } => write!(
+                f,
+                "invalid shape dimension {dim} at index {index} of shape {}",
+                Sizes(shape)
+            ),
+            Error::AsStridedRank { .. } => write!(f, "mismatch in length of strides and shape"),
+            Error::AsStridedBounds { sizes, strides, offset, itemsize, required, storage } => {
+                match required {
+                    Some(required) => write!(
+                        f,
+                        "setStorage: sizes {}, strides {}, storage offset {offset}, and itemsize {itemsize} requiring a storage size of {required} are out of bounds for storage of size {storage}",
+                        Sizes(sizes),
+                        Sizes(strides)
+                    ),
+                    None => write!(
+                        f,
+                        "Storage size calculation overflowed with sizes={} and strides={}",
+                        Sizes(sizes),
+                        Sizes(strides)
+                    ),
+                }
+            }
+            Error::SplitNegative { split_size } => write!(
+                f,
+                "split expects split_size be non-negative, but got split_size={split_size}"
+            ),
+            Error::SplitZero { size } => write!(
+                f,
+                "split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
+            ),
+            Error::SplitSizesNegative { split_sizes } => write!(
+                f,
+                "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={}",
+                Sizes(split_sizes)
+            ),
+            Error::SplitSizesSum { size, dim, split_sizes } => write!(
+                f,
+                "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension {dim}), but got split_sizes={}",
+                Sizes(split_sizes)
+            ),
+            Error::ChunkCount { chunks } => {
+                write!(f, "chunk expects `chunks` to be greater than 0, got: {chunks}")
+            }
+            Error::TensorSplitSections { sections } => {
+                write!(f, "number of sections must be larger than 0, got {sections}")
+            }
+            Error::SplitRankZero => write!(f, "split expects at least a 1-dimensional tensor"),
+            Error::UnbindRankZero { dim } => {
+                write!(f, "Dimension specified as {dim} but tensor has no dimensions")
+            }
+            Error::SplitRank { op, min, rank } => write!(
+                f,
+                "torch.{op} requires a tensor with at least {min} dimension, but got a tensor with {rank} dimensions!"
+            ),
+            Error::SplitDivisible { op, dim, size, sections } => write!(
+                f,
+                "torch.{op} attempted to split along dimension {dim}, but the size of the dimension {size} is not divisible by the split_size {sections}!"
+            ),
+            Error::MovedimLengths { source, destination } => write!(
+                f,
+                "movedim: Invalid source or destination dims: source ({} dims) should contain the same number of dims as destination ({} dims)",
+                Sizes(source),
+                Sizes(destination)
+            ),
+            Error::MovedimRepeated { which, dims } => {
+                write!(f, "movedim: repeated dim in `{which}` ({})", Sizes(dims))
+            }
+            Error::UnflattenEmpty => write!(f, "unflatten: sizes must be non-empty"),
+            Error::UnflattenSizes { sizes, dim, size } => write!(
+                f,
+                "unflatten: Provided sizes {} don't multiply up to the size of dim {dim} ({size}) in the input tensor",
+                Sizes(sizes)
+            ),
+            Error::FlattenOrder => {
+                write!(f, "flatten() has invalid args: start_dim cannot come after end_dim")
+            }
+            Error::TRank { rank } => write!(
+                f,
+                "t() expects a tensor with <= 2 dimensions, but self is {rank}D"
+            ),
+            Error::MtRank { rank } => write!(
+                f,
+                "tensor.mT is only supported on matrices or batches of matrices. Got {rank}-D tensor."
+            ),
+            Error::MemoryFormatRank { format, rank } => match format {
+                crate::view::MemoryFormat::ChannelsLast3d => {
+                    write!(f, "required rank 5 tensor to use channels_last_3d format")
+                }
+                _ => write!(f, "required rank 4 tensor to use channels_last format (got rank {rank})"),
+            },
             Error::IndexRank { rank, indices } => {
                 if indices > rank {
                     write!(f, "too many indices for tensor of dimension {rank}")

@@ -104,5 +104,6 @@ pub mod prelude {
     pub use crate::shape::{Dec, Dyn};
     pub use crate::storage::{Cpu, Device};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
+    pub use crate::view::{MemoryFormat, TensorCow};
     pub use crate::{shape, tensor};
 }

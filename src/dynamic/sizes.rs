@@ -31,6 +31,26 @@ impl DynSizes {
     }
 }
 
+impl DynSizes {
+    /// Appends an entry.
+    #[inline]
+    pub fn push(&mut self, value: usize) {
+        self.0.push(value);
+    }
+
+    /// Inserts an entry at `index`.
+    #[inline]
+    pub fn insert(&mut self, index: usize, value: usize) {
+        self.0.insert(index, value);
+    }
+
+    /// Removes and returns the entry at `index`.
+    #[inline]
+    pub fn remove(&mut self, index: usize) -> usize {
+        self.0.remove(index)
+    }
+}
+
 impl SizeArray for DynSizes {
     #[inline]
     fn filled(rank: usize, value: usize) -> Self {

@@ -6,6 +6,8 @@
 //! function from one [`Layout`] to another, shared by all shapes and devices.
 
 use crate::error::Error;
+
+pub mod views;
 use crate::shape::{Shape, SizeArray};
 
 /// Sizes, strides (in elements) and the storage offset of a tensor.

@@ -299,3 +299,18 @@ fallible_assign! {
     /// ```
     try_div_assign => Div;
 }
+
+impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
+    /// Every element set to `value` (PyTorch's `fill_`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = Tensor::<i32, shape![2, 2]>::zeros();
+    /// x.fill(7);
+    /// assert_eq!(x.to_vec(), vec![7; 4]);
+    /// ```
+    pub fn fill(&mut self, value: T) {
+        let ptr = R::ptr_mut(&mut self.data);
+        D::update1(output(self, ptr), kernels::Constant(value));
+    }
+}

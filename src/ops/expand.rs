@@ -26,8 +26,9 @@ use crate::error::Error;
 use crate::layout::array_from;
 use crate::shape::list::TupleShape;
 use crate::shape::{check_expand, resolve_expand, ExpandTo, FixedShape, Shape};
-use crate::storage::{self, Backend, Repr};
-use crate::tensor::{Tensor, TensorView};
+use crate::storage::{Backend, Repr};
+use crate::tensor::Tensor;
+use crate::view::ViewOf;
 
 impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// A view of this tensor stretched to the static shape `S2` (PyTorch's
@@ -43,7 +44,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// assert_eq!(e.shape(), [2, 3, 4]);
     /// assert_eq!(e.strides(), [0, 1, 0]);
     /// ```
-    pub fn expand<S2: FixedShape>(&self) -> TensorView<'_, T, S2, D>
+    pub fn expand<S2: FixedShape>(&self) -> ViewOf<'_, T, S2, D, R>
     where
         S: ExpandTo<S2>,
     {
@@ -59,7 +60,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// assert!(rows.try_expand::<shape![4, 2, 3]>().is_ok());
     /// assert!(rows.try_expand::<shape![4, 3]>().is_err());
     /// ```
-    pub fn try_expand<S2: FixedShape>(&self) -> Result<TensorView<'_, T, S2, D>, Error>
+    pub fn try_expand<S2: FixedShape>(&self) -> Result<ViewOf<'_, T, S2, D, R>, Error>
     where
         S: ExpandTo<S2>,
     {
@@ -74,7 +75,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let x = tensor![1, 2, 3];
     /// assert_eq!(x.broadcast_to::<shape![2, 3]>().to_vec(), vec![1, 2, 3, 1, 2, 3]);
     /// ```
-    pub fn broadcast_to<S2: FixedShape>(&self) -> TensorView<'_, T, S2, D>
+    pub fn broadcast_to<S2: FixedShape>(&self) -> ViewOf<'_, T, S2, D, R>
     where
         S: ExpandTo<S2>,
     {
@@ -98,7 +99,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
     ///     "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [3, 4, 2].  Tensor sizes: [3, 1]"
     /// );
     /// ```
-    pub fn expand(&self, sizes: &[isize]) -> Result<TensorView<'_, T, DynShape, D>, Error> {
+    pub fn expand(&self, sizes: &[isize]) -> Result<ViewOf<'_, T, DynShape, D, R>, Error> {
         let sizes = resolve_expand(self.layout.sizes(), sizes, T::DTYPE)?;
         Ok(self.expanded::<DynShape>(DynSizes::from_slice(&sizes)))
     }
@@ -110,7 +111,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
     /// let x = DynTensor::<i64>::arange(3);
     /// assert_eq!(x.broadcast_to(&[2, 3]).unwrap().to_vec(), vec![0, 1, 2, 0, 1, 2]);
     /// ```
-    pub fn broadcast_to(&self, sizes: &[isize]) -> Result<TensorView<'_, T, DynShape, D>, Error> {
+    pub fn broadcast_to(&self, sizes: &[isize]) -> Result<ViewOf<'_, T, DynShape, D, R>, Error> {
         self.expand(sizes)
     }
 }
@@ -129,7 +130,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     pub fn expand_as<T2: Element, S2: Shape, R2: Repr>(
         &self,
         other: &Tensor<T2, S2, D, R2>,
-    ) -> TensorView<'_, T, S2, D>
+    ) -> ViewOf<'_, T, S2, D, R>
     where
         S: ExpandTo<S2>,
     {
@@ -146,7 +147,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     pub fn try_expand_as<T2: Element, S2: Shape, R2: Repr>(
         &self,
         other: &Tensor<T2, S2, D, R2>,
-    ) -> Result<TensorView<'_, T, S2, D>, Error>
+    ) -> Result<ViewOf<'_, T, S2, D, R>, Error>
     where
         S: ExpandTo<S2>,
     {
@@ -155,12 +156,12 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     }
 
     /// The view for sizes already checked to fit.
-    fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> TensorView<'_, T, S2, D> {
+    fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> ViewOf<'_, T, S2, D, R> {
         let layout = self
             .layout
             .expand_to::<S2>(array_from::<S2>(sizes.as_ref()));
         Tensor {
-            data: storage::borrow(&self.data),
+            data: R::viewed(&self.data),
             layout,
         }
     }

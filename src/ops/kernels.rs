@@ -83,6 +83,16 @@ impl<T: Element> UnaryFn<T, T> for Identity {
     }
 }
 
+/// A constant, whatever the element was (for `fill`).
+#[derive(Copy, Clone, Debug)]
+pub struct Constant<T>(pub T);
+impl<A, T: Copy + Send + Sync> UnaryFn<A, T> for Constant<T> {
+    #[inline(always)]
+    fn call(&self, _: A) -> T {
+        self.0
+    }
+}
+
 /// `-a`.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Neg;

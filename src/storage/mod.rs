@@ -47,6 +47,71 @@ pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
 pub trait Repr: sealed::Sealed {
     /// What the tensor holds for its elements.
     type Data<T: Element, D: Backend>: Storage<T, D>;
+
+    /// The kind of a read-only view of a tensor borrowed for `'s`: a view of
+    /// an owned tensor borrows it for `'s`; a view of a read-only view keeps
+    /// the original borrow, so views of views chain (`x.t()?.narrow(..)?`).
+    type Viewed<'s>: Repr
+    where
+        Self: 's;
+
+    /// The copy-on-write kind for the same borrow (`reshape`, `contiguous`).
+    type CowViewed<'s>: Repr
+    where
+        Self: 's;
+
+    /// The elements, borrowed read-only for a view.
+    fn viewed<'s, T: Element, D: Backend>(
+        data: &'s Self::Data<T, D>,
+    ) -> <Self::Viewed<'s> as Repr>::Data<T, D>
+    where
+        Self: 's;
+
+    /// The elements, borrowed read-only for a copy-on-write tensor.
+    fn cow_viewed<'s, T: Element, D: Backend>(
+        data: &'s Self::Data<T, D>,
+    ) -> <Self::CowViewed<'s> as Repr>::Data<T, D>
+    where
+        Self: 's;
+
+    /// New elements, owned by a copy-on-write tensor.
+    fn cow_owned<'s, T: Element, D: Backend>(
+        data: OwnedData<T, D>,
+    ) -> <Self::CowViewed<'s> as Repr>::Data<T, D>
+    where
+        Self: 's;
+}
+
+/// `Viewed` / `CowViewed` for kinds whose views borrow the tensor itself.
+macro_rules! views_borrow_self {
+    () => {
+        type Viewed<'s>
+            = View<'s>
+        where
+            Self: 's;
+        type CowViewed<'s>
+            = CowView<'s>
+        where
+            Self: 's;
+        fn viewed<'s, T: Element, D: Backend>(data: &'s Self::Data<T, D>) -> Borrowed<'s, T, D>
+        where
+            Self: 's,
+        {
+            borrow(data)
+        }
+        fn cow_viewed<'s, T: Element, D: Backend>(data: &'s Self::Data<T, D>) -> CowData<'s, T, D>
+        where
+            Self: 's,
+        {
+            CowData::Borrowed(borrow(data))
+        }
+        fn cow_owned<'s, T: Element, D: Backend>(data: OwnedData<T, D>) -> CowData<'s, T, D>
+        where
+            Self: 's,
+        {
+            CowData::Owned(data)
+        }
+    };
 }
 
 /// Read access to the buffer behind a tensor.
@@ -91,7 +156,13 @@ pub struct View<'a>(PhantomData<&'a ()>);
 #[derive(Copy, Clone, Debug)]
 pub struct ViewMut<'a>(PhantomData<&'a mut ()>);
 
+/// Either a read-only view or an owned copy, as `reshape` and `contiguous()`
+/// give: the same storage when the layout allows, else new storage.
+#[derive(Copy, Clone, Debug)]
+pub struct CowView<'a>(PhantomData<&'a ()>);
+
 impl sealed::Sealed for Owned {}
+impl sealed::Sealed for CowView<'_> {}
 impl sealed::Sealed for View<'_> {}
 impl sealed::Sealed for ViewMut<'_> {}
 
@@ -109,6 +180,13 @@ pub struct Borrowed<'a, T: Element, D: Backend> {
     _borrow: PhantomData<&'a D::Buffer<T>>,
 }
 
+impl<T: Element, D: Backend> Clone for Borrowed<'_, T, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Element, D: Backend> Copy for Borrowed<'_, T, D> {}
+
 /// An exclusively borrowed handle to a buffer.
 pub struct BorrowedMut<'a, T: Element, D: Backend> {
     ptr: D::Ptr<T>,
@@ -119,12 +197,44 @@ pub struct BorrowedMut<'a, T: Element, D: Backend> {
 
 impl Repr for Owned {
     type Data<T: Element, D: Backend> = OwnedData<T, D>;
+    views_borrow_self!();
 }
 impl<'a> Repr for View<'a> {
     type Data<T: Element, D: Backend> = Borrowed<'a, T, D>;
+    type Viewed<'s>
+        = View<'a>
+    where
+        Self: 's;
+    type CowViewed<'s>
+        = CowView<'a>
+    where
+        Self: 's;
+    fn viewed<'s, T: Element, D: Backend>(data: &'s Borrowed<'a, T, D>) -> Borrowed<'a, T, D>
+    where
+        Self: 's,
+    {
+        *data
+    }
+    fn cow_viewed<'s, T: Element, D: Backend>(data: &'s Borrowed<'a, T, D>) -> CowData<'a, T, D>
+    where
+        Self: 's,
+    {
+        CowData::Borrowed(*data)
+    }
+    fn cow_owned<'s, T: Element, D: Backend>(data: OwnedData<T, D>) -> CowData<'a, T, D>
+    where
+        Self: 's,
+    {
+        CowData::Owned(data)
+    }
+}
+impl<'a> Repr for CowView<'a> {
+    type Data<T: Element, D: Backend> = CowData<'a, T, D>;
+    views_borrow_self!();
 }
 impl<'a> Repr for ViewMut<'a> {
     type Data<T: Element, D: Backend> = BorrowedMut<'a, T, D>;
+    views_borrow_self!();
 }
 
 impl<T: Element, D: Backend> OwnedData<T, D> {
@@ -177,6 +287,35 @@ impl<T: Element, D: Backend> Storage<T, D> for BorrowedMut<'_, T, D> {
 impl Writable for ViewMut<'_> {
     fn ptr_mut<T: Element, D: Backend>(data: &mut BorrowedMut<'_, T, D>) -> D::Ptr<T> {
         data.ptr
+    }
+}
+
+/// Borrowed or owned elements (see [`CowView`]).
+pub enum CowData<'a, T: Element, D: Backend> {
+    /// The elements of the tensor this came from.
+    Borrowed(Borrowed<'a, T, D>),
+    /// A new buffer.
+    Owned(OwnedData<T, D>),
+}
+
+impl<T: Element, D: Backend> Storage<T, D> for CowData<'_, T, D> {
+    fn ptr(&self) -> D::Ptr<T> {
+        match self {
+            CowData::Borrowed(b) => b.ptr(),
+            CowData::Owned(o) => o.ptr(),
+        }
+    }
+    fn len(&self) -> usize {
+        match self {
+            CowData::Borrowed(b) => b.len(),
+            CowData::Owned(o) => o.len(),
+        }
+    }
+    fn device(&self) -> Device {
+        match self {
+            CowData::Borrowed(b) => b.device(),
+            CowData::Owned(o) => o.device(),
+        }
     }
 }
 

@@ -9,6 +9,14 @@ use crate::shape::{FixedShape, Shape, StaticDim};
 use crate::storage::cpu::CpuBuffer;
 use crate::storage::Cpu;
 
+/// Sizes as PyTorch prints them in messages (`i64`).
+fn signed(sizes: &[usize]) -> Vec<isize> {
+    sizes
+        .iter()
+        .map(|&s| isize::try_from(s).unwrap_or(isize::MAX))
+        .collect()
+}
+
 impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// A tensor of zeros.
     ///
@@ -144,7 +152,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
         let wrapped = sizes.iter().fold(1usize, |n, &s| n.wrapping_mul(s));
         if wrapped != data.len() {
             return Err(Error::ElementCount {
-                shape: sizes.to_vec(),
+                shape: signed(sizes),
                 numel: data.len(),
             });
         }

@@ -136,9 +136,9 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     }
 
     /// A read-only view of the whole tensor.
-    pub fn as_view(&self) -> TensorView<'_, T, S, D> {
+    pub fn as_view(&self) -> crate::view::ViewOf<'_, T, S, D, R> {
         Tensor {
-            data: storage::borrow(&self.data),
+            data: R::viewed(&self.data),
             layout: self.layout.clone(),
         }
     }
@@ -214,12 +214,10 @@ impl<T: Element, S: Shape, D: Backend> Tensor<T, S, D> {
 }
 
 impl<T: Element, S: Shape> Clone for Tensor<T, S, Cpu> {
-    /// A deep copy that keeps the layout (PyTorch's `clone()` of a dense tensor).
+    /// A deep copy, as the inherent [`Tensor::clone`] (PyTorch's `clone()`
+    /// with `preserve_format`).
     fn clone(&self) -> Self {
-        Tensor {
-            data: OwnedData::new(self.data.buffer.clone()),
-            layout: self.layout.clone(),
-        }
+        Tensor::clone(self)
     }
 }
 

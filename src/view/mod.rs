@@ -1,8 +1,108 @@
 //! Views: tensors that reinterpret another tensor's storage (SPEC.md
-//! section 2). Each is a pure [`Layout`](crate::layout::Layout) transform plus
-//! a borrow of the storage; no element moves.
+//! section 2). Each is a pure layout transform from
+//! [`layout::views`](crate::layout::views) plus a borrow of the storage; no
+//! element moves.
 //!
-//! - [`t`](crate::Tensor::t): the transpose of a matrix (and the identity on
-//!   rank 0 and 1, as PyTorch's `t()`).
+//! - [`dynamic`]: view operations with runtime arguments on
+//!   [`DynTensor`](crate::DynTensor) (`view`, `transpose`, `narrow`, the
+//!   splits, ...), PyTorch's names and errors.
+//! - [`copy`]: `contiguous()`, `clone()`, `detach()` and memory formats.
+//! - [`t`](crate::Tensor::t) on static shapes: the transpose of a matrix.
 
+pub mod copy;
+pub mod dynamic;
 mod transpose;
+
+pub use copy::MemoryFormat;
+
+use crate::dtype::Element;
+use crate::layout::views::Strided;
+use crate::layout::{array_from, Layout};
+use crate::shape::Shape;
+use crate::storage::{Backend, CowData, CowView, Repr};
+use crate::tensor::{Tensor, TensorViewMut};
+
+/// Either a read-only view or an owned copy: what `reshape`, `flatten` and
+/// `contiguous()` give (the same storage when the layout allows).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = Tensor::<f32, shape![2, 3]>::zeros();
+/// let c: TensorCow<'_, f32, shape![2, 3]> = x.contiguous();
+/// assert!(c.shares_storage_with(&x));
+/// ```
+pub type TensorCow<'a, T, S, D = crate::storage::Cpu> = Tensor<T, S, D, CowView<'a>>;
+
+/// A read-only view of a tensor of storage kind `R` borrowed for `'s`: a
+/// [`TensorView<'s, ..>`](crate::TensorView) of an owned tensor, and of a view
+/// `TensorView<'a, ..>` a view with the same `'a` (so views of views chain).
+pub type ViewOf<'s, T, S, D, R> = Tensor<T, S, D, <R as Repr>::Viewed<'s>>;
+
+/// The copy-on-write counterpart of [`ViewOf`] (`reshape`, `contiguous`).
+pub type CowOf<'s, T, S, D, R> = Tensor<T, S, D, <R as Repr>::CowViewed<'s>>;
+
+impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
+    /// The layout as plain runtime values, for the view engine.
+    pub(crate) fn strided_layout(&self) -> Strided {
+        Strided::new(
+            self.layout.sizes(),
+            self.layout.strides(),
+            self.layout.offset(),
+        )
+    }
+
+    /// A read-only view with the layout `l` over the same storage. `l` comes
+    /// from the view engine applied to this tensor's layout (or is checked
+    /// against the storage, for `as_strided`), so it stays inside it.
+    pub(crate) fn reinterpret<S2: Shape>(&self, l: Strided) -> ViewOf<'_, T, S2, D, R> {
+        Tensor {
+            data: R::viewed(&self.data),
+            layout: layout_of::<S2>(&l),
+        }
+    }
+
+    /// A copy-on-write tensor that borrows this one's storage with layout `l`.
+    pub(crate) fn cow_view<S2: Shape>(&self, l: Strided) -> CowOf<'_, T, S2, D, R> {
+        Tensor {
+            data: R::cow_viewed(&self.data),
+            layout: layout_of::<S2>(&l),
+        }
+    }
+}
+
+impl<T: Element, S: Shape, D: Backend, R: crate::storage::Writable> Tensor<T, S, D, R> {
+    /// A writable view with the layout `l` over the same storage, borrowing
+    /// this tensor exclusively. `l` comes from a view transform that keeps
+    /// distinct indices on distinct elements (never `expand`, `unfold` or
+    /// `as_strided`), so the writable-layout invariant holds.
+    pub(crate) fn reinterpret_mut<S2: Shape>(&mut self, l: Strided) -> TensorViewMut<'_, T, S2, D> {
+        debug_assert!(crate::layout::is_non_overlapping(l.sizes(), l.strides()));
+        Tensor {
+            data: crate::storage::borrow_mut::<T, D, R>(&mut self.data),
+            layout: layout_of::<S2>(&l),
+        }
+    }
+}
+
+impl<'a, T: Element, S: Shape, D: Backend> Tensor<T, S, D, CowView<'a>> {
+    /// True when this shares the storage of the tensor it came from.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 3]>::zeros();
+    /// assert!(x.contiguous().is_borrowed());
+    /// assert!(!x.t().contiguous().is_borrowed());
+    /// ```
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self.data, CowData::Borrowed(_))
+    }
+}
+
+/// `l` as a layout of shape `S` (whose rank it has).
+pub(crate) fn layout_of<S: Shape>(l: &Strided) -> Layout<S> {
+    Layout::from_parts(
+        array_from::<S>(l.sizes()),
+        array_from::<S>(l.strides()),
+        l.offset(),
+    )
+}

@@ -3,8 +3,9 @@
 use crate::dtype::Element;
 use crate::layout::Layout;
 use crate::shape::Dim;
-use crate::storage::{self, Backend, Repr};
-use crate::tensor::{Tensor, TensorView};
+use crate::storage::{Backend, Repr};
+use crate::tensor::Tensor;
+use crate::view::ViewOf;
 
 impl<T: Element, A: Dim, B: Dim, D: Backend, R: Repr> Tensor<T, (A, B), D, R> {
     /// The transpose: a view with sizes and strides swapped (PyTorch's
@@ -18,13 +19,13 @@ impl<T: Element, A: Dim, B: Dim, D: Backend, R: Repr> Tensor<T, (A, B), D, R> {
     /// assert!(!xt.is_contiguous());
     /// assert_eq!(xt[[4, 1]], 10);
     /// ```
-    pub fn t(&self) -> TensorView<'_, T, (B, A), D> {
+    pub fn t(&self) -> ViewOf<'_, T, (B, A), D, R> {
         let [rows, cols] = *self.layout.size_array();
         let [row_stride, col_stride] = *self.layout.stride_array();
         let layout =
             Layout::from_parts([cols, rows], [col_stride, row_stride], self.layout.offset());
         Tensor {
-            data: storage::borrow(&self.data),
+            data: R::viewed(&self.data),
             layout,
         }
     }
@@ -38,7 +39,7 @@ impl<T: Element, A: Dim, D: Backend, R: Repr> Tensor<T, (A,), D, R> {
     /// let v = tensor![1, 2, 3];
     /// assert_eq!(v.t().to_vec(), vec![1, 2, 3]);
     /// ```
-    pub fn t(&self) -> TensorView<'_, T, (A,), D> {
+    pub fn t(&self) -> ViewOf<'_, T, (A,), D, R> {
         self.as_view()
     }
 }
@@ -51,7 +52,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, (), D, R> {
     /// let s = Tensor::<f32, shape![]>::full(2.0);
     /// assert_eq!(s.t().to_vec(), vec![2.0]);
     /// ```
-    pub fn t(&self) -> TensorView<'_, T, (), D> {
+    pub fn t(&self) -> ViewOf<'_, T, (), D, R> {
         self.as_view()
     }
 }

@@ -1,0 +1,712 @@
+//! The view engine: every view operation of SPEC.md section 2 as a pure
+//! function from one strided layout to another (candle's lesson). Storage is
+//! never touched, so views are zero-copy by construction; static, mixed and
+//! dynamic shapes all go through these functions.
+//!
+//! Arguments follow PyTorch (dims may be negative and count from the end)
+//! and invalid ones give PyTorch's error texts. The static-shape API has
+//! checked its arguments at compile time and cannot hit those errors.
+
+use crate::dynamic::DynSizes;
+use crate::error::Error;
+use crate::shape::SizeArray;
+
+/// A layout as plain runtime values, the input and output of every view
+/// transform.
+///
+/// ```
+/// use shaped::layout::views::Strided;
+/// let x = Strided::contiguous(&[3, 4]);
+/// let t = x.transpose(0, 1).unwrap();
+/// assert_eq!((t.sizes(), t.strides()), (&[4, 3][..], &[1, 4][..]));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strided {
+    pub(crate) sizes: DynSizes,
+    pub(crate) strides: DynSizes,
+    pub(crate) offset: usize,
+}
+
+/// Wraps a possibly negative dimension of a tensor of rank `rank` (PyTorch's
+/// `maybe_wrap_dim`; a rank-0 tensor accepts -1 and 0).
+///
+/// ```
+/// use shaped::layout::views::wrap_dim;
+/// assert_eq!(wrap_dim(-1, 3).unwrap(), 2);
+/// assert_eq!(
+///     wrap_dim(2, 2).unwrap_err().to_string(),
+///     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+/// );
+/// ```
+pub fn wrap_dim(dim: isize, rank: usize) -> Result<usize, Error> {
+    let span = rank.max(1) as isize;
+    if dim < -span || dim >= span {
+        return Err(Error::DimOutOfRange { dim, rank });
+    }
+    Ok(if dim < 0 {
+        (dim + span) as usize
+    } else {
+        dim as usize
+    })
+}
+
+impl Strided {
+    /// A row-major layout of `sizes` at offset 0.
+    pub fn contiguous(sizes: &[usize]) -> Self {
+        Strided {
+            sizes: DynSizes::from_slice(sizes),
+            strides: crate::layout::contiguous_strides::<DynSizes>(sizes),
+            offset: 0,
+        }
+    }
+
+    /// A layout from its parts (unchecked against any storage).
+    pub fn new(sizes: &[usize], strides: &[usize], offset: usize) -> Self {
+        Strided {
+            sizes: DynSizes::from_slice(sizes),
+            strides: DynSizes::from_slice(strides),
+            offset,
+        }
+    }
+
+    /// The sizes.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// The strides.
+    pub fn strides(&self) -> &[usize] {
+        &self.strides
+    }
+
+    /// The storage offset.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The rank.
+    pub fn rank(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// The number of elements (sizes are already known to fit).
+    pub fn numel(&self) -> usize {
+        self.sizes.iter().product()
+    }
+
+    /// Dimensions `dim0` and `dim1` swapped (`transpose`, `swapaxes`).
+    pub fn transpose(&self, dim0: isize, dim1: isize) -> Result<Strided, Error> {
+        let (a, b) = (wrap_dim(dim0, self.rank())?, wrap_dim(dim1, self.rank())?);
+        let mut out = self.clone();
+        if self.rank() > 0 {
+            out.sizes.swap(a, b);
+            out.strides.swap(a, b);
+        }
+        Ok(out)
+    }
+
+    /// Dimensions reordered: dimension `i` of the result is `dims[i]` of this one.
+    pub fn permute(&self, dims: &[isize]) -> Result<Strided, Error> {
+        if dims.len() != self.rank() {
+            return Err(Error::PermuteLength {
+                rank: self.rank(),
+                dims: dims.len(),
+            });
+        }
+        let mut seen = vec![false; self.rank()];
+        let mut out = self.clone();
+        for (i, &d) in dims.iter().enumerate() {
+            let d = wrap_dim(d, self.rank())?;
+            if std::mem::replace(&mut seen[d], true) {
+                return Err(Error::PermuteDuplicate);
+            }
+            out.sizes[i] = self.sizes[d];
+            out.strides[i] = self.strides[d];
+        }
+        Ok(out)
+    }
+
+    /// Length `length` of dimension `dim` from `start` (negative counts from
+    /// the end).
+    pub fn narrow(&self, dim: isize, start: isize, length: isize) -> Result<Strided, Error> {
+        if self.rank() == 0 {
+            return Err(Error::NarrowRankZero);
+        }
+        let d = wrap_dim(dim, self.rank())?;
+        if length < 0 {
+            return Err(Error::NarrowNegativeLength);
+        }
+        let size = self.sizes[d] as isize;
+        if start < -size || start > size {
+            return Err(Error::NarrowStart {
+                start,
+                size: size as usize,
+            });
+        }
+        let start = if start < 0 { start + size } else { start };
+        if start + length > size {
+            return Err(Error::NarrowLength {
+                start: start as usize,
+                length: length as usize,
+                size: size as usize,
+            });
+        }
+        let mut out = self.clone();
+        out.offset += start as usize * self.strides[d];
+        out.sizes[d] = length as usize;
+        Ok(out)
+    }
+
+    /// Index `index` of dimension `dim`, which disappears.
+    pub fn select(&self, dim: isize, index: isize) -> Result<Strided, Error> {
+        if self.rank() == 0 {
+            return Err(Error::SelectRankZero);
+        }
+        let d = wrap_dim(dim, self.rank())?;
+        let size = self.sizes[d] as isize;
+        if index < -size || index >= size {
+            return Err(Error::SelectIndex {
+                index,
+                sizes: self.sizes.to_vec(),
+                dim: d,
+            });
+        }
+        let index = if index < 0 { index + size } else { index } as usize;
+        let mut out = self.clone();
+        out.offset += index * self.strides[d];
+        out.sizes.remove(d);
+        out.strides.remove(d);
+        Ok(out)
+    }
+
+    /// A new dimension of size 1 at `dim` (which may be `rank`).
+    pub fn unsqueeze(&self, dim: isize) -> Result<Strided, Error> {
+        let d = wrap_dim(dim, self.rank() + 1)?;
+        let stride = if d < self.rank() {
+            self.sizes[d] * self.strides[d]
+        } else {
+            1
+        };
+        let mut out = self.clone();
+        out.sizes.insert(d, 1);
+        out.strides.insert(d, stride);
+        Ok(out)
+    }
+
+    /// Every dimension of size 1 in `dims` removed (others are kept).
+    pub fn squeeze_dims(&self, dims: &[isize]) -> Result<Strided, Error> {
+        let mut drop = vec![false; self.rank()];
+        for &d in dims {
+            let d = wrap_dim(d, self.rank())?;
+            if self.rank() > 0 {
+                drop[d] = self.sizes[d] == 1;
+            }
+        }
+        let mut out = Strided {
+            sizes: DynSizes::default(),
+            strides: DynSizes::default(),
+            offset: self.offset,
+        };
+        for (i, &dropped) in drop.iter().enumerate() {
+            if !dropped {
+                out.sizes.push(self.sizes[i]);
+                out.strides.push(self.strides[i]);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every dimension of size 1 removed.
+    pub fn squeeze(&self) -> Strided {
+        let all: Vec<isize> = (0..self.rank() as isize).collect();
+        self.squeeze_dims(&all)
+            .expect("every dimension is in range")
+    }
+
+    /// The diagonal of dimensions `dim1` and `dim2` (removed), shifted by
+    /// `offset` (above the main diagonal when positive), as a new last
+    /// dimension.
+    pub fn diagonal(&self, offset: isize, dim1: isize, dim2: isize) -> Result<Strided, Error> {
+        let (a, b) = (wrap_dim(dim1, self.rank())?, wrap_dim(dim2, self.rank())?);
+        if a == b {
+            return Err(Error::DiagonalSameDims { dim1: a, dim2: b });
+        }
+        let (na, nb) = (self.sizes[a] as isize, self.sizes[b] as isize);
+        let (mut start, length) = if offset >= 0 {
+            (
+                offset as usize * self.strides[b],
+                na.min(nb - offset).max(0),
+            )
+        } else {
+            (
+                (-offset) as usize * self.strides[a],
+                (na + offset).min(nb).max(0),
+            )
+        };
+        if length == 0 {
+            start = 0;
+        }
+        let stride = self.strides[a] + self.strides[b];
+        let mut out = Strided {
+            sizes: DynSizes::default(),
+            strides: DynSizes::default(),
+            offset: self.offset + start,
+        };
+        for i in 0..self.rank() {
+            if i != a && i != b {
+                out.sizes.push(self.sizes[i]);
+                out.strides.push(self.strides[i]);
+            }
+        }
+        out.sizes.push(length as usize);
+        out.strides.push(stride);
+        Ok(out)
+    }
+
+    /// Windows of `size` elements every `step` along `dim`: that dimension
+    /// becomes the window count and a new last dimension of `size` appears.
+    pub fn unfold(&self, dim: isize, size: usize, step: usize) -> Result<Strided, Error> {
+        let d = wrap_dim(dim, self.rank())?;
+        let (n, s) = if self.rank() == 0 {
+            (1, 1)
+        } else {
+            (self.sizes[d], self.strides[d])
+        };
+        if size > n {
+            return Err(Error::UnfoldSize {
+                dim: d,
+                max: n,
+                size,
+            });
+        }
+        if step == 0 {
+            return Err(Error::UnfoldStep);
+        }
+        let mut out = self.clone();
+        if self.rank() > 0 {
+            out.sizes[d] = (n - size) / step + 1;
+            out.strides[d] = step * s;
+        }
+        out.sizes.push(size);
+        out.strides.push(s);
+        Ok(out)
+    }
+
+    /// Strides for `sizes` over the same elements, when they exist (PyTorch's
+    /// `computeStride`): a view can merge or split dimensions only within
+    /// runs that are contiguous in memory.
+    pub fn view_strides(&self, sizes: &[usize]) -> Option<DynSizes> {
+        let (old, old_strides) = (&self.sizes, &self.strides);
+        if old.is_empty() {
+            return Some(DynSizes::filled(sizes.len(), 1));
+        }
+        let mut strides = DynSizes::filled(sizes.len(), 0);
+        if old.contains(&0) {
+            if old.as_ref() == sizes {
+                return Some(old_strides.clone());
+            }
+            let mut step = 1;
+            for (s, &n) in strides.iter_mut().zip(sizes).rev() {
+                *s = step;
+                step = step.saturating_mul(n.max(1));
+            }
+            return Some(strides);
+        }
+        let mut view_d = sizes.len() as isize - 1;
+        let mut chunk_base = *old_strides.last().expect("rank > 0");
+        let (mut tensor_numel, mut view_numel) = (1usize, 1usize);
+        for tensor_d in (0..old.len()).rev() {
+            tensor_numel *= old[tensor_d];
+            let chunk_ends = tensor_d == 0
+                || (old[tensor_d - 1] != 1
+                    && old_strides[tensor_d - 1] != tensor_numel * chunk_base);
+            if chunk_ends {
+                while view_d >= 0 && (view_numel < tensor_numel || sizes[view_d as usize] == 1) {
+                    strides[view_d as usize] = view_numel * chunk_base;
+                    view_numel *= sizes[view_d as usize];
+                    view_d -= 1;
+                }
+                if view_numel != tensor_numel {
+                    return None;
+                }
+                if tensor_d > 0 {
+                    chunk_base = old_strides[tensor_d - 1];
+                    tensor_numel = 1;
+                    view_numel = 1;
+                }
+            }
+        }
+        (view_d == -1).then_some(strides)
+    }
+
+    /// A view with `sizes` (one may be -1), or PyTorch's error: a wrong
+    /// element count, or strides that do not allow it (then only a copy can
+    /// have that shape: `reshape`).
+    pub fn view(&self, sizes: &[isize]) -> Result<Strided, Error> {
+        let sizes = infer_size(sizes, self.numel())?;
+        let strides = self.view_strides(&sizes).ok_or(Error::ViewStrides)?;
+        Ok(Strided {
+            sizes: DynSizes::from_slice(&sizes),
+            strides,
+            offset: self.offset,
+        })
+    }
+
+    /// `size`, `stride` and `offset` over the same storage, checked to stay
+    /// inside a storage of `storage_len` elements (PyTorch's `as_strided`).
+    pub fn as_strided(
+        size: &[usize],
+        stride: &[usize],
+        offset: usize,
+        storage_len: usize,
+        itemsize: usize,
+    ) -> Result<Strided, Error> {
+        if size.len() != stride.len() {
+            return Err(Error::AsStridedRank {
+                sizes: size.len(),
+                strides: stride.len(),
+            });
+        }
+        crate::layout::checked_numel(size)?;
+        // Elements the layout needs: one past the last it reaches.
+        let span = if size.contains(&0) {
+            Some(0)
+        } else {
+            size.iter()
+                .zip(stride)
+                .try_fold(offset.saturating_add(1), |acc, (&n, &s)| {
+                    (n - 1).checked_mul(s).and_then(|x| x.checked_add(acc))
+                })
+        };
+        let out_of_bounds = Error::AsStridedBounds {
+            sizes: size.to_vec(),
+            strides: stride.to_vec(),
+            offset,
+            itemsize,
+            required: span.and_then(|s| s.checked_mul(itemsize)),
+            storage: storage_len * itemsize,
+        };
+        match span {
+            Some(span) if span <= storage_len => Ok(Strided::new(size, stride, offset)),
+            _ => Err(out_of_bounds),
+        }
+    }
+}
+
+/// How a dimension is cut by the split family: `(start, length)` pieces.
+fn pieces_at(starts: impl IntoIterator<Item = usize>, size: usize) -> Vec<(usize, usize)> {
+    let mut bounds: Vec<usize> = starts.into_iter().map(|s| s.min(size)).collect();
+    bounds.push(size);
+    let mut out = Vec::with_capacity(bounds.len());
+    let mut from = 0;
+    for b in bounds {
+        let b = b.max(from);
+        out.push((from, b - from));
+        from = b;
+    }
+    out
+}
+
+impl Strided {
+    /// The layouts of `pieces` along dimension `d` (already wrapped).
+    fn cut(&self, d: usize, pieces: &[(usize, usize)]) -> Vec<Strided> {
+        pieces
+            .iter()
+            .map(|&(start, len)| {
+                let mut out = self.clone();
+                out.offset += start * self.strides[d];
+                out.sizes[d] = len;
+                out
+            })
+            .collect()
+    }
+
+    /// Pieces of `split_size` along `dim` (the last may be shorter).
+    pub fn split(&self, split_size: isize, dim: isize) -> Result<Vec<Strided>, Error> {
+        let d = self.split_dim(dim)?;
+        let n = self.sizes[d];
+        if split_size < 0 {
+            return Err(Error::SplitNegative { split_size });
+        }
+        let step = split_size as usize;
+        if step == 0 && n != 0 {
+            return Err(Error::SplitZero { size: n });
+        }
+        let count = if step == 0 {
+            1
+        } else {
+            n.div_ceil(step).max(1)
+        };
+        let pieces: Vec<(usize, usize)> = (0..count)
+            .map(|i| (i * step, step.min(n - (i * step).min(n))))
+            .collect();
+        Ok(self.cut(d, &pieces))
+    }
+
+    /// Pieces of the given sizes along `dim` (they must add up to its size).
+    pub fn split_with_sizes(&self, sizes: &[isize], dim: isize) -> Result<Vec<Strided>, Error> {
+        let d = self.split_dim(dim)?;
+        if sizes.iter().any(|&s| s < 0) {
+            return Err(Error::SplitSizesNegative {
+                split_sizes: sizes.to_vec(),
+            });
+        }
+        let total: usize = sizes.iter().map(|&s| s as usize).sum();
+        if total != self.sizes[d] {
+            return Err(Error::SplitSizesSum {
+                size: self.sizes[d],
+                dim: d,
+                split_sizes: sizes.to_vec(),
+            });
+        }
+        let mut start = 0;
+        let pieces: Vec<(usize, usize)> = sizes
+            .iter()
+            .map(|&s| {
+                start += s as usize;
+                (start - s as usize, s as usize)
+            })
+            .collect();
+        Ok(self.cut(d, &pieces))
+    }
+
+    /// `chunks` pieces of equal size (the last may be shorter, and there may
+    /// be fewer) along `dim`.
+    pub fn chunk(&self, chunks: isize, dim: isize) -> Result<Vec<Strided>, Error> {
+        if chunks <= 0 {
+            return Err(Error::ChunkCount { chunks });
+        }
+        let d = self.split_dim(dim)?;
+        let step = self.sizes[d].div_ceil(chunks as usize);
+        if step == 0 {
+            let pieces = vec![(0, 0); chunks as usize];
+            return Ok(self.cut(d, &pieces));
+        }
+        self.split(step as isize, dim)
+    }
+
+    /// `sections` pieces along `dim` whose sizes differ by at most one.
+    pub fn tensor_split(&self, sections: isize, dim: isize) -> Result<Vec<Strided>, Error> {
+        if sections <= 0 {
+            return Err(Error::TensorSplitSections { sections });
+        }
+        let d = self.split_dim(dim)?;
+        let (n, k) = (self.sizes[d], sections as usize);
+        let starts = (1..k).map(|i| i * (n / k) + i.min(n % k));
+        Ok(self.cut(d, &pieces_at(starts, n)))
+    }
+
+    /// Pieces between the given indices along `dim` (clamped to its size).
+    pub fn tensor_split_indices(
+        &self,
+        indices: &[isize],
+        dim: isize,
+    ) -> Result<Vec<Strided>, Error> {
+        let d = self.split_dim(dim)?;
+        let n = self.sizes[d];
+        let wrap = |i: isize| {
+            if i < 0 {
+                (i + n as isize).max(0) as usize
+            } else {
+                i as usize
+            }
+        };
+        Ok(self.cut(d, &pieces_at(indices.iter().map(|&i| wrap(i)), n)))
+    }
+
+    /// Every index of `dim`, as layouts without that dimension.
+    pub fn unbind(&self, dim: isize) -> Result<Vec<Strided>, Error> {
+        if self.rank() == 0 {
+            return Err(Error::UnbindRankZero { dim });
+        }
+        let d = wrap_dim(dim, self.rank())?;
+        (0..self.sizes[d])
+            .map(|i| self.select(d as isize, i as isize))
+            .collect()
+    }
+
+    /// The dimension a split family operation cuts (rank 0 has none).
+    fn split_dim(&self, dim: isize) -> Result<usize, Error> {
+        if self.rank() == 0 {
+            return Err(Error::SplitRankZero);
+        }
+        wrap_dim(dim, self.rank())
+    }
+
+    /// Dimension `source` moved to position `destination`, the others kept
+    /// in order.
+    pub fn movedim(&self, source: &[isize], destination: &[isize]) -> Result<Strided, Error> {
+        if source.len() != destination.len() {
+            return Err(Error::MovedimLengths {
+                source: source.to_vec(),
+                destination: destination.to_vec(),
+            });
+        }
+        let rank = self.rank();
+        let src: Vec<usize> = source
+            .iter()
+            .map(|&d| wrap_dim(d, rank))
+            .collect::<Result<_, _>>()?;
+        let dst: Vec<usize> = destination
+            .iter()
+            .map(|&d| wrap_dim(d, rank))
+            .collect::<Result<_, _>>()?;
+        let repeated = |v: &[usize]| (1..v.len()).any(|i| v[..i].contains(&v[i]));
+        if repeated(&src) {
+            return Err(Error::MovedimRepeated {
+                which: "source",
+                dims: src,
+            });
+        }
+        if repeated(&dst) {
+            return Err(Error::MovedimRepeated {
+                which: "destination",
+                dims: dst,
+            });
+        }
+        let mut order: Vec<Option<usize>> = vec![None; rank];
+        for (&s, &d) in src.iter().zip(&dst) {
+            order[d] = Some(s);
+        }
+        let mut rest = (0..rank).filter(|i| !src.contains(i));
+        let perm: Vec<isize> = order
+            .into_iter()
+            .map(|o| o.or_else(|| rest.next()).expect("as many dims as places") as isize)
+            .collect();
+        self.permute(&perm)
+    }
+
+    /// Dimension `dim` split into `sizes` (one may be -1), whose product must
+    /// be its size.
+    pub fn unflatten(&self, dim: isize, sizes: &[isize]) -> Result<Strided, Error> {
+        let d = wrap_dim(dim, self.rank())?;
+        if sizes.is_empty() {
+            return Err(Error::UnflattenEmpty);
+        }
+        let n = if self.rank() == 0 { 1 } else { self.sizes[d] };
+        let inferred = infer_size(sizes, n).map_err(|_| Error::UnflattenSizes {
+            sizes: sizes.to_vec(),
+            dim: d,
+            size: n,
+        })?;
+        let mut new_sizes: Vec<isize> = self.sizes.iter().map(|&s| s as isize).collect();
+        new_sizes.splice(
+            d..(d + 1).min(self.rank()),
+            inferred.iter().map(|&s| s as isize),
+        );
+        self.view(&new_sizes)
+    }
+}
+
+/// `sizes` with a `-1` replaced so that they hold `numel` elements (PyTorch's
+/// `infer_size`), or its error.
+///
+/// ```
+/// use shaped::layout::views::infer_size;
+/// assert_eq!(infer_size(&[2, -1], 6).unwrap(), vec![2, 3]);
+/// assert_eq!(
+///     infer_size(&[5, -1], 12).unwrap_err().to_string(),
+///     "shape '[5, -1]' is invalid for input of size 12"
+/// );
+/// ```
+pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Vec<usize>, Error> {
+    let mut infer = None;
+    let mut known: usize = 1;
+    for (i, &s) in sizes.iter().enumerate() {
+        match s {
+            -1 if infer.is_some() => return Err(Error::InferTwice),
+            -1 => infer = Some(i),
+            s if s < 0 => {
+                return Err(Error::InvalidShapeDim {
+                    dim: s,
+                    index: i,
+                    shape: sizes.to_vec(),
+                })
+            }
+            s => known = known.saturating_mul(s as usize),
+        }
+    }
+    let invalid = || Error::ElementCount {
+        shape: sizes.to_vec(),
+        numel,
+    };
+    let mut out: Vec<usize> = sizes.iter().map(|&s| s.max(0) as usize).collect();
+    match infer {
+        Some(i) => {
+            if known == 0 || !numel.is_multiple_of(known) {
+                return Err(invalid());
+            }
+            out[i] = numel / known;
+        }
+        None if known != numel => return Err(invalid()),
+        None => {}
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_of_a_matrix() {
+        let x = Strided::contiguous(&[3, 4]);
+        let n = x.narrow(1, -2, 2).unwrap();
+        assert_eq!(
+            (n.sizes(), n.strides(), n.offset()),
+            (&[3, 2][..], &[4, 1][..], 2)
+        );
+        let s = x.select(0, -1).unwrap();
+        assert_eq!((s.sizes(), s.offset()), (&[4][..], 8));
+        let u = x.unsqueeze(1).unwrap();
+        assert_eq!((u.sizes(), u.strides()), (&[3, 1, 4][..], &[4, 4, 1][..]));
+        assert_eq!(u.squeeze().sizes(), &[3, 4]);
+        let d = x.diagonal(1, 0, 1).unwrap();
+        assert_eq!(
+            (d.sizes(), d.strides(), d.offset()),
+            (&[3][..], &[5][..], 1)
+        );
+        let f = x.unfold(1, 2, 1).unwrap();
+        assert_eq!((f.sizes(), f.strides()), (&[3, 3, 2][..], &[4, 1, 1][..]));
+    }
+
+    #[test]
+    fn view_needs_contiguous_runs() {
+        let x = Strided::contiguous(&[3, 4]);
+        assert_eq!(x.view(&[2, -1]).unwrap().strides(), &[6, 1]);
+        let t = x.transpose(0, 1).unwrap();
+        assert_eq!(t.view(&[12]).unwrap_err(), Error::ViewStrides);
+        assert_eq!(t.view(&[4, 3, 1]).unwrap().strides(), &[1, 4, 4]); // as PyTorch
+        assert_eq!(x.view(&[-1, -1]).unwrap_err(), Error::InferTwice);
+    }
+
+    #[test]
+    fn argument_errors_use_pytorch_texts() {
+        let x = Strided::contiguous(&[3, 4]);
+        let text = |e: Error| e.to_string();
+        assert_eq!(
+            text(x.narrow(1, 3, 2).unwrap_err()),
+            "start (3) + length (2) exceeds dimension size (4)."
+        );
+        assert_eq!(
+            text(x.select(0, 5).unwrap_err()),
+            "select(): index 5 out of range for tensor of size [3, 4] at dimension 0"
+        );
+        assert_eq!(
+            text(x.permute(&[0, 0]).unwrap_err()),
+            "permute(): duplicate dims are not allowed."
+        );
+        assert_eq!(
+            text(x.unfold(1, 5, 1).unwrap_err()),
+            "maximum size for tensor at dimension 1 is 4 but size is 5"
+        );
+        assert_eq!(
+            text(x.diagonal(0, 0, 0).unwrap_err()),
+            "diagonal dimensions cannot be identical 0, 0"
+        );
+        assert_eq!(
+            text(Strided::as_strided(&[3, 4], &[4, 1], 5, 12, 8).unwrap_err()),
+            "setStorage: sizes [3, 4], strides [4, 1], storage offset 5, and itemsize 8 requiring a storage size of 136 are out of bounds for storage of size 96"
+        );
+    }
+}
