@@ -94,8 +94,8 @@ pub enum Error {
     },
     /// An index past the end of a dimension.
     IndexOutOfRange {
-        /// The index.
-        index: usize,
+        /// The index (negative counts from the end).
+        index: isize,
         /// The dimension.
         dim: usize,
         /// The dimension's size.
@@ -308,6 +308,10 @@ pub enum Error {
         /// The tensor's rank.
         rank: usize,
     },
+    /// A slice with step 0.
+    SliceStepZero,
+    /// A slice with a negative step.
+    SliceStepNegative,
     /// More (or fewer) indices than dimensions.
     IndexRank {
         /// The tensor's rank.
@@ -527,6 +531,8 @@ impl fmt::Display for Error {
                 }
                 _ => write!(f, "required rank 4 tensor to use channels_last format (got rank {rank})"),
             },
+            Error::SliceStepZero => write!(f, "slice step cannot be zero"),
+            Error::SliceStepNegative => write!(f, "step must be greater than zero"),
             Error::IndexRank { rank, indices } => {
                 if indices > rank {
                     write!(f, "too many indices for tensor of dimension {rank}")

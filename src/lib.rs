@@ -96,14 +96,44 @@ macro_rules! tensor {
     ($($t:tt)*) => { $crate::__private::tensor!($($t)*) };
 }
 
+/// A basic index for `slice`: `s![0, 2.., 1..7;2, NewAxis, Ellipsis]` is an
+/// array of [`SliceItem`](layout::views::SliceItem)s. An integer selects an
+/// entry (its dimension disappears), a range narrows (`;step` sets a step),
+/// `NewAxis` inserts a size-1 dimension, `Ellipsis` stands for the
+/// dimensions not named. Negative numbers count from the end.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = DynTensor::<i64>::arange(12).view(&[3, 4]).unwrap().to_owned();
+/// assert_eq!(x.slice(&s![-1, ..;3]).unwrap().to_vec(), vec![8, 11]);
+/// ```
+#[macro_export]
+macro_rules! s {
+    (@parse [$($acc:tt)*]) => { [$($acc)*] };
+    (@parse [$($acc:tt)*] $r:expr ; $step:expr , $($rest:tt)*) => {
+        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r).stepped($step),] $($rest)*)
+    };
+    (@parse [$($acc:tt)*] $r:expr ; $step:expr) => {
+        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r).stepped($step),])
+    };
+    (@parse [$($acc:tt)*] $r:expr , $($rest:tt)*) => {
+        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r),] $($rest)*)
+    };
+    (@parse [$($acc:tt)*] $r:expr) => {
+        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r),])
+    };
+    ($($t:tt)*) => { $crate::s!(@parse [] $($t)*) };
+}
+
 /// What most programs need: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::dtype::{DType, Element};
     pub use crate::dynamic::{DynConstructors, DynShape, DynTensor};
     pub use crate::error::Error;
+    pub use crate::layout::views::{Ellipsis, NewAxis};
     pub use crate::shape::{Dec, Dyn};
     pub use crate::storage::{Cpu, Device};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};
-    pub use crate::{shape, tensor};
+    pub use crate::{s, shape, tensor};
 }

@@ -104,7 +104,7 @@ impl<S: Shape> Layout<S> {
         for (dim, (&i, &n)) in index.iter().zip(sizes).enumerate() {
             if i >= n {
                 return Err(Error::IndexOutOfRange {
-                    index: i,
+                    index: i as isize,
                     dim,
                     size: n,
                 });

@@ -710,3 +710,178 @@ mod tests {
         );
     }
 }
+
+/// One entry of a basic index (`s![..]`): an index, a range with a step, a
+/// new axis, or an ellipsis.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::layout::views::SliceItem;
+/// let items = s![0, 2.., 1..7;2, NewAxis];
+/// assert_eq!(items[0], SliceItem::Index(0));
+/// assert_eq!(items[2], SliceItem::Range { start: 1, end: Some(7), step: 2 });
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SliceItem {
+    /// One entry of a dimension, which disappears (negative counts from the end).
+    Index(isize),
+    /// `start..end` every `step` (negative bounds count from the end; an
+    /// absent end is the size; bounds are clamped).
+    Range {
+        /// First entry.
+        start: isize,
+        /// One past the last entry, if bounded.
+        end: Option<isize>,
+        /// Distance between entries (> 0).
+        step: isize,
+    },
+    /// A new dimension of size 1 (`None` in PyTorch).
+    NewAxis,
+    /// As many whole dimensions as needed (`...` in PyTorch).
+    Ellipsis,
+}
+
+/// A new dimension of size 1 in `s![..]` (PyTorch's `None`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NewAxis;
+
+/// Every remaining dimension in `s![..]` (PyTorch's `...`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ellipsis;
+
+impl From<NewAxis> for SliceItem {
+    fn from(_: NewAxis) -> Self {
+        SliceItem::NewAxis
+    }
+}
+
+impl From<Ellipsis> for SliceItem {
+    fn from(_: Ellipsis) -> Self {
+        SliceItem::Ellipsis
+    }
+}
+
+impl From<core::ops::RangeFull> for SliceItem {
+    fn from(_: core::ops::RangeFull) -> Self {
+        SliceItem::Range {
+            start: 0,
+            end: None,
+            step: 1,
+        }
+    }
+}
+
+macro_rules! slice_items_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for SliceItem {
+            fn from(i: $t) -> Self {
+                SliceItem::Index(i as isize)
+            }
+        }
+        impl From<core::ops::Range<$t>> for SliceItem {
+            fn from(r: core::ops::Range<$t>) -> Self {
+                SliceItem::Range { start: r.start as isize, end: Some(r.end as isize), step: 1 }
+            }
+        }
+        impl From<core::ops::RangeFrom<$t>> for SliceItem {
+            fn from(r: core::ops::RangeFrom<$t>) -> Self {
+                SliceItem::Range { start: r.start as isize, end: None, step: 1 }
+            }
+        }
+        impl From<core::ops::RangeTo<$t>> for SliceItem {
+            fn from(r: core::ops::RangeTo<$t>) -> Self {
+                SliceItem::Range { start: 0, end: Some(r.end as isize), step: 1 }
+            }
+        }
+        impl From<core::ops::RangeInclusive<$t>> for SliceItem {
+            fn from(r: core::ops::RangeInclusive<$t>) -> Self {
+                let end = *r.end() as isize;
+                SliceItem::Range { start: *r.start() as isize, end: Some(if end == -1 { isize::MAX } else { end + 1 }), step: 1 }
+            }
+        }
+        impl From<core::ops::RangeToInclusive<$t>> for SliceItem {
+            fn from(r: core::ops::RangeToInclusive<$t>) -> Self {
+                let end = r.end as isize;
+                SliceItem::Range { start: 0, end: Some(if end == -1 { isize::MAX } else { end + 1 }), step: 1 }
+            }
+        }
+    )*};
+}
+slice_items_from!(i32, i64, isize, usize);
+
+impl SliceItem {
+    /// This range with a step (`a..b;step` in `s![..]`).
+    pub fn stepped(self, step: isize) -> SliceItem {
+        match self {
+            SliceItem::Range { start, end, .. } => SliceItem::Range { start, end, step },
+            other => other,
+        }
+    }
+}
+
+impl Strided {
+    /// PyTorch's basic indexing `x[items]`: indices drop dimensions, ranges
+    /// narrow them (with a step), `NewAxis` inserts size-1 dimensions, an
+    /// `Ellipsis` stands for the dimensions not named.
+    pub fn slice(&self, items: &[SliceItem]) -> Result<Strided, Error> {
+        let named = items
+            .iter()
+            .filter(|i| matches!(i, SliceItem::Index(_) | SliceItem::Range { .. }))
+            .count();
+        if named > self.rank() {
+            return Err(Error::IndexRank {
+                rank: self.rank(),
+                indices: named,
+            });
+        }
+        let mut out = self.clone();
+        let mut dim = 0usize; // the next dimension of `out` an item applies to
+        let mut source = 0usize; // the dimension of `self` it came from
+        for item in items {
+            match *item {
+                SliceItem::Index(i) => {
+                    let n = out.sizes[dim] as isize;
+                    if i < -n || i >= n {
+                        return Err(Error::IndexOutOfRange {
+                            index: i,
+                            dim: source,
+                            size: n as usize,
+                        });
+                    }
+                    source += 1;
+                    let i = if i < 0 { i + n } else { i } as usize;
+                    out.offset += i * out.strides[dim];
+                    out.sizes.remove(dim);
+                    out.strides.remove(dim);
+                }
+                SliceItem::Range { start, end, step } => {
+                    if step == 0 {
+                        return Err(Error::SliceStepZero);
+                    }
+                    if step < 0 {
+                        return Err(Error::SliceStepNegative);
+                    }
+                    let n = out.sizes[dim] as isize;
+                    let clamp = |v: isize| (if v < 0 { v + n } else { v }).clamp(0, n);
+                    let s = clamp(start);
+                    let e = end.map_or(n, clamp);
+                    let len = if e > s { (e - s + step - 1) / step } else { 0 };
+                    out.offset += s as usize * out.strides[dim];
+                    out.sizes[dim] = len as usize;
+                    out.strides[dim] *= step as usize;
+                    dim += 1;
+                    source += 1;
+                }
+                SliceItem::NewAxis => {
+                    out = out.unsqueeze(dim as isize)?;
+                    dim += 1;
+                }
+                SliceItem::Ellipsis => {
+                    dim += self.rank() - named;
+                    source += self.rank() - named;
+                }
+            }
+        }
+        Ok(out)
+    }
+}

@@ -162,8 +162,9 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     }
 
     /// A new tensor with the same elements (PyTorch's `clone()` with
-    /// `preserve_format`): the strides are kept when the layout is dense and
-    /// non-overlapping (a transpose stays a transpose), else row-major.
+    /// `preserve_format`): a non-overlapping layout keeps the order of its
+    /// strides (a transpose stays a transpose; gaps close up), an
+    /// overlapping one (an expanded view) becomes row-major.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -180,18 +181,24 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// [`clone`](Self::clone), with `Err` when allocation fails.
     pub fn try_clone(&self) -> Result<Tensor<T, S, D>, Error> {
         let (sizes, strides) = (self.layout.sizes(), self.layout.strides());
-        let dense = is_non_overlapping(sizes, strides)
-            && self.strided_layout().view_strides(sizes).is_some()
-            && dense_span(sizes, strides) == sizes.iter().product::<usize>();
-        let order: Vec<usize> = if dense {
-            let mut order: Vec<usize> = (0..self.rank()).collect();
-            // Fastest first; ties (size-1 dims) keep the row-major order.
-            order.sort_by_key(|&d| (strides[d], usize::MAX - d));
-            order
-        } else {
-            (0..self.rank()).rev().collect()
-        };
-        self.copy_in_order(&order)
+        // As PyTorch: a dense layout keeps its strides exactly; any other
+        // non-overlapping one keeps the order of its strides with the gaps
+        // closed; an overlapping one becomes row-major.
+        if !is_non_overlapping(sizes, strides) {
+            return self.contiguous_copy();
+        }
+        let mut order: Vec<usize> = (0..self.rank()).collect();
+        // Fastest first; ties (size-1 dims) keep the row-major order.
+        order.sort_by_key(|&d| (strides[d], usize::MAX - d));
+        let mut copy = self.copy_in_order(&order)?;
+        if is_dense(sizes, strides) {
+            copy.layout = crate::layout::Layout::from_parts(
+                crate::layout::array_from::<S>(sizes),
+                crate::layout::array_from::<S>(strides),
+                0,
+            );
+        }
+        Ok(copy)
     }
 
     /// A contiguous copy (row-major), as an owned tensor.
@@ -218,16 +225,22 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     }
 }
 
-/// One past the largest element a layout reaches from offset 0.
-fn dense_span(sizes: &[usize], strides: &[usize]) -> usize {
+/// PyTorch's `is_non_overlapping_and_dense`: some order of the dimensions
+/// (size-1 ones aside) is row-major with no gaps.
+fn is_dense(sizes: &[usize], strides: &[usize]) -> bool {
     if sizes.contains(&0) {
-        return 0;
+        return true;
     }
-    1 + sizes
-        .iter()
-        .zip(strides)
-        .map(|(&n, &s)| (n - 1) * s)
-        .sum::<usize>()
+    let mut dims: Vec<usize> = (0..sizes.len()).filter(|&d| sizes[d] != 1).collect();
+    dims.sort_by_key(|&d| strides[d]);
+    let mut expected = 1;
+    for d in dims {
+        if strides[d] != expected {
+            return false;
+        }
+        expected *= sizes[d];
+    }
+    true
 }
 
 impl Strided {

@@ -7,7 +7,7 @@
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
-use crate::layout::views::Strided;
+use crate::layout::views::{SliceItem, Strided};
 use crate::storage::{Backend, Repr, Writable};
 use crate::tensor::{Tensor, TensorViewMut};
 use crate::view::{CowOf, ViewOf};
@@ -122,6 +122,18 @@ dyn_views! {
     unfold(dimension: isize, size: usize, step: usize) => |l| l.unfold(dimension, size, step);
     /// Dimension `dim` split into `sizes` (one may be `-1`).
     unflatten(dim: isize, sizes: &[isize]) => |l| l.unflatten(dim, sizes);
+    /// PyTorch's basic indexing `x[..]` with an `s![..]` list: indices
+    /// drop dimensions, ranges (with `;step`) narrow them, `NewAxis` adds
+    /// size-1 dimensions, `Ellipsis` stands for the dimensions not named.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::arange(24).view(&[2, 3, 4]).unwrap().to_owned();
+    /// let v = x.slice(&s![0, 1.., 1..4;2, NewAxis]).unwrap();
+    /// assert_eq!(v.shape(), [2, 2, 1]);
+    /// assert_eq!(v.to_vec(), vec![5, 7, 9, 11]);
+    /// ```
+    slice(items: &[SliceItem]) => |l| l.slice(items);
     /// The transpose of a tensor of rank 2 or less.
     t() => |l| l.t();
     /// The last two dimensions swapped (`mT`).
@@ -388,6 +400,15 @@ dyn_views_mut! {
     /// assert_eq!(t.to_vec(), vec![0, 7, 7, 0, 7, 7]);
     /// ```
     narrow_mut(dim: isize, start: isize, length: isize) => |l| l.narrow(dim, start, length);
+    /// [`slice`](Tensor::slice), writable.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i32>::zeros(&[2, 4]);
+    /// x.slice_mut(&s![.., ..;2]).unwrap().fill(1);
+    /// assert_eq!(x.to_vec(), vec![1, 0, 1, 0, 1, 0, 1, 0]);
+    /// ```
+    slice_mut(items: &[SliceItem]) => |l| l.slice(items);
     /// [`select`](Tensor::select), writable.
     select_mut(dim: isize, index: isize) => |l| l.select(dim, index);
     /// [`squeeze`](Tensor::squeeze), writable.
