@@ -110,4 +110,102 @@ fn main() {
     }
     let s: Tensor<f32, shape![5, 2, 4, 1]> = a.into_static().expect("the sizes match");
     println!("checked conversion back to a static shape: {:?}", s.shape());
+
+    views();
+}
+
+/// Views share storage and move no data; on static shapes the compiler
+/// computes every result shape.
+fn views() {
+    section("Views share storage (SPEC.md section 2)");
+    let mut t = Tensor::<f32, shape![4, 4]>::zeros();
+    {
+        let v = t
+            .view::<shape![2, 8]>()
+            .expect("a contiguous tensor can be viewed");
+        println!(
+            "t.view::<shape![2, 8]>(): shape {:?}, strides {:?}, shares t's storage: {}",
+            v.shape(),
+            v.strides(),
+            v.shares_storage_with(&t)
+        );
+    }
+    let mut b = t.view_mut_as::<shape![2, 8]>().expect("contiguous");
+    b[[0, 0]] = 3.5; // PyTorch: b = t.view(2, 8); b[0, 0] = 3.5
+    t.slice_mut(s![1.., 1..;2]).fill(1.0); // a writable view: writes land in t
+    println!("after writing through views of t:\n{t}");
+    println!(
+        "t.view::<shape![3, 5]>() does not compile:\n  {}",
+        compile_error(include_str!("../ui-tests/fail/view_element_count.stderr"))
+    );
+
+    section("A transposed view, made contiguous");
+    let m = Tensor::<i64, shape![2, 3]>::from_vec((0..6).collect()).expect("6 elements");
+    let mt = m.t();
+    println!(
+        "m.t(): shape {:?}, strides {:?}, contiguous: {}",
+        mt.shape(),
+        mt.strides(),
+        mt.is_contiguous()
+    );
+    let c = mt.contiguous();
+    println!(
+        "m.t().contiguous(): strides {:?}, copied: {}, values {:?}",
+        c.strides(),
+        !c.is_borrowed(),
+        c.to_vec()
+    );
+    println!(
+        "m.contiguous() copies nothing: {}",
+        m.contiguous().is_borrowed()
+    );
+
+    section("Slicing, narrowing, selecting: shapes computed at compile time");
+    let x = Tensor::<i64, shape![4, 6, 5]>::from_vec((0..120).collect()).expect("120 elements");
+    let a: TensorView<'_, i64, shape![2, 2, 5]> = x.slice(s![1..3, ..;4]);
+    let b: TensorView<'_, i64, shape![6, 1]> = x.slice(s![-1, .., 2, NewAxis]);
+    let n: TensorView<'_, i64, shape![4, 2, 5]> = x.narrow::<1, 2>(3);
+    let p: TensorView<'_, i64, shape![5, 4, 6]> = x.permute::<axes![2, 0, 1]>();
+    println!(
+        "x[1:3, ::4]        -> {:?} strides {:?}",
+        a.shape(),
+        a.strides()
+    );
+    println!(
+        "x[-1, :, 2, None]  -> {:?} values {:?}",
+        b.shape(),
+        b.to_vec()
+    );
+    println!(
+        "x.narrow(1, 3, 2)  -> {:?} offset {}",
+        n.shape(),
+        n.storage_offset()
+    );
+    println!(
+        "x.permute(2, 0, 1) -> {:?} strides {:?}",
+        p.shape(),
+        p.strides()
+    );
+    println!(
+        "x.slice(s![.., 4]) on shape (3, 4) does not compile:\n  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/slice_index_out_of_bounds.stderr"
+        ))
+    );
+
+    section("Memory formats: channels-last strides");
+    let img = Tensor::<f32, shape![2, 3, 4, 5]>::zeros();
+    let nhwc = img.contiguous_in(MemoryFormat::ChannelsLast);
+    println!(
+        "(N, C, H, W) = (2, 3, 4, 5): contiguous strides {:?}, channels-last strides {:?}",
+        img.strides(),
+        nhwc.strides()
+    );
+    println!(
+        "channels-last copy: is_contiguous() {}, is_contiguous_in(ChannelsLast) {}",
+        nhwc.is_contiguous(),
+        nhwc.is_contiguous_in(MemoryFormat::ChannelsLast)
+    );
+    let kept = nhwc.clone(); // preserve_format: keeps the channels-last strides
+    println!("clone() preserves them: {:?}", kept.strides());
 }

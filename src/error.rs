@@ -152,10 +152,15 @@ pub enum Error {
     },
     /// `diagonal` of one dimension with itself.
     DiagonalSameDims {
-        /// The first dimension.
-        dim1: usize,
-        /// The second dimension.
-        dim2: usize,
+        /// The first dimension, as given.
+        dim1: isize,
+        /// The second dimension, as given.
+        dim2: isize,
+    },
+    /// A list of dims (`squeeze_dims`) naming one dimension twice.
+    DimRepeated {
+        /// The (wrapped) dimension.
+        dim: usize,
     },
     /// `unfold` with windows larger than the dimension.
     UnfoldSize {
@@ -166,12 +171,26 @@ pub enum Error {
         /// The window size.
         size: usize,
     },
-    /// `unfold` with a zero step.
-    UnfoldStep,
+    /// `unfold` with a step that is not positive.
+    UnfoldStep {
+        /// The step given.
+        step: isize,
+    },
+    /// `unfold` with a negative window size.
+    UnfoldNegativeSize {
+        /// The size given.
+        size: isize,
+    },
     /// `view` to sizes the strides do not allow.
     ViewStrides,
     /// Two `-1` sizes.
     InferTwice,
+    /// A `-1` size next to a 0 for a tensor of no elements: it could be
+    /// anything.
+    InferAmbiguous {
+        /// The sizes given.
+        shape: Vec<isize>,
+    },
     /// A size below -1.
     InvalidShapeDim {
         /// The size given.
@@ -222,8 +241,8 @@ pub enum Error {
     SplitSizesSum {
         /// The dimension's size.
         size: usize,
-        /// The dimension.
-        dim: usize,
+        /// The dimension, as given.
+        dim: isize,
         /// The sizes given.
         split_sizes: Vec<isize>,
     },
@@ -237,12 +256,17 @@ pub enum Error {
         /// The count given.
         sections: isize,
     },
-    /// A split of a rank-0 tensor.
-    SplitRankZero,
-    /// `unbind` of a rank-0 tensor.
-    UnbindRankZero {
-        /// The dimension given.
-        dim: isize,
+    /// `split`, `split_with_sizes` or `chunk` of a rank-0 tensor.
+    SplitRankZero {
+        /// `"split"` or `"chunk"`.
+        op: &'static str,
+    },
+    /// `tensor_split` of a rank-0 tensor.
+    TensorSplitRankZero,
+    /// The size of a dimension of a rank-0 tensor (`unbind`, `unflatten`).
+    NoDimensions {
+        /// The (wrapped) dimension.
+        dim: usize,
     },
     /// `hsplit`/`vsplit` of a tensor of too low a rank.
     SplitRank {
@@ -275,11 +299,16 @@ pub enum Error {
     MovedimRepeated {
         /// `"source"` or `"destination"`.
         which: &'static str,
-        /// The (wrapped) dims.
-        dims: Vec<usize>,
+        /// The dims, as given.
+        dims: Vec<isize>,
     },
     /// `unflatten` into no sizes.
     UnflattenEmpty,
+    /// `unflatten` re-raising an error of its size inference.
+    UnflattenUnexpected {
+        /// The error.
+        inner: Box<Error>,
+    },
     /// `unflatten` into sizes whose product is not the dimension's size.
     UnflattenSizes {
         /// The sizes given.
@@ -296,7 +325,7 @@ pub enum Error {
         /// The tensor's rank.
         rank: usize,
     },
-    /// `mT`/`mH` of a tensor of rank below 2.
+    /// `mT`/`mH` of a rank-1 tensor (rank 0 is returned as it is).
     MtRank {
         /// The tensor's rank.
         rank: usize,
@@ -416,7 +445,8 @@ impl fmt::Display for Error {
             Error::NarrowNegativeLength => write!(f, "narrow(): length must be non-negative."),
             Error::NarrowStart { start, size } => write!(
                 f,
-                "start out of range (expected to be in range of [-{size}, {size}], but got {start})"
+                "start out of range (expected to be in range of [{}, {size}], but got {start})",
+                -(*size as isize)
             ),
             Error::NarrowLength { start, length, size } => write!(
                 f,
@@ -431,16 +461,25 @@ impl fmt::Display for Error {
             Error::DiagonalSameDims { dim1, dim2 } => {
                 write!(f, "diagonal dimensions cannot be identical {dim1}, {dim2}")
             }
+            Error::DimRepeated { dim } => {
+                write!(f, "dim {dim} appears multiple times in the list of dims")
+            }
             Error::UnfoldSize { dim, max, size } => write!(
                 f,
                 "maximum size for tensor at dimension {dim} is {max} but size is {size}"
             ),
-            Error::UnfoldStep => write!(f, "step is 0 but must be > 0"),
+            Error::UnfoldStep { step } => write!(f, "step is {step} but must be > 0"),
+            Error::UnfoldNegativeSize { size } => write!(f, "size is {size} but must be >= 0"),
             Error::ViewStrides => write!(
                 f,
                 "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
             ),
             Error::InferTwice => write!(f, "only one dimension can be inferred"),
+            Error::InferAmbiguous { shape } => write!(
+                f,
+                "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous",
+                Sizes(shape)
+            ),
             Error::InvalidShapeDim { dim, index, shape } => write!(
                 f,
                 "invalid shape dimension {dim} at index {index} of shape {}",
@@ -487,8 +526,14 @@ impl fmt::Display for Error {
             Error::TensorSplitSections { sections } => {
                 write!(f, "number of sections must be larger than 0, got {sections}")
             }
-            Error::SplitRankZero => write!(f, "split expects at least a 1-dimensional tensor"),
-            Error::UnbindRankZero { dim } => {
+            Error::SplitRankZero { op } => {
+                write!(f, "{op} expects at least a 1-dimensional tensor")
+            }
+            Error::TensorSplitRankZero => write!(
+                f,
+                "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+            ),
+            Error::NoDimensions { dim } => {
                 write!(f, "Dimension specified as {dim} but tensor has no dimensions")
             }
             Error::SplitRank { op, min, rank } => write!(
@@ -509,6 +554,9 @@ impl fmt::Display for Error {
                 write!(f, "movedim: repeated dim in `{which}` ({})", Sizes(dims))
             }
             Error::UnflattenEmpty => write!(f, "unflatten: sizes must be non-empty"),
+            Error::UnflattenUnexpected { inner } => {
+                write!(f, "unflatten got an unexpected error:\n{inner}")
+            }
             Error::UnflattenSizes { sizes, dim, size } => write!(
                 f,
                 "unflatten: Provided sizes {} don't multiply up to the size of dim {dim} ({size}) in the input tensor",
@@ -525,11 +573,11 @@ impl fmt::Display for Error {
                 f,
                 "tensor.mT is only supported on matrices or batches of matrices. Got {rank}-D tensor."
             ),
-            Error::MemoryFormatRank { format, rank } => match format {
+            Error::MemoryFormatRank { format, .. } => match format {
                 crate::view::MemoryFormat::ChannelsLast3d => {
                     write!(f, "required rank 5 tensor to use channels_last_3d format")
                 }
-                _ => write!(f, "required rank 4 tensor to use channels_last format (got rank {rank})"),
+                _ => write!(f, "required rank 4 tensor to use channels_last format"),
             },
             Error::SliceStepZero => write!(f, "slice step cannot be zero"),
             Error::SliceStepNegative => write!(f, "step must be greater than zero"),

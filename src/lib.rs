@@ -57,7 +57,7 @@ pub use tensor::{Tensor, TensorView, TensorViewMut};
 
 #[doc(hidden)]
 pub mod __private {
-    pub use shaped_macros::{shape, tensor};
+    pub use shaped_macros::{s, s_kinds, shape, tensor};
 }
 
 /// A static shape type: `shape![3, 224, 224]`, `shape![Dyn, 3]`, `shape![]`.
@@ -80,6 +80,19 @@ macro_rules! shape {
     ($($t:tt)*) => { $crate::__private::shape!($($t)*) };
 }
 
+/// A list of axes for `permute::<axes![2, 0, 1]>()`: dimension `i` of the
+/// result is dimension `axes[i]` of the input.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let t = Tensor::<f32, shape![2, 3, 4]>::zeros();
+/// assert_eq!(t.permute::<axes![1, 2, 0]>().shape(), [3, 4, 2]);
+/// ```
+#[macro_export]
+macro_rules! axes {
+    ($($t:tt)*) => { $crate::__private::shape!($($t)*) };
+}
+
 /// A tensor from a nested array literal, its shape inferred:
 /// `tensor![[1.0, 2.0], [3.0, 4.0]]` is a `Tensor<f64, shape![2, 2]>`.
 ///
@@ -96,33 +109,51 @@ macro_rules! tensor {
     ($($t:tt)*) => { $crate::__private::tensor!($($t)*) };
 }
 
-/// A basic index for `slice`: `s![0, 2.., 1..7;2, NewAxis, Ellipsis]` is an
-/// array of [`SliceItem`](layout::views::SliceItem)s. An integer selects an
-/// entry (its dimension disappears), a range narrows (`;step` sets a step),
+/// A basic index for `slice`: `s![0, 2.., 1..7;2, NewAxis, Ellipsis]`, a
+/// [`SliceSpec`](shape::slice::SliceSpec) of
+/// [`SliceItem`](layout::views::SliceItem)s. An integer selects an entry
+/// (its dimension disappears), a range narrows (`;step` sets a step),
 /// `NewAxis` inserts a size-1 dimension, `Ellipsis` stands for the
-/// dimensions not named. Negative numbers count from the end.
+/// dimensions not named. Negative numbers count from the end; range bounds
+/// are clamped, as in PyTorch.
+///
+/// Literal items are also recorded in the type, so a static tensor's slice
+/// has a static shape, and a literal index out of bounds, a zero or
+/// negative step, two ellipses or too many indices do not compile. Items
+/// written as variables are checked at run time (a runtime range gives a
+/// `Dyn` size).
 ///
 /// ```
 /// use shaped::prelude::*;
 /// let x = DynTensor::<i64>::arange(12).view(&[3, 4]).unwrap().to_owned();
-/// assert_eq!(x.slice(&s![-1, ..;3]).unwrap().to_vec(), vec![8, 11]);
+/// assert_eq!(x.slice(s![-1, ..;3]).unwrap().to_vec(), vec![8, 11]);
+///
+/// let t = Tensor::<i64, shape![3, 4]>::from_vec((0..12).collect()).unwrap();
+/// let v: TensorView<'_, i64, shape![2, 2]> = t.slice(s![1.., ..;2]);
+/// assert_eq!(v.to_vec(), vec![4, 6, 8, 10]);
+/// let start = 1;
+/// let w: TensorView<'_, i64, shape![Dyn, 4]> = t.slice(s![start.., ..]);
+/// assert_eq!(w.shape(), [2, 4]);
 /// ```
 #[macro_export]
 macro_rules! s {
-    (@parse [$($acc:tt)*]) => { [$($acc)*] };
-    (@parse [$($acc:tt)*] $r:expr ; $step:expr , $($rest:tt)*) => {
-        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r).stepped($step),] $($rest)*)
-    };
-    (@parse [$($acc:tt)*] $r:expr ; $step:expr) => {
-        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r).stepped($step),])
-    };
-    (@parse [$($acc:tt)*] $r:expr , $($rest:tt)*) => {
-        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r),] $($rest)*)
-    };
-    (@parse [$($acc:tt)*] $r:expr) => {
-        $crate::s!(@parse [$($acc)* $crate::layout::views::SliceItem::from($r),])
-    };
-    ($($t:tt)*) => { $crate::s!(@parse [] $($t)*) };
+    ($($t:tt)*) => { $crate::__private::s!($($t)*) };
+}
+
+/// The kinds of literal `s![..]` items as a type, to name the shape of a
+/// static slice: `<S as Sliced<s_kinds![0, 1..]>>::Output`.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::shape::slice::Sliced;
+/// fn last_row(t: &Tensor<f32, shape![3, 4]>) -> TensorView<'_, f32, <shape![3, 4] as Sliced<s_kinds![-1]>>::Output> {
+///     t.slice(s![-1])
+/// }
+/// assert_eq!(last_row(&Tensor::zeros()).shape(), [4]);
+/// ```
+#[macro_export]
+macro_rules! s_kinds {
+    ($($t:tt)*) => { $crate::__private::s_kinds!($($t)*) };
 }
 
 /// What most programs need: `use shaped::prelude::*;`.
@@ -135,5 +166,5 @@ pub mod prelude {
     pub use crate::storage::{Cpu, Device};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};
-    pub use crate::{s, shape, tensor};
+    pub use crate::{axes, s, s_kinds, shape, tensor};
 }

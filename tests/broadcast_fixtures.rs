@@ -17,10 +17,11 @@
 use serde::Deserialize;
 use shaped::prelude::*;
 use shaped::shape::{broadcast_sizes, check_in_place, BroadcastInto, BroadcastShape, Shape};
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Once, OnceLock};
+use std::sync::OnceLock;
+
+mod common;
+use common::catch;
 
 #[derive(Deserialize)]
 struct Fixture {
@@ -100,36 +101,6 @@ fn report(check: &str, mismatches: Vec<(usize, String)>) {
 
 fn arange(sizes: &[usize]) -> Vec<i64> {
     (0..sizes.iter().product::<usize>() as i64).collect()
-}
-
-thread_local! {
-    /// Set while a panic is expected, so that the hook keeps quiet about it.
-    static EXPECTING_PANIC: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `f`, returning its panic message (`panic!("{e}")` in the library).
-fn catch<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    static QUIET_HOOK: Once = Once::new();
-    QUIET_HOOK.call_once(|| {
-        let default = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if !EXPECTING_PANIC.with(Cell::get) {
-                default(info);
-            }
-        }));
-    });
-    EXPECTING_PANIC.with(|e| e.set(true));
-    let out = panic::catch_unwind(AssertUnwindSafe(f));
-    EXPECTING_PANIC.with(|e| e.set(false));
-    out.map_err(|payload| {
-        if let Some(s) = payload.downcast_ref::<String>() {
-            s.clone()
-        } else if let Some(s) = payload.downcast_ref::<&str>() {
-            (*s).to_string()
-        } else {
-            "<panic without a text>".to_string()
-        }
-    })
 }
 
 #[test]

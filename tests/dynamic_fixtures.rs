@@ -36,30 +36,16 @@ use shaped::layout::checked_numel;
 use shaped::prelude::*;
 use shaped::shape::{BroadcastInto, BroadcastShape, Shape};
 use shaped::storage::Repr;
-use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::fmt::Debug;
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Once, OnceLock};
+use std::sync::OnceLock;
+
+mod common;
+use common::{catch, err, no_panic, Divergence, Tally};
 
 // ---------------------------------------------------------------------------
 // Divergences from PyTorch
 // ---------------------------------------------------------------------------
-
-/// A check whose outcome differs from PyTorch's, with `shaped`'s output as
-/// it is now (the whole outcome string, exactly).
-struct Divergence {
-    /// The checks (as named in the failure messages) that see it.
-    checks: &'static [&'static str],
-    /// The fixture case.
-    case: &'static str,
-    /// What `shaped` gives now (more than one where it depends on the build
-    /// profile: arithmetic overflow panics with `overflow-checks` on, the
-    /// default of debug builds, and wraps without).
-    shaped: &'static [&'static str],
-    /// Why, in a few words.
-    note: &'static str,
-}
 
 /// Every known disagreement between `shaped` and PyTorch 2.15.0 in this file.
 /// PyTorch's side is in the fixture; the test prints both.
@@ -102,176 +88,14 @@ const KNOWN_DIVERGENCES: &[Divergence] = &[
     // int64 numel but fit `shaped`'s usize.
 ];
 
-// ---------------------------------------------------------------------------
-// Tally: every check goes through here
-// ---------------------------------------------------------------------------
-
-/// Counts checks and collects the failures of one test.
-#[derive(Default)]
-struct Tally {
-    checked: usize,
-    failures: Vec<String>,
-    known_seen: BTreeSet<(String, String)>,
-    checks_used: BTreeSet<String>,
-}
-
-/// The start of a long outcome, for messages.
-fn short(s: &str) -> String {
-    const MAX: usize = 400;
-    if s.len() <= MAX {
-        s.to_string()
-    } else {
-        let mut end = MAX;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}.. ({} more bytes)", &s[..end], s.len() - end)
-    }
-}
-
-impl Tally {
-    /// One check: `expected` is PyTorch's outcome, `got` `shaped`'s.
-    fn check(&mut self, check: &str, case: &str, expected: &str, got: &str) {
-        self.checked += 1;
-        self.checks_used.insert(check.to_string());
-        let known = KNOWN_DIVERGENCES
-            .iter()
-            .find(|d| d.case == case && d.checks.contains(&check));
-        match (expected == got, known) {
-            (true, None) => {}
-            (true, Some(_)) => self.failures.push(format!(
-                "[{check}] {case}: listed in KNOWN_DIVERGENCES but now agrees with PyTorch: {}",
-                short(got)
-            )),
-            (false, Some(d)) if d.shaped.contains(&got) => {
-                eprintln!(
-                    "known divergence [{check}] {case} ({}):\n  PyTorch: {}\n  shaped:  {}",
-                    d.note,
-                    short(expected),
-                    short(got)
-                );
-                self.known_seen.insert((check.to_string(), case.to_string()));
-            }
-            (false, Some(d)) => self.failures.push(format!(
-                "[{check}] {case}: listed divergence changed\n  PyTorch: {}\n  listed:  {}\n  shaped:  {}",
-                short(expected),
-                d.shaped.iter().map(|s| short(s)).collect::<Vec<_>>().join("\n  or:      "),
-                short(got)
-            )),
-            (false, None) => self.failures.push(format!(
-                "[{check}] {case}:\n  PyTorch: {}\n  shaped:  {}",
-                short(expected),
-                short(got)
-            )),
-        }
-    }
-
-    /// A check of `shaped` against itself (two forms of one operation) or
-    /// against a rule with no PyTorch counterpart: never a known divergence.
-    fn same(&mut self, check: &str, case: &str, expected: &str, got: &str) {
-        self.checked += 1;
-        if expected != got {
-            self.failures.push(format!(
-                "[{check}] {case}:\n  expected: {}\n  got:      {}",
-                short(expected),
-                short(got)
-            ));
-        }
-    }
-
-    /// Fails on every failure at once; also when a listed divergence of the
-    /// checks run here was never met (a renamed or removed case).
-    fn finish(mut self, test: &str, min_checks: usize) {
-        for d in KNOWN_DIVERGENCES {
-            for check in d.checks {
-                if self.checks_used.contains(*check)
-                    && !self
-                        .known_seen
-                        .contains(&(check.to_string(), d.case.to_string()))
-                    && !self
-                        .failures
-                        .iter()
-                        .any(|f| f.starts_with(&format!("[{check}] {}:", d.case)))
-                {
-                    self.failures.push(format!(
-                        "[{check}] {}: listed in KNOWN_DIVERGENCES but no such case was checked",
-                        d.case
-                    ));
-                }
-            }
-        }
-        eprintln!(
-            "{test}: {} checks, {} known divergences, {} failures",
-            self.checked,
-            self.known_seen.len(),
-            self.failures.len()
-        );
-        assert!(
-            self.checked >= min_checks,
-            "{test}: only {} checks ran (expected at least {min_checks})",
-            self.checked
-        );
-        assert!(
-            self.failures.is_empty(),
-            "{test}: {} mismatch(es):\n{}",
-            self.failures.len(),
-            self.failures.join("\n")
-        );
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Panics
-// ---------------------------------------------------------------------------
-
-thread_local! {
-    /// Set while a panic is expected, so that the hook keeps quiet about it.
-    static EXPECTING_PANIC: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `f`, returning its panic message (`panic!("{e}")` in the library).
-fn catch<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    static QUIET_HOOK: Once = Once::new();
-    QUIET_HOOK.call_once(|| {
-        let default = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if !EXPECTING_PANIC.with(Cell::get) {
-                default(info);
-            }
-        }));
-    });
-    EXPECTING_PANIC.with(|e| e.set(true));
-    let out = panic::catch_unwind(AssertUnwindSafe(f));
-    EXPECTING_PANIC.with(|e| e.set(false));
-    out.map_err(|payload| {
-        if let Some(s) = payload.downcast_ref::<String>() {
-            s.clone()
-        } else if let Some(s) = payload.downcast_ref::<&str>() {
-            (*s).to_string()
-        } else {
-            "<panic without a text>".to_string()
-        }
-    })
-}
-
-/// A fallible call that should not panic: `Err` with the error's text, or
-/// with `panicked: <message>` when it panics all the same (so that one
-/// library panic fails one check, not the whole test).
-fn no_panic<R>(f: impl FnOnce() -> Result<R, shaped::Error>) -> Result<R, String> {
-    match catch(f) {
-        Ok(Ok(r)) => Ok(r),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(message) => Err(format!("panicked: {message}")),
-    }
+/// A tally against [`KNOWN_DIVERGENCES`].
+fn tally() -> Tally {
+    Tally::new(KNOWN_DIVERGENCES, 400)
 }
 
 // ---------------------------------------------------------------------------
 // Outcomes as strings
 // ---------------------------------------------------------------------------
-
-fn err(text: &str) -> String {
-    format!("error: {text}")
-}
 
 fn sizes_values<T: Debug>(shape: &[usize], values: &[T]) -> String {
     format!("shape {shape:?} values {values:?}")
@@ -683,7 +507,7 @@ fn in_place_reference(c: &BroadcastCase, f: fn(i64, i64) -> i64) -> Option<Vec<i
 /// the references for the other operations stand on it.
 #[test]
 fn reference_loop_reproduces_pytorch_add() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in broadcast_cases() {
         if let (Some(r), Some(v)) = (&c.result, &c.values) {
             let a = broadcast_arange(&c.a, r);
@@ -766,7 +590,7 @@ fn dyn_operand(sizes: &[usize]) -> DynTensor<i64> {
 
 #[test]
 fn dynamic_operations_match_pytorch() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in broadcast_cases() {
         let e = Expected::of(c);
         let a = dyn_operand(&c.a);
@@ -855,7 +679,7 @@ macro_rules! with_all_dyn {
 
 #[test]
 fn mixed_operations_match_pytorch() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in broadcast_cases() {
         let e = Expected::of(c);
         // a: DynShape, b: all-Dyn static rank.
@@ -893,7 +717,7 @@ fn made<T: FixtureElement>(m: &Made) -> String {
 
 #[test]
 fn from_vec_matches_pytorch_view() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in &dynamic().from_vec {
         let expected = made::<i64>(&c.made);
         let data: Vec<i64> = (0..c.n as i64).collect();
@@ -953,7 +777,7 @@ fn zeros_case<T: FixtureElement>(tally: &mut Tally, c: &ZerosCase) {
 
 #[test]
 fn zeros_matches_pytorch() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in &dynamic().zeros {
         by_dtype!(c.dtype.as_str(), zeros_case(&mut tally, c));
     }
@@ -1036,7 +860,7 @@ fn index_forms(tally: &mut Tally, name: &str, t: &mut DynTensor<i64>, index: &[u
 
 #[test]
 fn indexing_matches_pytorch() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in &dynamic().index {
         let expected = match (&c.value, &c.subtensor, &c.error) {
             (Some(v), None, None) => format!("value {v}"),
@@ -1119,7 +943,7 @@ fn expand_case<T: FixtureElement>(tally: &mut Tally, c: &ExpandCase) {
 
 #[test]
 fn expand_matches_pytorch() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     for c in &dynamic().expand {
         by_dtype!(c.dtype.as_str(), expand_case(&mut tally, c));
     }
@@ -1160,7 +984,7 @@ fn conversion_err<T: Element, S: Shape, R: Repr>(
 
 #[test]
 fn into_dyn_moves_no_element() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     // Owned, static: the elements stay where they are.
     let s = Tensor::<i64, shape![2, 3]>::from_vec((0..6).collect()).unwrap();
     let before = anatomy(&s);
@@ -1216,7 +1040,7 @@ fn into_dyn_moves_no_element() {
 
 #[test]
 fn into_static_checks_every_size() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     let source = || DynTensor::<i64>::from_vec((0..6).collect(), &[2, 3]).unwrap();
 
     // Matching sizes: static, mixed, all-Dyn, dynamic. No element moves.
@@ -1359,7 +1183,7 @@ fn into_static_checks_every_size() {
 /// The conversions round-trip: static -> dyn -> static and back, nothing moves.
 #[test]
 fn conversions_round_trip() {
-    let mut tally = Tally::default();
+    let mut tally = tally();
     let mut all = Vec::new();
     let s = Tensor::<f32, shape![2, 1, 3]>::from_vec((0..6).map(|i| i as f32).collect()).unwrap();
     all.push(anatomy(&s));

@@ -1,6 +1,8 @@
 //! Procedural macros of `shaped`. Use them through `shaped` (`shaped::shape!`,
 //! `shaped::tensor!`); this crate is an implementation detail.
 
+mod slice;
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
@@ -280,4 +282,78 @@ pub fn size_mismatch_diagnostic(input: TokenStream) -> TokenStream {
 fn dec_digits(n: usize) -> TokenStream2 {
     let digits: Vec<u8> = n.to_string().bytes().map(|b| b - b'0').collect();
     quote!(#(#digits),*)
+}
+
+/// Internal: the per-rank impls of the axis traits of `shaped::shape::axes`
+/// (`At`, `AtDec`, `Replace`, `Remove`, `Insert`) for tuple shapes of rank 0
+/// to 8. Generated because each rank and position needs its own impl.
+#[doc(hidden)]
+#[proc_macro]
+pub fn tuple_axis_impls(_input: TokenStream) -> TokenStream {
+    let dec = quote!(crate::shape::Dec);
+    let mut out = TokenStream2::new();
+    for n in 0..=MAX_STATIC_RANK {
+        let ts: Vec<_> = (0..n).map(|k| format_ident!("T{k}")).collect();
+        for i in 0..n {
+            let ti = &ts[i];
+            let di = dec_digits(i);
+            let replaced: Vec<TokenStream2> = ts
+                .iter()
+                .enumerate()
+                .map(|(k, t)| if k == i { quote!(X) } else { quote!(#t) })
+                .collect();
+            let removed: Vec<&syn::Ident> = ts
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i)
+                .map(|(_, t)| t)
+                .collect();
+            out.extend(quote! {
+                impl<#(#ts),*> At<#i> for (#(#ts,)*) { type Output = #ti; }
+                impl<#(#ts),*> AtDec<#dec<#di>> for (#(#ts,)*) { type Output = #ti; }
+                impl<#(#ts,)* X> Replace<#i, X> for (#(#ts,)*) { type Output = (#(#replaced,)*); }
+                impl<#(#ts),*> Remove<#i> for (#(#ts,)*) { type Output = (#(#removed,)*); }
+            });
+        }
+        if n < MAX_STATIC_RANK {
+            for i in 0..=n {
+                let mut inserted: Vec<TokenStream2> = ts.iter().map(|t| quote!(#t)).collect();
+                inserted.insert(i, quote!(X));
+                out.extend(quote! {
+                    impl<#(#ts,)* X> Insert<#i, X> for (#(#ts,)*) { type Output = (#(#inserted,)*); }
+                });
+            }
+        }
+    }
+    out.into()
+}
+
+/// `s![0, 1..;2, NewAxis]`: see `shaped::s!`.
+#[proc_macro]
+pub fn s(input: TokenStream) -> TokenStream {
+    let items = syn::parse_macro_input!(input as slice::Items);
+    match slice::expand(items) {
+        Ok(tokens) => tokens.into(),
+        Err(err) => err.to_compile_error().into(),
+    }
+}
+
+/// `s_kinds![0, 1..;2, NewAxis]`: see `shaped::s_kinds!`.
+#[proc_macro]
+pub fn s_kinds(input: TokenStream) -> TokenStream {
+    let items = syn::parse_macro_input!(input as slice::Items);
+    match slice::expand_kinds(items) {
+        Ok(tokens) => tokens.into(),
+        Err(err) => err.to_compile_error().into(),
+    }
+}
+
+mod ranges;
+
+/// Internal: the per-rank impls of `FlattenRange` and `UnflattenAt` of
+/// `shaped::shape::split` for tuple shapes of rank 0 to 8.
+#[doc(hidden)]
+#[proc_macro]
+pub fn tuple_range_impls(_input: TokenStream) -> TokenStream {
+    ranges::tuple_range_impls().into()
 }

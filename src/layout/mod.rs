@@ -81,7 +81,7 @@ impl<S: Shape> Layout<S> {
 
     /// The number of elements.
     pub fn numel(&self) -> usize {
-        self.sizes.as_ref().iter().product()
+        numel(self.sizes.as_ref())
     }
 
     /// PyTorch's `is_contiguous()`: row-major with no gaps, ignoring the
@@ -176,6 +176,28 @@ impl<S: Shape> Layout<S> {
             strides,
             offset: self.offset,
         }
+    }
+}
+
+/// The number of elements of `sizes`: 0 when one of them is 0, else their
+/// product. Every tensor's sizes pass [`checked_numel`] in their own order,
+/// but a view may put them in another (a permuted `[0, huge, huge]` is
+/// `[huge, huge, 0]`), and engine code reorders dimensions: multiplied in
+/// order, huge sizes before the 0 would overflow first. Without a 0, the
+/// product is the tensor's element count, which fits.
+///
+/// ```
+/// use shaped::layout::numel;
+/// assert_eq!(numel(&[2, 3, 4]), 24);
+/// assert_eq!(numel(&[1 << 40, 1 << 40, 0]), 0);
+/// assert_eq!(numel(&[]), 1);
+/// ```
+#[inline]
+pub fn numel(sizes: &[usize]) -> usize {
+    if sizes.contains(&0) {
+        0
+    } else {
+        sizes.iter().product()
     }
 }
 

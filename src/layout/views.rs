@@ -7,9 +7,22 @@
 //! and invalid ones give PyTorch's error texts. The static-shape API has
 //! checked its arguments at compile time and cannot hit those errors.
 
-use crate::dynamic::DynSizes;
 use crate::error::Error;
-use crate::shape::SizeArray;
+use smallvec::SmallVec;
+
+/// Up to this rank a layout's sizes and strides live inline. Every static
+/// shape fits (static ranks stop at 8), so a view of a static shape never
+/// allocates.
+pub const INLINE_DIMS: usize = 8;
+
+/// The sizes or the strides of a [`Strided`] layout.
+pub type Dims = SmallVec<[usize; INLINE_DIMS]>;
+
+/// One flag per dimension, inline as [`Dims`].
+type DimFlags = SmallVec<[bool; INLINE_DIMS]>;
+
+/// Signed dims, inline as [`Dims`] (for the engine's PyTorch-style arguments).
+pub type SignedDims = SmallVec<[isize; INLINE_DIMS]>;
 
 /// A layout as plain runtime values, the input and output of every view
 /// transform.
@@ -22,9 +35,18 @@ use crate::shape::SizeArray;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Strided {
-    pub(crate) sizes: DynSizes,
-    pub(crate) strides: DynSizes,
+    pub(crate) sizes: Dims,
+    pub(crate) strides: Dims,
     pub(crate) offset: usize,
+}
+
+/// `offset + index * stride`, saturating. Offsets and strides of a layout
+/// that addresses elements stay inside its storage, so this can only
+/// saturate where nothing is addressed: an offset of a view with no elements,
+/// or a stride of a dimension of size 0 or 1 (PyTorch's int64 wraps there).
+/// The same holds for the other saturating stride products of this module.
+fn add_mul(offset: usize, index: usize, stride: usize) -> usize {
+    offset.saturating_add(index.saturating_mul(stride))
 }
 
 /// Wraps a possibly negative dimension of a tensor of rank `rank` (PyTorch's
@@ -54,8 +76,8 @@ impl Strided {
     /// A row-major layout of `sizes` at offset 0.
     pub fn contiguous(sizes: &[usize]) -> Self {
         Strided {
-            sizes: DynSizes::from_slice(sizes),
-            strides: crate::layout::contiguous_strides::<DynSizes>(sizes),
+            sizes: Dims::from_slice(sizes),
+            strides: crate::layout::contiguous_strides::<Dims>(sizes),
             offset: 0,
         }
     }
@@ -63,8 +85,8 @@ impl Strided {
     /// A layout from its parts (unchecked against any storage).
     pub fn new(sizes: &[usize], strides: &[usize], offset: usize) -> Self {
         Strided {
-            sizes: DynSizes::from_slice(sizes),
-            strides: DynSizes::from_slice(strides),
+            sizes: Dims::from_slice(sizes),
+            strides: Dims::from_slice(strides),
             offset,
         }
     }
@@ -89,9 +111,9 @@ impl Strided {
         self.sizes.len()
     }
 
-    /// The number of elements (sizes are already known to fit).
+    /// The number of elements (see [`crate::layout::numel`]).
     pub fn numel(&self) -> usize {
-        self.sizes.iter().product()
+        crate::layout::numel(&self.sizes)
     }
 
     /// Dimensions `dim0` and `dim1` swapped (`transpose`, `swapaxes`).
@@ -113,7 +135,7 @@ impl Strided {
                 dims: dims.len(),
             });
         }
-        let mut seen = vec![false; self.rank()];
+        let mut seen = DimFlags::from_elem(false, self.rank());
         let mut out = self.clone();
         for (i, &d) in dims.iter().enumerate() {
             let d = wrap_dim(d, self.rank())?;
@@ -129,13 +151,14 @@ impl Strided {
     /// Length `length` of dimension `dim` from `start` (negative counts from
     /// the end).
     pub fn narrow(&self, dim: isize, start: isize, length: isize) -> Result<Strided, Error> {
+        // PyTorch's order: rank, length, dimension, start.
         if self.rank() == 0 {
             return Err(Error::NarrowRankZero);
         }
-        let d = wrap_dim(dim, self.rank())?;
         if length < 0 {
             return Err(Error::NarrowNegativeLength);
         }
+        let d = wrap_dim(dim, self.rank())?;
         let size = self.sizes[d] as isize;
         if start < -size || start > size {
             return Err(Error::NarrowStart {
@@ -144,7 +167,7 @@ impl Strided {
             });
         }
         let start = if start < 0 { start + size } else { start };
-        if start + length > size {
+        if length > size - start {
             return Err(Error::NarrowLength {
                 start: start as usize,
                 length: length as usize,
@@ -152,7 +175,7 @@ impl Strided {
             });
         }
         let mut out = self.clone();
-        out.offset += start as usize * self.strides[d];
+        out.offset = add_mul(out.offset, start as usize, self.strides[d]);
         out.sizes[d] = length as usize;
         Ok(out)
     }
@@ -173,7 +196,7 @@ impl Strided {
         }
         let index = if index < 0 { index + size } else { index } as usize;
         let mut out = self.clone();
-        out.offset += index * self.strides[d];
+        out.offset = add_mul(out.offset, index, self.strides[d]);
         out.sizes.remove(d);
         out.strides.remove(d);
         Ok(out)
@@ -183,7 +206,7 @@ impl Strided {
     pub fn unsqueeze(&self, dim: isize) -> Result<Strided, Error> {
         let d = wrap_dim(dim, self.rank() + 1)?;
         let stride = if d < self.rank() {
-            self.sizes[d] * self.strides[d]
+            self.sizes[d].saturating_mul(self.strides[d])
         } else {
             1
         };
@@ -195,16 +218,22 @@ impl Strided {
 
     /// Every dimension of size 1 in `dims` removed (others are kept).
     pub fn squeeze_dims(&self, dims: &[isize]) -> Result<Strided, Error> {
-        let mut drop = vec![false; self.rank()];
+        let mut drop = DimFlags::from_elem(false, self.rank());
+        // PyTorch's `dim_list_to_bitset`: each dim is wrapped, then must not
+        // have been seen (a rank-0 tensor takes 0 and -1, both dim 0).
+        let mut seen = DimFlags::from_elem(false, self.rank().max(1));
         for &d in dims {
             let d = wrap_dim(d, self.rank())?;
+            if std::mem::replace(&mut seen[d], true) {
+                return Err(Error::DimRepeated { dim: d });
+            }
             if self.rank() > 0 {
                 drop[d] = self.sizes[d] == 1;
             }
         }
         let mut out = Strided {
-            sizes: DynSizes::default(),
-            strides: DynSizes::default(),
+            sizes: Dims::new(),
+            strides: Dims::new(),
             offset: self.offset,
         };
         for (i, &dropped) in drop.iter().enumerate() {
@@ -218,7 +247,7 @@ impl Strided {
 
     /// Every dimension of size 1 removed.
     pub fn squeeze(&self) -> Strided {
-        let all: Vec<isize> = (0..self.rank() as isize).collect();
+        let all: SignedDims = (0..self.rank() as isize).collect();
         self.squeeze_dims(&all)
             .expect("every dimension is in range")
     }
@@ -229,28 +258,29 @@ impl Strided {
     pub fn diagonal(&self, offset: isize, dim1: isize, dim2: isize) -> Result<Strided, Error> {
         let (a, b) = (wrap_dim(dim1, self.rank())?, wrap_dim(dim2, self.rank())?);
         if a == b {
-            return Err(Error::DiagonalSameDims { dim1: a, dim2: b });
+            // PyTorch prints the dims as given (`1, -1`).
+            return Err(Error::DiagonalSameDims { dim1, dim2 });
         }
         let (na, nb) = (self.sizes[a] as isize, self.sizes[b] as isize);
         let (mut start, length) = if offset >= 0 {
             (
-                offset as usize * self.strides[b],
+                (offset as usize).saturating_mul(self.strides[b]),
                 na.min(nb - offset).max(0),
             )
         } else {
             (
-                (-offset) as usize * self.strides[a],
+                offset.unsigned_abs().saturating_mul(self.strides[a]),
                 (na + offset).min(nb).max(0),
             )
         };
         if length == 0 {
             start = 0;
         }
-        let stride = self.strides[a] + self.strides[b];
+        let stride = self.strides[a].saturating_add(self.strides[b]);
         let mut out = Strided {
-            sizes: DynSizes::default(),
-            strides: DynSizes::default(),
-            offset: self.offset + start,
+            sizes: Dims::new(),
+            strides: Dims::new(),
+            offset: self.offset.saturating_add(start),
         };
         for i in 0..self.rank() {
             if i != a && i != b {
@@ -280,27 +310,49 @@ impl Strided {
             });
         }
         if step == 0 {
-            return Err(Error::UnfoldStep);
+            return Err(Error::UnfoldStep { step: 0 });
         }
         let mut out = self.clone();
         if self.rank() > 0 {
             out.sizes[d] = (n - size) / step + 1;
-            out.strides[d] = step * s;
+            out.strides[d] = step.saturating_mul(s);
         }
         out.sizes.push(size);
         out.strides.push(s);
         Ok(out)
     }
 
+    /// [`unfold`](Self::unfold) with PyTorch's signed arguments, checked in
+    /// PyTorch's order: the dimension, the maximum size, then `size >= 0`
+    /// and `step > 0`.
+    pub fn unfold_checked(&self, dim: isize, size: isize, step: isize) -> Result<Strided, Error> {
+        let d = wrap_dim(dim, self.rank())?;
+        let max = if self.rank() == 0 { 1 } else { self.sizes[d] };
+        if size > 0 && size as usize > max {
+            return Err(Error::UnfoldSize {
+                dim: d,
+                max,
+                size: size as usize,
+            });
+        }
+        if size < 0 {
+            return Err(Error::UnfoldNegativeSize { size });
+        }
+        if step <= 0 {
+            return Err(Error::UnfoldStep { step });
+        }
+        self.unfold(dim, size as usize, step as usize)
+    }
+
     /// Strides for `sizes` over the same elements, when they exist (PyTorch's
     /// `computeStride`): a view can merge or split dimensions only within
     /// runs that are contiguous in memory.
-    pub fn view_strides(&self, sizes: &[usize]) -> Option<DynSizes> {
+    pub fn view_strides(&self, sizes: &[usize]) -> Option<Dims> {
         let (old, old_strides) = (&self.sizes, &self.strides);
         if old.is_empty() {
-            return Some(DynSizes::filled(sizes.len(), 1));
+            return Some(Dims::from_elem(1, sizes.len()));
         }
-        let mut strides = DynSizes::filled(sizes.len(), 0);
+        let mut strides = Dims::from_elem(0, sizes.len());
         if old.contains(&0) {
             if old.as_ref() == sizes {
                 return Some(old_strides.clone());
@@ -346,14 +398,16 @@ impl Strided {
         let sizes = infer_size(sizes, self.numel())?;
         let strides = self.view_strides(&sizes).ok_or(Error::ViewStrides)?;
         Ok(Strided {
-            sizes: DynSizes::from_slice(&sizes),
+            sizes: Dims::from_slice(&sizes),
             strides,
             offset: self.offset,
         })
     }
 
     /// `size`, `stride` and `offset` over the same storage, checked to stay
-    /// inside a storage of `storage_len` elements (PyTorch's `as_strided`).
+    /// inside a storage of `storage_len` elements (PyTorch's `as_strided`:
+    /// `offset` is absolute, and a layout with no elements skips the check,
+    /// as `checkInBoundsForStorage` does, since it addresses nothing).
     pub fn as_strided(
         size: &[usize],
         stride: &[usize],
@@ -393,18 +447,24 @@ impl Strided {
     }
 }
 
-/// How a dimension is cut by the split family: `(start, length)` pieces.
-fn pieces_at(starts: impl IntoIterator<Item = usize>, size: usize) -> Vec<(usize, usize)> {
-    let mut bounds: Vec<usize> = starts.into_iter().map(|s| s.min(size)).collect();
-    bounds.push(size);
-    let mut out = Vec::with_capacity(bounds.len());
-    let mut from = 0;
-    for b in bounds {
-        let b = b.max(from);
-        out.push((from, b - from));
-        from = b;
-    }
-    out
+/// The `(start, length)` pieces of a dimension of `size` cut at `bounds`, as
+/// `tensor_split` cuts: piece `i` is PyTorch's `slice(bounds[i - 1],
+/// bounds[i])` (from 0, to the size), whose bounds wrap when negative and are
+/// clamped to `[0, size]`, and whose end is raised to its start when below
+/// it. Unsorted bounds thus give an empty piece at the larger start, then a
+/// piece starting back at the smaller one.
+fn slices_between(bounds: &[isize], size: usize) -> Vec<(usize, usize)> {
+    let n = size as isize;
+    let clamp = |b: isize| (if b < 0 { b + n } else { b }).clamp(0, n) as usize;
+    let starts = std::iter::once(0).chain(bounds.iter().copied());
+    let ends = bounds.iter().copied().chain(std::iter::once(n));
+    starts
+        .zip(ends)
+        .map(|(s, e)| {
+            let (s, e) = (clamp(s), clamp(e));
+            (s, e.max(s) - s)
+        })
+        .collect()
 }
 
 impl Strided {
@@ -414,7 +474,7 @@ impl Strided {
             .iter()
             .map(|&(start, len)| {
                 let mut out = self.clone();
-                out.offset += start * self.strides[d];
+                out.offset = add_mul(out.offset, start, self.strides[d]);
                 out.sizes[d] = len;
                 out
             })
@@ -423,11 +483,15 @@ impl Strided {
 
     /// Pieces of `split_size` along `dim` (the last may be shorter).
     pub fn split(&self, split_size: isize, dim: isize) -> Result<Vec<Strided>, Error> {
-        let d = self.split_dim(dim)?;
-        let n = self.sizes[d];
+        // PyTorch's order: rank, split_size >= 0, dimension.
+        if self.rank() == 0 {
+            return Err(Error::SplitRankZero { op: "split" });
+        }
         if split_size < 0 {
             return Err(Error::SplitNegative { split_size });
         }
+        let d = wrap_dim(dim, self.rank())?;
+        let n = self.sizes[d];
         let step = split_size as usize;
         if step == 0 && n != 0 {
             return Err(Error::SplitZero { size: n });
@@ -445,17 +509,22 @@ impl Strided {
 
     /// Pieces of the given sizes along `dim` (they must add up to its size).
     pub fn split_with_sizes(&self, sizes: &[isize], dim: isize) -> Result<Vec<Strided>, Error> {
-        let d = self.split_dim(dim)?;
+        if self.rank() == 0 {
+            return Err(Error::SplitRankZero { op: "split" });
+        }
+        let d = wrap_dim(dim, self.rank())?;
         if sizes.iter().any(|&s| s < 0) {
             return Err(Error::SplitSizesNegative {
                 split_sizes: sizes.to_vec(),
             });
         }
-        let total: usize = sizes.iter().map(|&s| s as usize).sum();
-        if total != self.sizes[d] {
+        let total = sizes
+            .iter()
+            .try_fold(0usize, |acc, &s| acc.checked_add(s as usize));
+        if total != Some(self.sizes[d]) {
             return Err(Error::SplitSizesSum {
                 size: self.sizes[d],
-                dim: d,
+                dim, // as given: PyTorch prints `dimension -1`
                 split_sizes: sizes.to_vec(),
             });
         }
@@ -473,10 +542,14 @@ impl Strided {
     /// `chunks` pieces of equal size (the last may be shorter, and there may
     /// be fewer) along `dim`.
     pub fn chunk(&self, chunks: isize, dim: isize) -> Result<Vec<Strided>, Error> {
+        // PyTorch's order: rank, chunks > 0, dimension.
+        if self.rank() == 0 {
+            return Err(Error::SplitRankZero { op: "chunk" });
+        }
         if chunks <= 0 {
             return Err(Error::ChunkCount { chunks });
         }
-        let d = self.split_dim(dim)?;
+        let d = wrap_dim(dim, self.rank())?;
         let step = self.sizes[d].div_ceil(chunks as usize);
         if step == 0 {
             let pieces = vec![(0, 0); chunks as usize];
@@ -487,13 +560,16 @@ impl Strided {
 
     /// `sections` pieces along `dim` whose sizes differ by at most one.
     pub fn tensor_split(&self, sections: isize, dim: isize) -> Result<Vec<Strided>, Error> {
+        // PyTorch's order: rank, dimension, sections > 0.
+        let d = self.tensor_split_dim(dim)?;
         if sections <= 0 {
             return Err(Error::TensorSplitSections { sections });
         }
-        let d = self.split_dim(dim)?;
         let (n, k) = (self.sizes[d], sections as usize);
-        let starts = (1..k).map(|i| i * (n / k) + i.min(n % k));
-        Ok(self.cut(d, &pieces_at(starts, n)))
+        let bounds: Vec<isize> = (1..k)
+            .map(|i| (i * (n / k) + i.min(n % k)) as isize)
+            .collect();
+        Ok(self.cut(d, &slices_between(&bounds, n)))
     }
 
     /// Pieces between the given indices along `dim` (clamped to its size).
@@ -502,33 +578,27 @@ impl Strided {
         indices: &[isize],
         dim: isize,
     ) -> Result<Vec<Strided>, Error> {
-        let d = self.split_dim(dim)?;
-        let n = self.sizes[d];
-        let wrap = |i: isize| {
-            if i < 0 {
-                (i + n as isize).max(0) as usize
-            } else {
-                i as usize
-            }
-        };
-        Ok(self.cut(d, &pieces_at(indices.iter().map(|&i| wrap(i)), n)))
+        let d = self.tensor_split_dim(dim)?;
+        Ok(self.cut(d, &slices_between(indices, self.sizes[d])))
     }
 
     /// Every index of `dim`, as layouts without that dimension.
     pub fn unbind(&self, dim: isize) -> Result<Vec<Strided>, Error> {
-        if self.rank() == 0 {
-            return Err(Error::UnbindRankZero { dim });
-        }
+        // PyTorch wraps the dim first (a rank-0 tensor takes 0 and -1), then
+        // asks for the size of dimension 0, which a scalar lacks.
         let d = wrap_dim(dim, self.rank())?;
+        if self.rank() == 0 {
+            return Err(Error::NoDimensions { dim: d });
+        }
         (0..self.sizes[d])
             .map(|i| self.select(d as isize, i as isize))
             .collect()
     }
 
-    /// The dimension a split family operation cuts (rank 0 has none).
-    fn split_dim(&self, dim: isize) -> Result<usize, Error> {
+    /// The dimension `tensor_split` cuts (rank 0 has none).
+    fn tensor_split_dim(&self, dim: isize) -> Result<usize, Error> {
         if self.rank() == 0 {
-            return Err(Error::SplitRankZero);
+            return Err(Error::TensorSplitRankZero);
         }
         wrap_dim(dim, self.rank())
     }
@@ -543,33 +613,38 @@ impl Strided {
             });
         }
         let rank = self.rank();
-        let src: Vec<usize> = source
+        let src: Dims = source
             .iter()
             .map(|&d| wrap_dim(d, rank))
             .collect::<Result<_, _>>()?;
-        let dst: Vec<usize> = destination
+        let dst: Dims = destination
             .iter()
             .map(|&d| wrap_dim(d, rank))
             .collect::<Result<_, _>>()?;
         let repeated = |v: &[usize]| (1..v.len()).any(|i| v[..i].contains(&v[i]));
+        // PyTorch prints the dims as given.
         if repeated(&src) {
             return Err(Error::MovedimRepeated {
                 which: "source",
-                dims: src,
+                dims: source.to_vec(),
             });
         }
         if repeated(&dst) {
             return Err(Error::MovedimRepeated {
                 which: "destination",
-                dims: dst,
+                dims: destination.to_vec(),
             });
         }
-        let mut order: Vec<Option<usize>> = vec![None; rank];
+        if rank == 0 {
+            // A scalar: nothing moves (PyTorch returns an alias).
+            return Ok(self.clone());
+        }
+        let mut order: SmallVec<[Option<usize>; INLINE_DIMS]> = SmallVec::from_elem(None, rank);
         for (&s, &d) in src.iter().zip(&dst) {
             order[d] = Some(s);
         }
         let mut rest = (0..rank).filter(|i| !src.contains(i));
-        let perm: Vec<isize> = order
+        let perm: SignedDims = order
             .into_iter()
             .map(|o| o.or_else(|| rest.next()).expect("as many dims as places") as isize)
             .collect();
@@ -579,21 +654,33 @@ impl Strided {
     /// Dimension `dim` split into `sizes` (one may be -1), whose product must
     /// be its size.
     pub fn unflatten(&self, dim: isize, sizes: &[isize]) -> Result<Strided, Error> {
-        let d = wrap_dim(dim, self.rank())?;
+        // Python's `Tensor.unflatten` rejects empty sizes before ATen runs.
         if sizes.is_empty() {
             return Err(Error::UnflattenEmpty);
         }
-        let n = if self.rank() == 0 { 1 } else { self.sizes[d] };
-        let inferred = infer_size(sizes, n).map_err(|_| Error::UnflattenSizes {
-            sizes: sizes.to_vec(),
-            dim: d,
-            size: n,
+        let d = wrap_dim(dim, self.rank())?;
+        // PyTorch catches the errors of `infer_size(sizes, self.size(dim))`:
+        // an element count that does not match gets unflatten's own text,
+        // any other is re-raised as "unflatten got an unexpected error".
+        // A scalar has no size to ask for.
+        let unexpected = |inner| Error::UnflattenUnexpected {
+            inner: Box::new(inner),
+        };
+        if self.rank() == 0 {
+            return Err(unexpected(Error::NoDimensions { dim: d }));
+        }
+        let n = self.sizes[d];
+        let inferred = infer_size(sizes, n).map_err(|e| match e {
+            Error::ElementCount { .. } => Error::UnflattenSizes {
+                sizes: sizes.to_vec(),
+                dim: d,
+                size: n,
+            },
+            other => unexpected(other),
         })?;
-        let mut new_sizes: Vec<isize> = self.sizes.iter().map(|&s| s as isize).collect();
-        new_sizes.splice(
-            d..(d + 1).min(self.rank()),
-            inferred.iter().map(|&s| s as isize),
-        );
+        let mut new_sizes: SignedDims = self.sizes.iter().map(|&s| s as isize).collect();
+        new_sizes.remove(d);
+        new_sizes.insert_many(d, inferred.iter().map(|&s| s as isize));
         self.view(&new_sizes)
     }
 }
@@ -603,13 +690,13 @@ impl Strided {
 ///
 /// ```
 /// use shaped::layout::views::infer_size;
-/// assert_eq!(infer_size(&[2, -1], 6).unwrap(), vec![2, 3]);
+/// assert_eq!(infer_size(&[2, -1], 6).unwrap().as_slice(), [2, 3]);
 /// assert_eq!(
 ///     infer_size(&[5, -1], 12).unwrap_err().to_string(),
 ///     "shape '[5, -1]' is invalid for input of size 12"
 /// );
 /// ```
-pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Vec<usize>, Error> {
+pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Dims, Error> {
     let mut infer = None;
     let mut known: usize = 1;
     for (i, &s) in sizes.iter().enumerate() {
@@ -630,8 +717,15 @@ pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Vec<usize>, Error> {
         shape: sizes.to_vec(),
         numel,
     };
-    let mut out: Vec<usize> = sizes.iter().map(|&s| s.max(0) as usize).collect();
+    let mut out: Dims = sizes.iter().map(|&s| s.max(0) as usize).collect();
     match infer {
+        // As PyTorch: with no elements and a 0 among the sizes, -1 could be
+        // anything.
+        Some(_) if known == 0 && numel == 0 => {
+            return Err(Error::InferAmbiguous {
+                shape: sizes.to_vec(),
+            })
+        }
         Some(i) => {
             if known == 0 || !numel.is_multiple_of(known) {
                 return Err(invalid());
@@ -836,21 +930,43 @@ impl Strided {
         }
         let mut out = self.clone();
         let mut dim = 0usize; // the next dimension of `out` an item applies to
-        let mut source = 0usize; // the dimension of `self` it came from
-        for item in items {
+        for (position, item) in items.iter().enumerate() {
+            // Only two ellipses can take `dim` past the last dimension (each
+            // skips every dimension not named). PyTorch then reads its size
+            // as 0 for an index, returns the tensor for a range from 0 with
+            // step 1, and rejects any other range.
+            let beyond = dim >= out.rank();
             match *item {
+                SliceItem::Index(i) if beyond => {
+                    return Err(Error::IndexOutOfRange {
+                        index: i,
+                        dim: position,
+                        size: 0,
+                    });
+                }
+                SliceItem::Range { start, step, .. } if beyond && step > 0 => {
+                    if start != 0 || step != 1 {
+                        return Err(Error::DimOutOfRange {
+                            dim: dim as isize,
+                            rank: out.rank(),
+                        });
+                    }
+                    dim += 1;
+                }
                 SliceItem::Index(i) => {
                     let n = out.sizes[dim] as isize;
                     if i < -n || i >= n {
+                        // PyTorch names the item's position in the index
+                        // (`real_dim`), not a dimension: `x[None, 2, 7]`
+                        // reports dimension 2.
                         return Err(Error::IndexOutOfRange {
                             index: i,
-                            dim: source,
+                            dim: position,
                             size: n as usize,
                         });
                     }
-                    source += 1;
                     let i = if i < 0 { i + n } else { i } as usize;
-                    out.offset += i * out.strides[dim];
+                    out.offset = add_mul(out.offset, i, out.strides[dim]);
                     out.sizes.remove(dim);
                     out.strides.remove(dim);
                 }
@@ -866,11 +982,10 @@ impl Strided {
                     let s = clamp(start);
                     let e = end.map_or(n, clamp);
                     let len = if e > s { (e - s + step - 1) / step } else { 0 };
-                    out.offset += s as usize * out.strides[dim];
+                    out.offset = add_mul(out.offset, s as usize, out.strides[dim]);
                     out.sizes[dim] = len as usize;
-                    out.strides[dim] *= step as usize;
+                    out.strides[dim] = out.strides[dim].saturating_mul(step as usize);
                     dim += 1;
-                    source += 1;
                 }
                 SliceItem::NewAxis => {
                     out = out.unsqueeze(dim as isize)?;
@@ -878,7 +993,6 @@ impl Strided {
                 }
                 SliceItem::Ellipsis => {
                     dim += self.rank() - named;
-                    source += self.rank() - named;
                 }
             }
         }

@@ -83,7 +83,7 @@ fn single_run<const N: usize>(
     offsets: [usize; N],
     first: usize,
 ) -> Option<Row<N>> {
-    let numel: usize = sizes.iter().product();
+    let numel = crate::layout::numel(sizes);
     let small = numel > 0 && numel < PARALLEL_MIN_ELEMENTS;
     let contiguous = || {
         strides[first..]
@@ -238,7 +238,7 @@ impl<const N: usize> Plan<N> {
 
     /// The number of elements.
     pub fn numel(&self) -> usize {
-        self.sizes.iter().product()
+        crate::layout::numel(&self.sizes)
     }
 
     /// The coalesced sizes, outermost first.
@@ -290,7 +290,8 @@ impl<const N: usize> Plan<N> {
 
     /// Rank 0 has one element; otherwise units are rows cut in `pieces`
     /// (plain) or bands of up to `TILE_ROWS` rows (tiled) over all outer
-    /// indices.
+    /// indices. Only for a plan with elements: no size is 0, so every
+    /// product of sizes is at most the element count.
     fn units(&self, pieces: usize) -> usize {
         let rank = self.sizes.len();
         if rank == 0 {

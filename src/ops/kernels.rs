@@ -10,6 +10,7 @@ use super::engine::{self, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
 use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
 use crate::error::Error;
+use crate::layout::numel;
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
 use core::mem::MaybeUninit;
@@ -130,7 +131,7 @@ pub(crate) fn write_map1<A: Element, U: Element, F: UnaryFn<A, U>>(
     a: StridedRef<'_, A, Cpu>,
     f: F,
 ) {
-    debug_assert_eq!(dst.len(), a.sizes.iter().product::<usize>());
+    debug_assert_eq!(dst.len(), numel(a.sizes));
     let visit = Map1 {
         dst: CpuPtr::from_mut(dst),
         a: a.ptr,
@@ -239,11 +240,11 @@ unsafe fn stage<T: Element, const N: usize>(
 
 /// The elements of `a` in row-major order, in a new `Vec`.
 pub(crate) fn gather<T: Element>(a: StridedRef<'_, T, Cpu>) -> Vec<T> {
-    let numel: usize = a.sizes.iter().product();
-    let mut out = Vec::with_capacity(numel);
-    write_map1(&mut out.spare_capacity_mut()[..numel], a, Identity);
-    // SAFETY: `write_map1` initialized all `numel` elements.
-    unsafe { out.set_len(numel) };
+    let n = numel(a.sizes);
+    let mut out = Vec::with_capacity(n);
+    write_map1(&mut out.spare_capacity_mut()[..n], a, Identity);
+    // SAFETY: `write_map1` initialized all `n` elements.
+    unsafe { out.set_len(n) };
     out
 }
 
@@ -252,7 +253,7 @@ impl Elementwise for Cpu {
         a: StridedRef<'_, A, Cpu>,
         f: F,
     ) -> Result<CpuBuffer<U>, Error> {
-        CpuBuffer::try_new_with(a.sizes.iter().product(), |dst| write_map1(dst, a, f))
+        CpuBuffer::try_new_with(numel(a.sizes), |dst| write_map1(dst, a, f))
     }
 
     fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
@@ -261,7 +262,7 @@ impl Elementwise for Cpu {
         b: StridedRef<'_, B, Cpu>,
         f: F,
     ) -> Result<CpuBuffer<U>, Error> {
-        CpuBuffer::try_new_with(sizes.iter().product(), |dst| {
+        CpuBuffer::try_new_with(numel(sizes), |dst| {
             let visit = Map2 {
                 dst: CpuPtr::from_mut(dst),
                 a: a.ptr,
@@ -662,6 +663,47 @@ mod tests {
                 assert_eq!(acc[[r, c]], T::sub(xs(r, c), ys(c, r)));
             }
         }
+    }
+
+    /// Sizes of no elements whose product, taken in order, overflows before
+    /// the 0 (a permuted view of `[0, huge, huge]`): nothing may multiply
+    /// them in order.
+    #[test]
+    fn no_elements_behind_huge_sizes() {
+        use super::{gather, Add, Constant, Identity, Lt, Neg};
+        use crate::ops::engine::Plan;
+        use crate::ops::{Elementwise, StridedMut};
+        use crate::storage::cpu::CpuBuffer;
+        use crate::storage::{Backend, Cpu, StridedRef};
+
+        const HUGE: usize = 1 << 40;
+        let mut buffer = CpuBuffer::<f32>::try_full(1, 0.0).unwrap();
+        let ptr = Cpu::ptr_mut(&mut buffer);
+        let strides = [0, 0, 1];
+        for sizes in [[HUGE, HUGE, 0], [HUGE, 0, HUGE], [0, HUGE, HUGE]] {
+            assert_eq!(crate::layout::numel(&sizes), 0);
+            let a = StridedRef::<f32, Cpu> {
+                ptr,
+                sizes: &sizes,
+                strides: &strides,
+                offset: 0,
+            };
+            assert!(Cpu::map1(a, Neg).unwrap().is_empty());
+            assert!(Cpu::map1(a, Identity).unwrap().is_empty());
+            assert!(Cpu::map2(&sizes, a, a, Add).unwrap().is_empty());
+            assert!(Cpu::map2(&sizes, a, a, Lt).unwrap().is_empty());
+            assert!(gather(a).is_empty());
+            assert_eq!(Plan::new(&sizes, [&strides], [0]).numel(), 0);
+            let out = || StridedMut::<f32, Cpu> {
+                ptr,
+                sizes: &sizes,
+                strides: &strides,
+                offset: 0,
+            };
+            Cpu::update1(out(), Constant(1.0));
+            Cpu::update2(out(), a, Add);
+        }
+        assert_eq!(buffer.as_slice(), &[0.0], "no element was written");
     }
 
     #[test]

@@ -29,6 +29,31 @@ shaped_macros::size_mismatch_diagnostic! {
     note: "`expand` can only stretch dimensions of size 1 and add new leading dimensions",
 }
 
+shaped_macros::size_mismatch_diagnostic! {
+    family: ViewNumelMismatch,
+    message: "cannot view or reshape: the new shape has {a} elements, the tensor has {b}",
+    label: "{a} elements cannot hold the tensor's {b}",
+    note: "`view` and `reshape` keep every element: the product of the new sizes must equal the old one",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: IndexOutOfBounds,
+    message: "index {a} is out of bounds for a dimension of size {b}",
+    label: "valid indices are -{b} <= i < {b}",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: IndexFromEndOutOfBounds,
+    message: "index -{a} is out of bounds for a dimension of size {b}",
+    label: "valid indices are -{b} <= i < {b}",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: NarrowTooLong,
+    message: "cannot narrow to length {a}: the dimension has size {b}",
+    label: "`narrow::<DIM, LEN>` needs LEN no larger than the dimension's size ({b})",
+}
+
 /// The in-place rule when the operand has more dimensions than the output.
 #[diagnostic::on_unimplemented(
     message = "an in-place operation cannot change the shape of its output: the other operand has {EXTRA} more dimension(s) than the output",

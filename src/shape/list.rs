@@ -19,12 +19,31 @@ pub struct Cons<H, T>(H, T);
 pub trait TupleShape {
     /// The dimensions, last first: `(A, B, C)` gives `Cons<C, Cons<B, Cons<A, Nil>>>`.
     type Rev;
+    /// The dimensions in order: `(A, B, C)` gives `Cons<A, Cons<B, Cons<C, Nil>>>`.
+    type Fwd;
 }
 
 /// The tuple shape of a reversed list (the inverse of [`TupleShape::Rev`]).
 pub trait FromRev {
     /// The tuple.
     type Tuple;
+}
+
+/// The tuple shape of a list in order (first dimension at the head), whose
+/// dimensions are all [`Shape`](super::Shape)-able.
+#[diagnostic::on_unimplemented(
+    message = "a static shape has at most 8 dimensions",
+    label = "this result would have more; use `DynShape` (`into_dyn()`) for higher ranks"
+)]
+pub trait FromForward {
+    /// The tuple.
+    type Tuple: super::Shape;
+}
+
+/// `fwd_list!(A B C)` is `Cons<A, Cons<B, Cons<C, Nil>>>`.
+macro_rules! fwd_list {
+    () => { Nil };
+    ($h:ident $($t:ident)*) => { Cons<$h, fwd_list!($($t)*)> };
 }
 
 /// `rev_list!(A B C)` is `Cons<C, Cons<B, Cons<A, Nil>>>`.
@@ -38,8 +57,12 @@ macro_rules! tuple_lists {
     ($($t:ident)*) => {
         impl<$($t: Dim),*> TupleShape for ($($t,)*) {
             type Rev = rev_list!($($t)*);
+            type Fwd = fwd_list!($($t)*);
         }
         impl<$($t: Dim),*> FromRev for rev_list!($($t)*) {
+            type Tuple = ($($t,)*);
+        }
+        impl<$($t: Dim),*> FromForward for fwd_list!($($t)*) {
             type Tuple = ($($t,)*);
         }
     };

@@ -13,12 +13,15 @@
 //!   rules at run time.
 
 pub mod arith;
+pub mod axes;
 mod broadcast;
 mod broadcast_to;
 pub mod diagnostics;
 pub mod digits;
 mod dim;
 pub mod list;
+pub mod slice;
+pub mod split;
 
 pub(crate) use broadcast::broadcast_sizes_into;
 pub use broadcast::{
@@ -56,6 +59,12 @@ impl<const N: usize> SizeArray for [usize; N] {
     fn filled(rank: usize, value: usize) -> Self {
         assert_eq!(rank, N, "rank mismatch");
         [value; N]
+    }
+}
+
+impl<A: smallvec::Array<Item = usize> + Send + Sync + 'static> SizeArray for smallvec::SmallVec<A> {
+    fn filled(rank: usize, value: usize) -> Self {
+        smallvec::SmallVec::from_elem(value, rank)
     }
 }
 

@@ -13,8 +13,10 @@ pub use cpu::Cpu;
 pub use device::Device;
 
 use crate::dtype::Element;
+use core::cell::Cell;
 use core::fmt::Debug;
 use core::marker::PhantomData;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 pub(crate) mod sealed {
     pub trait Sealed {}
@@ -37,10 +39,47 @@ pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
     fn ptr_mut<T: Element>(buffer: &mut Self::Buffer<T>) -> Self::Ptr<T>;
     /// The number of elements in a buffer.
     fn len<T: Element>(buffer: &Self::Buffer<T>) -> usize;
-    /// The address a handle points to (for `shares_storage_with`).
-    fn addr<T: Element>(ptr: Self::Ptr<T>) -> usize;
+    /// The identity of a buffer (for `shares_storage_with`).
+    fn storage_id<T: Element>(buffer: &Self::Buffer<T>) -> StorageId;
     /// The device a buffer lives on.
     fn device<T: Element>(buffer: &Self::Buffer<T>) -> Device;
+}
+
+/// The identity of one buffer: every buffer gets its own when it is made, so
+/// that two live buffers never share one, empty ones included (their data
+/// addresses may well be equal: every empty allocation of an element type has
+/// the same dangling address). A tensor and its views carry their buffer's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StorageId(u64);
+
+impl StorageId {
+    /// An identity never handed out before. (2^64 buffers are not going to
+    /// be made: the counter does not wrap around in practice.)
+    #[inline]
+    pub(crate) fn fresh() -> StorageId {
+        // Each thread takes identities from a range of its own, so that the
+        // shared counter (an atomic read-modify-write, which costs about as
+        // much as the arithmetic of a small elementwise operation) is
+        // touched once per `BATCH` buffers.
+        const BATCH: u64 = 1 << 16;
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        thread_local! {
+            /// The next identity of this thread's range, and its end.
+            static RANGE: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+        }
+        RANGE
+            .try_with(|range| {
+                let (mut next, mut end) = range.get();
+                if next == end {
+                    next = NEXT.fetch_add(BATCH, Ordering::Relaxed);
+                    end = next + BATCH;
+                }
+                range.set((next + 1, end));
+                StorageId(next)
+            })
+            // A buffer made while the thread's locals are torn down.
+            .unwrap_or_else(|_| StorageId(NEXT.fetch_add(1, Ordering::Relaxed)))
+    }
 }
 
 /// Who owns a tensor's elements and whether they may be written.
@@ -126,6 +165,8 @@ pub trait Storage<T: Element, D: Backend> {
     }
     /// The device the buffer lives on.
     fn device(&self) -> Device;
+    /// The identity of the whole underlying buffer.
+    fn storage_id(&self) -> StorageId;
 }
 
 /// Storage kinds whose tensors may be written: owned tensors and mutable
@@ -177,6 +218,7 @@ pub struct Borrowed<'a, T: Element, D: Backend> {
     ptr: D::Ptr<T>,
     len: usize,
     device: Device,
+    id: StorageId,
     _borrow: PhantomData<&'a D::Buffer<T>>,
 }
 
@@ -192,6 +234,7 @@ pub struct BorrowedMut<'a, T: Element, D: Backend> {
     ptr: D::Ptr<T>,
     len: usize,
     device: Device,
+    id: StorageId,
     _borrow: PhantomData<&'a mut D::Buffer<T>>,
 }
 
@@ -254,6 +297,9 @@ impl<T: Element, D: Backend> Storage<T, D> for OwnedData<T, D> {
     fn device(&self) -> Device {
         self.device
     }
+    fn storage_id(&self) -> StorageId {
+        D::storage_id(&self.buffer)
+    }
 }
 impl Writable for Owned {
     fn ptr_mut<T: Element, D: Backend>(data: &mut OwnedData<T, D>) -> D::Ptr<T> {
@@ -271,6 +317,9 @@ impl<T: Element, D: Backend> Storage<T, D> for Borrowed<'_, T, D> {
     fn device(&self) -> Device {
         self.device
     }
+    fn storage_id(&self) -> StorageId {
+        self.id
+    }
 }
 
 impl<T: Element, D: Backend> Storage<T, D> for BorrowedMut<'_, T, D> {
@@ -282,6 +331,9 @@ impl<T: Element, D: Backend> Storage<T, D> for BorrowedMut<'_, T, D> {
     }
     fn device(&self) -> Device {
         self.device
+    }
+    fn storage_id(&self) -> StorageId {
+        self.id
     }
 }
 impl Writable for ViewMut<'_> {
@@ -317,6 +369,12 @@ impl<T: Element, D: Backend> Storage<T, D> for CowData<'_, T, D> {
             CowData::Owned(o) => o.device(),
         }
     }
+    fn storage_id(&self) -> StorageId {
+        match self {
+            CowData::Borrowed(b) => b.storage_id(),
+            CowData::Owned(o) => o.storage_id(),
+        }
+    }
 }
 
 /// Borrows any storage for reading.
@@ -327,6 +385,7 @@ pub(crate) fn borrow<'a, T: Element, D: Backend, S: Storage<T, D> + ?Sized>(
         ptr: data.ptr(),
         len: data.len(),
         device: data.device(),
+        id: data.storage_id(),
         _borrow: PhantomData,
     }
 }
@@ -340,6 +399,7 @@ pub(crate) fn borrow_mut<'a, T: Element, D: Backend, R: Writable>(
         ptr,
         len: data.len(),
         device: data.device(),
+        id: data.storage_id(),
         _borrow: PhantomData,
     }
 }

@@ -28,7 +28,7 @@ const PREFIX: &str = "tensor(";
 ///            "tensor([], size=(0, 3), dtype=torch.int64)");
 /// ```
 pub(crate) fn format_tensor<T: Element>(sizes: &[usize], values: &[T]) -> String {
-    let numel: usize = sizes.iter().product();
+    let numel = crate::layout::numel(sizes);
     assert_eq!(numel, values.len(), "the elements do not fill the sizes");
     let dtype = T::DTYPE;
     let indent = PREFIX.len();

@@ -119,7 +119,10 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     }
 
     /// True when both tensors read the same storage (a tensor and its
-    /// views), as PyTorch's comparison of storage data pointers.
+    /// views), as PyTorch's comparison of storages. Storages are told apart
+    /// by identity, not by address: two tensors made separately never share,
+    /// even with no elements, and a view of no elements still shares its
+    /// base's storage.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -132,7 +135,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
         &self,
         other: &Tensor<T2, S2, D, R2>,
     ) -> bool {
-        self.device() == other.device() && D::addr(self.data.ptr()) == D::addr(other.data.ptr())
+        self.device() == other.device() && self.data.storage_id() == other.data.storage_id()
     }
 
     /// A read-only view of the whole tensor.
@@ -233,5 +236,46 @@ where
     /// that is [`Tensor::eq`]).
     fn eq(&self, other: &Tensor<T, S2, Cpu, R2>) -> bool {
         self.layout.sizes() == other.layout.sizes() && self.to_vec() == other.to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    #[test]
+    fn empty_tensors_have_storages_of_their_own() {
+        // Every empty allocation of an element type has the same address;
+        // storages are still told apart.
+        let a = DynTensor::<f32>::zeros(&[0, 3]);
+        let b = DynTensor::<f32>::zeros(&[0, 3]);
+        assert!(!a.shares_storage_with(&b));
+        let v = DynTensor::<f32>::from_vec(Vec::new(), &[3, 0]).unwrap();
+        assert!(!v.shares_storage_with(&a));
+        let s = Tensor::<f32, shape![0]>::zeros();
+        assert!(!s.shares_storage_with(&Tensor::<f32, shape![0]>::zeros()));
+        assert!(!s.shares_storage_with(&a));
+        // Copies are new storages, empty or not.
+        assert!(!a.clone().shares_storage_with(&a));
+        assert!(!a.to_owned().shares_storage_with(&a));
+        // Views share their base's, empty or not.
+        assert!(a.shares_storage_with(&a));
+        assert!(a.as_view().shares_storage_with(&a));
+        assert!(a.t().unwrap().shares_storage_with(&a));
+        assert!(a.contiguous().shares_storage_with(&a));
+    }
+
+    #[test]
+    fn an_empty_view_shares_its_base() {
+        let t = DynTensor::<i64>::from_vec((0..12).collect(), &[3, 4]).unwrap();
+        let e = t.narrow(0, 1, 0).unwrap();
+        assert_eq!(e.numel(), 0);
+        assert!(e.shares_storage_with(&t));
+        assert!(t.shares_storage_with(&e));
+        let ee = e.narrow(1, 0, 0).unwrap();
+        assert!(ee.shares_storage_with(&t));
+        assert!(ee.shares_storage_with(&e));
+        let other = DynTensor::<i64>::arange(12);
+        assert!(!e.shares_storage_with(&other));
     }
 }

@@ -4,8 +4,8 @@
 use super::CowOf;
 use crate::dtype::Element;
 use crate::error::Error;
+use crate::layout::is_contiguous;
 use crate::layout::views::Strided;
-use crate::layout::{is_contiguous, is_non_overlapping};
 use crate::ops::Elementwise;
 use crate::shape::Shape;
 use crate::storage::{Backend, Repr};
@@ -46,7 +46,10 @@ impl MemoryFormat {
     }
 }
 
-/// Strides that lay `sizes` out with `order[0]` varying fastest.
+/// Strides that lay `sizes` out with `order[0]` varying fastest. A size-0
+/// dimension counts as 1 (the row-major rule of PyTorch's `empty`, and the
+/// one of `infer_dense_strides`); `clone` and `contiguous` with
+/// channels-last formats use [`channels_last_strides`] instead.
 fn strides_in_order(sizes: &[usize], order: &[usize]) -> Vec<usize> {
     let mut strides = vec![0; sizes.len()];
     let mut step = 1usize;
@@ -57,19 +60,37 @@ fn strides_in_order(sizes: &[usize], order: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// PyTorch's `get_channels_last_strides_2d`/`_3d`: the channels-last
+/// strides multiply the raw sizes, so a size-0 dimension gives the
+/// dimensions after it in the order stride 0 (`[2, 3, 0, 4]` gets
+/// `[0, 1, 12, 3]`).
+fn channels_last_strides(sizes: &[usize], order: &[usize]) -> Vec<usize> {
+    let mut strides = vec![0; sizes.len()];
+    let mut step = 1usize;
+    for &d in order {
+        strides[d] = step;
+        step = step.saturating_mul(sizes[d]);
+    }
+    strides
+}
+
 /// Whether `sizes`/`strides` are laid out in `order` (fastest first),
 /// ignoring size-1 dimensions, as PyTorch's `is_contiguous(memory_format)`.
+/// Row-major contiguity holds for any tensor of no elements; the
+/// channels-last tests have no such shortcut in PyTorch (`[2, 3, 0, 4]`
+/// with row-major strides is not channels-last contiguous).
 fn is_in_order(sizes: &[usize], strides: &[usize], order: &[usize]) -> bool {
-    if sizes.contains(&0) {
+    let row_major = order.iter().rev().copied().eq(0..order.len());
+    if row_major && sizes.contains(&0) {
         return true;
     }
-    let mut expected = 1;
+    let mut expected = 1usize;
     for &d in order {
         if sizes[d] != 1 {
             if strides[d] != expected {
                 return false;
             }
-            expected *= sizes[d];
+            expected = expected.saturating_mul(sizes[d]);
         }
     }
     true
@@ -154,7 +175,16 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
         if is_in_order(self.layout.sizes(), self.layout.strides(), &order) {
             return Ok(self.cow_view(self.strided_layout()));
         }
-        let copy = self.copy_in_order(&order)?;
+        let mut copy = self.copy_in_order(&order)?;
+        if format != MemoryFormat::Contiguous {
+            // Only the strides of a tensor of no elements can differ.
+            let strides = channels_last_strides(self.layout.sizes(), &order);
+            copy.layout = crate::layout::Layout::from_parts(
+                copy.layout.size_array().clone(),
+                crate::layout::array_from::<S>(&strides),
+                0,
+            );
+        }
         Ok(Tensor {
             data: R::cow_owned(copy.data),
             layout: copy.layout,
@@ -162,9 +192,10 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     }
 
     /// A new tensor with the same elements (PyTorch's `clone()` with
-    /// `preserve_format`): a non-overlapping layout keeps the order of its
-    /// strides (a transpose stays a transpose; gaps close up), an
-    /// overlapping one (an expanded view) becomes row-major.
+    /// `preserve_format`): a dense non-overlapping layout keeps its strides
+    /// exactly; any other keeps the order of its strides with the gaps
+    /// closed (a sliced transpose stays a transpose), where stride-0
+    /// (expanded) dimensions keep their row-major place.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -181,24 +212,23 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// [`clone`](Self::clone), with `Err` when allocation fails.
     pub fn try_clone(&self) -> Result<Tensor<T, S, D>, Error> {
         let (sizes, strides) = (self.layout.sizes(), self.layout.strides());
-        // As PyTorch: a dense layout keeps its strides exactly; any other
-        // non-overlapping one keeps the order of its strides with the gaps
-        // closed; an overlapping one becomes row-major.
-        if !is_non_overlapping(sizes, strides) {
-            return self.contiguous_copy();
-        }
-        let mut order: Vec<usize> = (0..self.rank()).collect();
-        // Fastest first; ties (size-1 dims) keep the row-major order.
-        order.sort_by_key(|&d| (strides[d], usize::MAX - d));
-        let mut copy = self.copy_in_order(&order)?;
+        // PyTorch's `clone(preserve_format)`: a dense non-overlapping layout
+        // gets `empty_strided` with its own strides; any other gets
+        // `empty_like`, whose strides come from `infer_dense_strides`.
         if is_dense(sizes, strides) {
+            // Copy in the order of the strides (size-1 dimensions, whose
+            // strides are arbitrary, place nothing), then keep the strides.
+            let mut order: Vec<usize> = (0..self.rank()).collect();
+            order.sort_by_key(|&d| (sizes[d] > 1, strides[d]));
+            let mut copy = self.copy_in_order(&order)?;
             copy.layout = crate::layout::Layout::from_parts(
                 crate::layout::array_from::<S>(sizes),
                 crate::layout::array_from::<S>(strides),
                 0,
             );
+            return Ok(copy);
         }
-        Ok(copy)
+        self.copy_in_order(&dense_order(sizes, strides))
     }
 
     /// A contiguous copy (row-major), as an owned tensor.
@@ -226,7 +256,8 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
 }
 
 /// PyTorch's `is_non_overlapping_and_dense`: some order of the dimensions
-/// (size-1 ones aside) is row-major with no gaps.
+/// (size-1 ones aside) is row-major with no gaps. (PyTorch's flag is also set
+/// for every contiguous tensor, so for any tensor of no elements.)
 fn is_dense(sizes: &[usize], strides: &[usize]) -> bool {
     if sizes.contains(&0) {
         return true;
@@ -241,6 +272,51 @@ fn is_dense(sizes: &[usize], strides: &[usize]) -> bool {
         expected *= sizes[d];
     }
     true
+}
+
+/// The order (fastest first) of PyTorch's `infer_dense_strides`, which
+/// `empty_like(preserve_format)` uses for a layout that is not dense: a
+/// stable insertion sort by stride, starting from row-major, where a stride
+/// of 0 compares as a tie (expanded dimensions keep their row-major place)
+/// and equal strides put the smaller size first. Laying the sizes out in this
+/// order gives PyTorch's strides.
+fn dense_order(sizes: &[usize], strides: &[usize]) -> Vec<usize> {
+    let rank = sizes.len();
+    let mut perm: Vec<usize> = (0..rank).rev().collect();
+    // 1: `a` goes after `b`; -1: before; 0: ambiguous.
+    let should_swap = |a: usize, b: usize| -> i8 {
+        let (sa, sb) = (strides[a], strides[b]);
+        if sa == 0 || sb == 0 {
+            0
+        } else if sa != sb {
+            if sa < sb {
+                -1
+            } else {
+                1
+            }
+        } else if sizes[a] > sizes[b] {
+            1
+        } else {
+            0
+        }
+    };
+    // PyTorch's loop exactly: on a tie it keeps comparing further left
+    // without moving the element.
+    for i in 1..rank {
+        let mut dim1 = i;
+        for j in 1..=i {
+            let dim0 = i - j;
+            match should_swap(perm[dim0], perm[dim1]) {
+                1 => {
+                    perm.swap(dim0, dim1);
+                    dim1 = dim0;
+                }
+                -1 => break,
+                _ => {}
+            }
+        }
+    }
+    perm
 }
 
 impl Strided {

@@ -112,14 +112,16 @@ dyn_views! {
     /// ```
     diagonal(offset: isize, dim1: isize, dim2: isize) => |l| l.diagonal(offset, dim1, dim2);
     /// Windows of `size` every `step` along `dimension` (read-only: windows
-    /// may overlap).
+    /// may overlap). As PyTorch, `size` must be at most the dimension's size
+    /// and not negative, `step` positive.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// let x = DynTensor::<i64>::arange(5);
     /// assert_eq!(x.unfold(0, 2, 1).unwrap().to_vec(), vec![0, 1, 1, 2, 2, 3, 3, 4]);
+    /// assert_eq!(x.unfold(0, 2, -1).unwrap_err().to_string(), "step is -1 but must be > 0");
     /// ```
-    unfold(dimension: isize, size: usize, step: usize) => |l| l.unfold(dimension, size, step);
+    unfold(dimension: isize, size: isize, step: isize) => |l| l.unfold_checked(dimension, size, step);
     /// Dimension `dim` split into `sizes` (one may be `-1`).
     unflatten(dim: isize, sizes: &[isize]) => |l| l.unflatten(dim, sizes);
     /// PyTorch's basic indexing `x[..]` with an `s![..]` list: indices
@@ -129,14 +131,15 @@ dyn_views! {
     /// ```
     /// use shaped::prelude::*;
     /// let x = DynTensor::<i64>::arange(24).view(&[2, 3, 4]).unwrap().to_owned();
-    /// let v = x.slice(&s![0, 1.., 1..4;2, NewAxis]).unwrap();
+    /// let v = x.slice(s![0, 1.., 1..4;2, NewAxis]).unwrap();
     /// assert_eq!(v.shape(), [2, 2, 1]);
     /// assert_eq!(v.to_vec(), vec![5, 7, 9, 11]);
     /// ```
-    slice(items: &[SliceItem]) => |l| l.slice(items);
+    slice(items: impl AsRef<[SliceItem]>) => |l| l.slice(items.as_ref());
     /// The transpose of a tensor of rank 2 or less.
     t() => |l| l.t();
-    /// The last two dimensions swapped (`mT`).
+    /// The last two dimensions swapped (`mT`; a rank-0 tensor comes back
+    /// unchanged, a rank-1 one is an error).
     mt() => |l| l.mt();
 }
 
@@ -248,6 +251,10 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
         if rank == 0 {
             return self.reshape(&[1]);
         }
+        if a == b {
+            // PyTorch returns the tensor itself (strides of size-1 dims kept).
+            return Ok(self.cow_view(self.strided_layout()));
+        }
         let mut new: Vec<isize> = sizes[..a].iter().map(|&s| s as isize).collect();
         new.push(sizes[a..=b].iter().product::<usize>() as isize);
         new.extend(sizes[b + 1..].iter().map(|&s| s as isize));
@@ -255,7 +262,11 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
     }
 
     /// A view with any sizes, strides and offset over the same storage,
-    /// checked to stay inside it (read-only: elements may overlap).
+    /// checked to stay inside it (read-only: elements may overlap). As in
+    /// PyTorch, `storage_offset` counts from the start of the whole storage,
+    /// not from this tensor's own offset, and a layout with no elements is
+    /// not bounds-checked (it addresses nothing). Strides and offset are
+    /// `usize`: PyTorch's errors for negative ones are type errors here.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -290,10 +301,13 @@ impl Strided {
         }
     }
 
-    /// `mT`: the last two dimensions swapped (rank 2 or more).
+    /// `mT`: the last two dimensions swapped (rank 2 or more; a rank-0
+    /// tensor is returned as it is, as PyTorch still does with a deprecation
+    /// warning).
     pub fn mt(&self) -> Result<Strided, Error> {
         match self.rank() {
-            rank @ (0 | 1) => Err(Error::MtRank { rank }),
+            0 => Ok(self.clone()),
+            1 => Err(Error::MtRank { rank: 1 }),
             _ => self.transpose(-2, -1),
         }
     }
@@ -348,8 +362,11 @@ impl Strided {
     }
 
     fn divisible(&self, op: &'static str, dim: usize, sections: isize) -> Result<(), Error> {
+        // PyTorch: `split_size != 0 && size % split_size == 0` (C++'s `%`,
+        // so a negative count that divides passes on to `tensor_split`,
+        // which rejects it).
         let size = self.sizes()[dim];
-        if sections > 0 && !size.is_multiple_of(sections as usize) {
+        if sections == 0 || (size as isize) % sections != 0 {
             return Err(Error::SplitDivisible {
                 op,
                 dim,
@@ -405,10 +422,10 @@ dyn_views_mut! {
     /// ```
     /// use shaped::prelude::*;
     /// let mut x = DynTensor::<i32>::zeros(&[2, 4]);
-    /// x.slice_mut(&s![.., ..;2]).unwrap().fill(1);
+    /// x.slice_mut(s![.., ..;2]).unwrap().fill(1);
     /// assert_eq!(x.to_vec(), vec![1, 0, 1, 0, 1, 0, 1, 0]);
     /// ```
-    slice_mut(items: &[SliceItem]) => |l| l.slice(items);
+    slice_mut(items: impl AsRef<[SliceItem]>) => |l| l.slice(items.as_ref());
     /// [`select`](Tensor::select), writable.
     select_mut(dim: isize, index: isize) => |l| l.select(dim, index);
     /// [`squeeze`](Tensor::squeeze), writable.

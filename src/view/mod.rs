@@ -11,12 +11,16 @@
 
 pub mod copy;
 pub mod dynamic;
+mod split;
 mod transpose;
+mod typed;
+mod typed_mut;
 
 pub use copy::MemoryFormat;
+pub use split::{Pieces, PiecesOf};
 
 use crate::dtype::Element;
-use crate::layout::views::Strided;
+use crate::layout::views::{SignedDims, Strided};
 use crate::layout::{array_from, Layout};
 use crate::shape::Shape;
 use crate::storage::{Backend, CowData, CowView, Repr};
@@ -96,6 +100,22 @@ impl<'a, T: Element, S: Shape, D: Backend> Tensor<T, S, D, CowView<'a>> {
     pub fn is_borrowed(&self) -> bool {
         matches!(self.data, CowData::Borrowed(_))
     }
+}
+
+/// A static dimension, count, size or start as the engine's signed argument.
+/// A value past `isize::MAX` (past every dimension) saturates, and the
+/// engine reports it out of range.
+pub(crate) const fn signed(n: usize) -> isize {
+    if n > isize::MAX as usize {
+        isize::MAX
+    } else {
+        n as isize
+    }
+}
+
+/// Static dims or sizes as the engine's signed arguments, inline (no heap).
+pub(crate) fn signed_dims(dims: &[usize]) -> SignedDims {
+    dims.iter().map(|&d| signed(d)).collect()
 }
 
 /// `l` as a layout of shape `S` (whose rank it has).

@@ -10,6 +10,7 @@
 
 use crate::dtype::Element;
 use crate::error::Error;
+use crate::storage::StorageId;
 use core::alloc::Layout;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
@@ -151,6 +152,8 @@ pub struct CpuBuffer<T: Element> {
     ptr: NonNull<T>,
     len: usize,
     origin: Origin,
+    /// Its own, whatever `ptr` is (all empty `Vec`s have one address).
+    id: StorageId,
 }
 
 // SAFETY: a `CpuBuffer` owns its elements like a `Vec<T>` does.
@@ -166,6 +169,7 @@ impl<T: Element> From<Vec<T>> for CpuBuffer<T> {
             ptr,
             len: v.len(),
             origin: Origin::Vec(v.capacity()),
+            id: StorageId::fresh(),
         }
     }
 }
@@ -198,6 +202,7 @@ impl<T: Element> CpuBuffer<T> {
             ptr: block.cast(),
             len: 0,
             origin: Origin::Block(block_bytes),
+            id: StorageId::fresh(),
         };
         // SAFETY: the block holds at least `len` elements of `T` (`bytes`
         // rounded up) and is aligned to 2 MiB, more than any element needs;
@@ -232,6 +237,11 @@ impl<T: Element> CpuBuffer<T> {
     /// The start of the elements, for reading.
     pub(crate) fn as_ptr(&self) -> NonNull<T> {
         self.ptr
+    }
+
+    /// The buffer's identity, distinct from every other live buffer's.
+    pub(crate) fn storage_id(&self) -> StorageId {
+        self.id
     }
 
     /// The number of elements.
@@ -296,6 +306,27 @@ mod tests {
         let c = b.clone();
         assert_ne!(c.as_ptr(), b.as_ptr());
         assert_eq!(c.as_slice(), b.as_slice());
+    }
+
+    #[test]
+    fn every_buffer_has_its_own_identity() {
+        let empty = || CpuBuffer::<f32>::from(Vec::new());
+        let (a, b) = (empty(), empty());
+        assert_eq!(a.as_ptr(), b.as_ptr(), "one dangling address");
+        assert_ne!(a.storage_id(), b.storage_id());
+        assert_ne!(a.clone().storage_id(), a.storage_id());
+        // Across threads too (each takes identities from a range of its own).
+        let ids: Vec<StorageId> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| (0..1000).map(|_| empty().storage_id()).collect::<Vec<_>>()))
+                .collect();
+            threads
+                .into_iter()
+                .flat_map(|t| t.join().unwrap())
+                .collect()
+        });
+        let distinct: std::collections::HashSet<_> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len());
     }
 
     #[test]

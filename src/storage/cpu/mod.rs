@@ -5,7 +5,7 @@ mod buffer;
 
 pub use buffer::{cached_bytes, empty_cache, CpuBuffer, POOL_MIN_BYTES};
 
-use super::{sealed, Backend, Device};
+use super::{sealed, Backend, Device, StorageId};
 use crate::dtype::Element;
 use core::fmt;
 use core::ptr::NonNull;
@@ -86,8 +86,8 @@ impl Backend for Cpu {
     fn len<T: Element>(buffer: &CpuBuffer<T>) -> usize {
         buffer.len()
     }
-    fn addr<T: Element>(ptr: CpuPtr<T>) -> usize {
-        ptr.0.as_ptr() as usize
+    fn storage_id<T: Element>(buffer: &CpuBuffer<T>) -> StorageId {
+        buffer.storage_id()
     }
     fn device<T: Element>(_: &CpuBuffer<T>) -> Device {
         Device::Cpu

@@ -1,0 +1,7 @@
+// `mt()` swaps the last two dimensions, so it needs at least two.
+use shaped::prelude::*;
+
+fn main() {
+    let v = Tensor::<f32, shape![3]>::zeros();
+    let _ = v.mt();
+}
