@@ -60,6 +60,7 @@ fn add_mul(offset: usize, index: usize, stride: usize) -> usize {
 ///     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
 /// );
 /// ```
+#[inline]
 pub fn wrap_dim(dim: isize, rank: usize) -> Result<usize, Error> {
     let span = rank.max(1) as isize;
     if dim < -span || dim >= span {
@@ -74,6 +75,7 @@ pub fn wrap_dim(dim: isize, rank: usize) -> Result<usize, Error> {
 
 impl Strided {
     /// A row-major layout of `sizes` at offset 0.
+    #[inline]
     pub fn contiguous(sizes: &[usize]) -> Self {
         Strided {
             sizes: Dims::from_slice(sizes),
@@ -83,6 +85,7 @@ impl Strided {
     }
 
     /// A layout from its parts (unchecked against any storage).
+    #[inline]
     pub fn new(sizes: &[usize], strides: &[usize], offset: usize) -> Self {
         Strided {
             sizes: Dims::from_slice(sizes),
@@ -92,31 +95,37 @@ impl Strided {
     }
 
     /// The sizes.
+    #[inline]
     pub fn sizes(&self) -> &[usize] {
         &self.sizes
     }
 
     /// The strides.
+    #[inline]
     pub fn strides(&self) -> &[usize] {
         &self.strides
     }
 
     /// The storage offset.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// The rank.
+    #[inline]
     pub fn rank(&self) -> usize {
         self.sizes.len()
     }
 
     /// The number of elements (see [`crate::layout::numel`]).
+    #[inline]
     pub fn numel(&self) -> usize {
         crate::layout::numel(&self.sizes)
     }
 
     /// Dimensions `dim0` and `dim1` swapped (`transpose`, `swapaxes`).
+    #[inline]
     pub fn transpose(&self, dim0: isize, dim1: isize) -> Result<Strided, Error> {
         let (a, b) = (wrap_dim(dim0, self.rank())?, wrap_dim(dim1, self.rank())?);
         let mut out = self.clone();
@@ -128,6 +137,7 @@ impl Strided {
     }
 
     /// Dimensions reordered: dimension `i` of the result is `dims[i]` of this one.
+    #[inline]
     pub fn permute(&self, dims: &[isize]) -> Result<Strided, Error> {
         if dims.len() != self.rank() {
             return Err(Error::PermuteLength {
@@ -150,6 +160,7 @@ impl Strided {
 
     /// Length `length` of dimension `dim` from `start` (negative counts from
     /// the end).
+    #[inline]
     pub fn narrow(&self, dim: isize, start: isize, length: isize) -> Result<Strided, Error> {
         // PyTorch's order: rank, length, dimension, start.
         if self.rank() == 0 {
@@ -181,6 +192,7 @@ impl Strided {
     }
 
     /// Index `index` of dimension `dim`, which disappears.
+    #[inline]
     pub fn select(&self, dim: isize, index: isize) -> Result<Strided, Error> {
         if self.rank() == 0 {
             return Err(Error::SelectRankZero);
@@ -203,6 +215,7 @@ impl Strided {
     }
 
     /// A new dimension of size 1 at `dim` (which may be `rank`).
+    #[inline]
     pub fn unsqueeze(&self, dim: isize) -> Result<Strided, Error> {
         let d = wrap_dim(dim, self.rank() + 1)?;
         let stride = if d < self.rank() {
@@ -217,6 +230,7 @@ impl Strided {
     }
 
     /// Every dimension of size 1 in `dims` removed (others are kept).
+    #[inline]
     pub fn squeeze_dims(&self, dims: &[isize]) -> Result<Strided, Error> {
         let mut drop = DimFlags::from_elem(false, self.rank());
         // PyTorch's `dim_list_to_bitset`: each dim is wrapped, then must not
@@ -246,6 +260,7 @@ impl Strided {
     }
 
     /// Every dimension of size 1 removed.
+    #[inline]
     pub fn squeeze(&self) -> Strided {
         let all: SignedDims = (0..self.rank() as isize).collect();
         self.squeeze_dims(&all)
@@ -255,6 +270,7 @@ impl Strided {
     /// The diagonal of dimensions `dim1` and `dim2` (removed), shifted by
     /// `offset` (above the main diagonal when positive), as a new last
     /// dimension.
+    #[inline]
     pub fn diagonal(&self, offset: isize, dim1: isize, dim2: isize) -> Result<Strided, Error> {
         let (a, b) = (wrap_dim(dim1, self.rank())?, wrap_dim(dim2, self.rank())?);
         if a == b {
@@ -295,6 +311,7 @@ impl Strided {
 
     /// Windows of `size` elements every `step` along `dim`: that dimension
     /// becomes the window count and a new last dimension of `size` appears.
+    #[inline]
     pub fn unfold(&self, dim: isize, size: usize, step: usize) -> Result<Strided, Error> {
         let d = wrap_dim(dim, self.rank())?;
         let (n, s) = if self.rank() == 0 {
@@ -325,6 +342,7 @@ impl Strided {
     /// [`unfold`](Self::unfold) with PyTorch's signed arguments, checked in
     /// PyTorch's order: the dimension, the maximum size, then `size >= 0`
     /// and `step > 0`.
+    #[inline]
     pub fn unfold_checked(&self, dim: isize, size: isize, step: isize) -> Result<Strided, Error> {
         let d = wrap_dim(dim, self.rank())?;
         let max = if self.rank() == 0 { 1 } else { self.sizes[d] };
@@ -347,6 +365,7 @@ impl Strided {
     /// Strides for `sizes` over the same elements, when they exist (PyTorch's
     /// `computeStride`): a view can merge or split dimensions only within
     /// runs that are contiguous in memory.
+    #[inline]
     pub fn view_strides(&self, sizes: &[usize]) -> Option<Dims> {
         let (old, old_strides) = (&self.sizes, &self.strides);
         if old.is_empty() {
@@ -394,6 +413,7 @@ impl Strided {
     /// A view with `sizes` (one may be -1), or PyTorch's error: a wrong
     /// element count, or strides that do not allow it (then only a copy can
     /// have that shape: `reshape`).
+    #[inline]
     pub fn view(&self, sizes: &[isize]) -> Result<Strided, Error> {
         let sizes = infer_size(sizes, self.numel())?;
         let strides = self.view_strides(&sizes).ok_or(Error::ViewStrides)?;
@@ -408,6 +428,7 @@ impl Strided {
     /// inside a storage of `storage_len` elements (PyTorch's `as_strided`:
     /// `offset` is absolute, and a layout with no elements skips the check,
     /// as `checkInBoundsForStorage` does, since it addresses nothing).
+    #[inline]
     pub fn as_strided(
         size: &[usize],
         stride: &[usize],
@@ -482,6 +503,7 @@ impl Strided {
     }
 
     /// Pieces of `split_size` along `dim` (the last may be shorter).
+    #[inline]
     pub fn split(&self, split_size: isize, dim: isize) -> Result<Vec<Strided>, Error> {
         // PyTorch's order: rank, split_size >= 0, dimension.
         if self.rank() == 0 {
@@ -508,6 +530,7 @@ impl Strided {
     }
 
     /// Pieces of the given sizes along `dim` (they must add up to its size).
+    #[inline]
     pub fn split_with_sizes(&self, sizes: &[isize], dim: isize) -> Result<Vec<Strided>, Error> {
         if self.rank() == 0 {
             return Err(Error::SplitRankZero { op: "split" });
@@ -541,6 +564,7 @@ impl Strided {
 
     /// `chunks` pieces of equal size (the last may be shorter, and there may
     /// be fewer) along `dim`.
+    #[inline]
     pub fn chunk(&self, chunks: isize, dim: isize) -> Result<Vec<Strided>, Error> {
         // PyTorch's order: rank, chunks > 0, dimension.
         if self.rank() == 0 {
@@ -559,6 +583,7 @@ impl Strided {
     }
 
     /// `sections` pieces along `dim` whose sizes differ by at most one.
+    #[inline]
     pub fn tensor_split(&self, sections: isize, dim: isize) -> Result<Vec<Strided>, Error> {
         // PyTorch's order: rank, dimension, sections > 0.
         let d = self.tensor_split_dim(dim)?;
@@ -573,6 +598,7 @@ impl Strided {
     }
 
     /// Pieces between the given indices along `dim` (clamped to its size).
+    #[inline]
     pub fn tensor_split_indices(
         &self,
         indices: &[isize],
@@ -583,6 +609,7 @@ impl Strided {
     }
 
     /// Every index of `dim`, as layouts without that dimension.
+    #[inline]
     pub fn unbind(&self, dim: isize) -> Result<Vec<Strided>, Error> {
         // PyTorch wraps the dim first (a rank-0 tensor takes 0 and -1), then
         // asks for the size of dimension 0, which a scalar lacks.
@@ -605,6 +632,7 @@ impl Strided {
 
     /// Dimension `source` moved to position `destination`, the others kept
     /// in order.
+    #[inline]
     pub fn movedim(&self, source: &[isize], destination: &[isize]) -> Result<Strided, Error> {
         if source.len() != destination.len() {
             return Err(Error::MovedimLengths {
@@ -653,6 +681,7 @@ impl Strided {
 
     /// Dimension `dim` split into `sizes` (one may be -1), whose product must
     /// be its size.
+    #[inline]
     pub fn unflatten(&self, dim: isize, sizes: &[isize]) -> Result<Strided, Error> {
         // Python's `Tensor.unflatten` rejects empty sizes before ATen runs.
         if sizes.is_empty() {
@@ -696,6 +725,7 @@ impl Strided {
 ///     "shape '[5, -1]' is invalid for input of size 12"
 /// );
 /// ```
+#[inline]
 pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Dims, Error> {
     let mut infer = None;
     let mut known: usize = 1;
@@ -905,6 +935,7 @@ slice_items_from!(i32, i64, isize, usize);
 
 impl SliceItem {
     /// This range with a step (`a..b;step` in `s![..]`).
+    #[inline]
     pub fn stepped(self, step: isize) -> SliceItem {
         match self {
             SliceItem::Range { start, end, .. } => SliceItem::Range { start, end, step },
@@ -917,6 +948,7 @@ impl Strided {
     /// PyTorch's basic indexing `x[items]`: indices drop dimensions, ranges
     /// narrow them (with a step), `NewAxis` inserts size-1 dimensions, an
     /// `Ellipsis` stands for the dimensions not named.
+    #[inline]
     pub fn slice(&self, items: &[SliceItem]) -> Result<Strided, Error> {
         let named = items
             .iter()

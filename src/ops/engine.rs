@@ -31,6 +31,9 @@ const PIECE_ALIGN: usize = 64;
 pub const TILE_ROWS: usize = 16;
 /// Elements per run of a tile.
 pub const TILE_COLS: usize = 64;
+/// Rows of a band, the unit of tiled work: its tiles are walked block by
+/// block of `TILE_COLS` columns.
+pub const BAND_ROWS: usize = 4 * TILE_ROWS;
 /// Elements per tile: the size of a kernel's staging buffer.
 pub const TILE_ELEMENTS: usize = TILE_ROWS * TILE_COLS;
 
@@ -299,7 +302,7 @@ impl<const N: usize> Plan<N> {
         }
         if self.tiled {
             let outer: usize = self.sizes[..rank - 2].iter().product();
-            outer * self.sizes[rank - 2].div_ceil(TILE_ROWS)
+            outer * self.sizes[rank - 2].div_ceil(BAND_ROWS)
         } else {
             self.sizes[..rank - 1].iter().product::<usize>() * pieces
         }
@@ -358,27 +361,35 @@ impl<const N: usize> Plan<N> {
             }
             return;
         }
-        // Tiled: a unit is a band of up to TILE_ROWS rows of dimension rank-2
-        // at one outer index; the band is walked TILE_COLS columns at a time.
-        let bands = self.sizes[rank - 2].div_ceil(TILE_ROWS);
+        // Tiled: a unit is a band of up to BAND_ROWS rows of dimension rank-2
+        // at one outer index. The band is walked in blocks of TILE_COLS
+        // columns, and each block in tiles of TILE_ROWS rows: a block reads
+        // and writes a few cache lines from each of at most BAND_ROWS +
+        // TILE_COLS rows, so a transposed operand's pages stay in the TLB
+        // and its cache lines are used whole.
+        let bands = self.sizes[rank - 2].div_ceil(BAND_ROWS);
         let outer = &self.sizes[..rank - 2];
         let mid = self.strides[rank - 2];
         let rows = self.sizes[rank - 2];
         for unit in start..end {
             let (outer_unit, band) = (unit / bands, unit % bands);
             let base = self.offsets_at(&unravel(outer_unit, outer));
-            let r0 = band * TILE_ROWS;
-            let r1 = (r0 + TILE_ROWS).min(rows);
+            let band_end = ((band + 1) * BAND_ROWS).min(rows);
             let mut c0 = 0;
             while c0 < inner_len {
                 let len = TILE_COLS.min(inner_len - c0);
-                visit.tile(Tile {
-                    offsets: core::array::from_fn(|k| base[k] + r0 * mid[k] + c0 * inner[k]),
-                    row_strides: mid,
-                    col_strides: inner,
-                    rows: r1 - r0,
-                    cols: len,
-                });
+                let mut r0 = band * BAND_ROWS;
+                while r0 < band_end {
+                    let r1 = (r0 + TILE_ROWS).min(band_end);
+                    visit.tile(Tile {
+                        offsets: core::array::from_fn(|k| base[k] + r0 * mid[k] + c0 * inner[k]),
+                        row_strides: mid,
+                        col_strides: inner,
+                        rows: r1 - r0,
+                        cols: len,
+                    });
+                    r0 = r1;
+                }
                 c0 += len;
             }
         }

@@ -364,6 +364,14 @@ mod simd {
     ) -> (usize, usize) {
         let (r4, c4) = (rows / 4 * 4, cols / 4 * 4);
         for c in (0..c4).step_by(4) {
+            for k in 0..4 {
+                // The same rows' lines of the tile `TILE_COLS` columns on:
+                // the engine's next block (see `BAND_ROWS`). A prefetch
+                // never faults, wherever it points.
+                let ahead = src.wrapping_add((c + k + super::engine::TILE_COLS) * cs);
+                // SAFETY: `_mm_prefetch` only hints the cache.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.cast()) };
+            }
             for r in (0..r4).step_by(4) {
                 // SAFETY: the 16 elements read are `(r..r + 4, c..c + 4)`,
                 // inside the block; the 16 written are inside `dst`. SSE2 is

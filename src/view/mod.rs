@@ -47,6 +47,7 @@ pub type CowOf<'s, T, S, D, R> = Tensor<T, S, D, <R as Repr>::CowViewed<'s>>;
 
 impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// The layout as plain runtime values, for the view engine.
+    #[inline]
     pub(crate) fn strided_layout(&self) -> Strided {
         Strided::new(
             self.layout.sizes(),
@@ -58,6 +59,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// A read-only view with the layout `l` over the same storage. `l` comes
     /// from the view engine applied to this tensor's layout (or is checked
     /// against the storage, for `as_strided`), so it stays inside it.
+    #[inline]
     pub(crate) fn reinterpret<S2: Shape>(&self, l: Strided) -> ViewOf<'_, T, S2, D, R> {
         Tensor {
             data: R::viewed(&self.data),
@@ -119,6 +121,7 @@ pub(crate) fn signed_dims(dims: &[usize]) -> SignedDims {
 }
 
 /// `l` as a layout of shape `S` (whose rank it has).
+#[inline]
 pub(crate) fn layout_of<S: Shape>(l: &Strided) -> Layout<S> {
     Layout::from_parts(
         array_from::<S>(l.sizes()),

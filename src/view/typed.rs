@@ -376,6 +376,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     }
 
     /// Runs a view transform that cannot fail for these static arguments.
+    #[inline]
     fn engine(&self, f: impl FnOnce(&Strided) -> Result<Strided, Error>) -> Strided {
         f(&self.strided_layout()).expect("static view arguments are checked at compile time")
     }
