@@ -105,7 +105,7 @@ fn main() {
         Err(e) => println!("DynTensor (5, 2, 4, 1) + (3, 1, 1), caught at run time:\n  {e}"),
     }
     let mut x = DynTensor::<f32>::zeros(&[1, 3, 1]);
-    if let Err(e) = x.try_add_assign(&DynTensor::ones(&[3, 1, 7])) {
+    if let Err(e) = x.try_add_assign(&DynTensor::<f32>::ones(&[3, 1, 7])) {
         println!("in place (1, 3, 1) += (3, 1, 7), caught, x unchanged:\n  {e}");
     }
     let s: Tensor<f32, shape![5, 2, 4, 1]> = a.into_static().expect("the sizes match");

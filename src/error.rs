@@ -25,6 +25,28 @@ pub enum Error {
         /// The dimension of the broadcast result.
         dim: usize,
     },
+    /// An in-place result that cannot be stored in its output (PyTorch's
+    /// `canCast`: floating into integer, complex into real, non-bool into
+    /// bool).
+    CastForbidden {
+        /// The result type.
+        from: DType,
+        /// The output's type.
+        to: DType,
+    },
+    /// A `DynShape` operand turned out to have rank 0, and PyTorch's
+    /// promotion gives another element type than the one the compiler chose
+    /// treating it as dimensioned.
+    RuntimeRankPromotion {
+        /// The left operand's dtype and rank.
+        lhs: (DType, usize),
+        /// The right operand's dtype and rank.
+        rhs: (DType, usize),
+        /// What PyTorch gives.
+        pytorch: DType,
+        /// The static result type.
+        chosen: DType,
+    },
     /// An in-place operation would change its output's shape.
     InPlaceShape {
         /// The output's shape.
@@ -407,6 +429,23 @@ impl fmt::Display for Error {
             ),
             Error::NumelOverflow => write!(f, "numel: integer multiplication overflow"),
             Error::StrideOverflow => write!(f, "Stride calculation overflowed"),
+            Error::CastForbidden { from, to } => write!(
+                f,
+                "result type {} can't be cast to the desired output type {}",
+                from.torch_name(),
+                to.torch_name()
+            ),
+            Error::RuntimeRankPromotion {
+                lhs,
+                rhs,
+                pytorch,
+                chosen,
+            } => write!(
+                f,
+                "type promotion depends on a runtime rank: {} (rank {}) with {} (rank {}) gives {} in PyTorch, \
+                 but the result's static type is {}; cast an operand first (`cast::<U>()`)",
+                lhs.0, lhs.1, rhs.0, rhs.1, pytorch, chosen
+            ),
             Error::OutOfMemory { bytes } => write!(
                 f,
                 "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"

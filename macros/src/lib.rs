@@ -357,3 +357,44 @@ mod ranges;
 pub fn tuple_range_impls(_input: TokenStream) -> TokenStream {
     ranges::tuple_range_impls().into()
 }
+
+/// Internal: the compile errors of forbidden in-place casts, one per pair of
+/// PyTorch dtype names (`result type Float can't be cast to the desired
+/// output type Long`). For each ordered pair of distinct names it defines a
+/// message trait that nothing implements, and an impl of
+/// `ForbiddenCast<names::From, names::To>` for `()` that requires it (through
+/// a higher-ranked bound, so the impl itself compiles). Which pairs are
+/// forbidden is decided by `shaped::dtype::promote::CastRule`, not here.
+#[doc(hidden)]
+#[proc_macro]
+pub fn cast_messages(input: TokenStream) -> TokenStream {
+    let parser = syn::punctuated::Punctuated::<syn::Ident, Token![,]>::parse_terminated;
+    let names = match syn::parse::Parser::parse(parser, input) {
+        Ok(names) => names.into_iter().collect::<Vec<_>>(),
+        Err(err) => return err.to_compile_error().into(),
+    };
+    let mut out = TokenStream2::new();
+    for from in &names {
+        for to in &names {
+            if from == to {
+                continue;
+            }
+            let message = LitStr::new(
+                &format!("result type {from} can't be cast to the desired output type {to}"),
+                Span::call_site(),
+            );
+            let message_trait = format_ident!("Cast{from}To{to}");
+            out.extend(quote! {
+                #[doc(hidden)]
+                #[diagnostic::on_unimplemented(
+                    message = #message,
+                    label = "the result of this in-place operation cannot be stored in its left-hand side",
+                    note = "an in-place result may go into an output of the same or a higher category (bool < integer < floating < complex), and into bool only from bool: compute out of place (`&x * &y`) or `cast::<U>()` an operand first"
+                )]
+                pub trait #message_trait<L> {}
+                impl ForbiddenCast<names::#from, names::#to> for () where for<'a> (): #message_trait<&'a ()> {}
+            });
+        }
+    }
+    out.into()
+}

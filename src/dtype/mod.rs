@@ -6,6 +6,9 @@
 //! - [`Float`]: the ones with true division `/` (floating and complex).
 //! - [`Ordered`]: the ones with `lt`/`le`/`gt`/`ge` (all but complex).
 
+pub mod cast;
+pub mod promote;
+
 use core::fmt::Debug;
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -127,7 +130,7 @@ pub enum Scalar {
 /// assert_eq!(dtype_of(&[1u8]), DType::U8);
 /// ```
 pub trait Element:
-    Copy + Default + Debug + PartialEq + Send + Sync + 'static + sealed::Sealed
+    Copy + Default + Debug + PartialEq + Send + Sync + 'static + sealed::Sealed + cast::Convert
 {
     /// The runtime tag.
     const DTYPE: DType;
@@ -135,6 +138,11 @@ pub trait Element:
     const ZERO: Self;
     /// One (`true` for bool).
     const ONE: Self;
+    /// The category, for type promotion: bool, integer, floating, complex.
+    type Category: promote::Category;
+    /// PyTorch's C++ name as a type (`names::Float`), for the texts of
+    /// casting errors.
+    type TorchName;
 
     /// The element as a plain number, widened exactly.
     fn to_scalar(self) -> Scalar;
@@ -218,13 +226,20 @@ true_div_as_f32!(
 );
 
 /// Element types with an order, for `lt`, `le`, `gt`, `ge` (all but complex).
+#[diagnostic::on_unimplemented(
+    message = "complex numbers have no order: `lt`, `le`, `gt` and `ge` need operands whose common type is real, not {Self}",
+    label = "compared as {Self}",
+    note = "PyTorch raises `\"lt_cpu\" not implemented for 'ComplexFloat'`; compare real parts (`cast::<f32>()`) or use `eq`/`ne`"
+)]
 pub trait Ordered: Element + PartialOrd {}
 
 macro_rules! element {
-    ($($t:ty => $dtype:ident, $zero:expr, $one:expr, |$x:ident| $scalar:expr);* $(;)?) => {$(
+    ($($t:ty => $dtype:ident, $cat:ident, $name:ident, $zero:expr, $one:expr, |$x:ident| $scalar:expr);* $(;)?) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = DType::$dtype;
+            type Category = promote::$cat;
+            type TorchName = promote::names::$name;
             const ZERO: Self = $zero;
             const ONE: Self = $one;
             fn to_scalar(self) -> Scalar {
@@ -235,20 +250,24 @@ macro_rules! element {
     )*};
 }
 element! {
-    f16 => F16, f16::ZERO, f16::ONE, |x| Scalar::Float(f64::from(x.to_f32()));
-    bf16 => BF16, bf16::ZERO, bf16::ONE, |x| Scalar::Float(f64::from(x.to_f32()));
-    f32 => F32, 0.0, 1.0, |x| Scalar::Float(f64::from(x));
-    f64 => F64, 0.0, 1.0, |x| Scalar::Float(x);
-    Complex<f32> => C64, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 },
+    f16 => F16, FloatingCategory, Half, f16::ZERO, f16::ONE,
+        |x| Scalar::Float(f64::from(x.to_f32()));
+    bf16 => BF16, FloatingCategory, BFloat16, bf16::ZERO, bf16::ONE,
+        |x| Scalar::Float(f64::from(x.to_f32()));
+    f32 => F32, FloatingCategory, Float, 0.0, 1.0, |x| Scalar::Float(f64::from(x));
+    f64 => F64, FloatingCategory, Double, 0.0, 1.0, |x| Scalar::Float(x);
+    Complex<f32> => C64, ComplexCategory, ComplexFloat,
+        Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 },
         |z| Scalar::Complex(f64::from(z.re), f64::from(z.im));
-    Complex<f64> => C128, Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 },
+    Complex<f64> => C128, ComplexCategory, ComplexDouble,
+        Complex { re: 0.0, im: 0.0 }, Complex { re: 1.0, im: 0.0 },
         |z| Scalar::Complex(z.re, z.im);
-    u8 => U8, 0, 1, |x| Scalar::Int(i64::from(x));
-    i8 => I8, 0, 1, |x| Scalar::Int(i64::from(x));
-    i16 => I16, 0, 1, |x| Scalar::Int(i64::from(x));
-    i32 => I32, 0, 1, |x| Scalar::Int(i64::from(x));
-    i64 => I64, 0, 1, |x| Scalar::Int(x);
-    bool => Bool, false, true, |x| Scalar::Bool(x);
+    u8 => U8, IntegerCategory, Byte, 0, 1, |x| Scalar::Int(i64::from(x));
+    i8 => I8, IntegerCategory, Char, 0, 1, |x| Scalar::Int(i64::from(x));
+    i16 => I16, IntegerCategory, Short, 0, 1, |x| Scalar::Int(i64::from(x));
+    i32 => I32, IntegerCategory, Int, 0, 1, |x| Scalar::Int(i64::from(x));
+    i64 => I64, IntegerCategory, Long, 0, 1, |x| Scalar::Int(x);
+    bool => Bool, BoolCategory, Bool, false, true, |x| Scalar::Bool(x);
 }
 
 macro_rules! numeric_int {
@@ -271,7 +290,7 @@ macro_rules! numeric_int {
 numeric_int!(u8, i8, i16, i32, i64);
 
 macro_rules! numeric_float {
-    ($($t:ty => $from:expr),*) => {$(
+    ($($t:ty => $from:expr, $div:expr),*) => {$(
         impl Numeric for $t {
             #[inline(always)]
             fn add(a: Self, b: Self) -> Self { a + b }
@@ -286,18 +305,39 @@ macro_rules! numeric_float {
         }
         impl Float for $t {
             #[inline(always)]
-            fn div(a: Self, b: Self) -> Self { a / b }
+            fn div(a: Self, b: Self) -> Self { $div(a, b) }
         }
     )*};
 }
 numeric_float!(
-    f16 => |n: usize| f16::from_f64(n as f64),
-    bf16 => |n: usize| bf16::from_f64(n as f64),
-    f32 => |n: usize| n as f32,
-    f64 => |n: usize| n as f64,
-    Complex<f32> => |n: usize| Complex::new(n as f32, 0.0),
-    Complex<f64> => |n: usize| Complex::new(n as f64, 0.0)
+    f16 => |n: usize| f16::from_f64(n as f64), |a: f16, b: f16| a / b,
+    bf16 => |n: usize| bf16::from_f64(n as f64), |a: bf16, b: bf16| a / b,
+    f32 => |n: usize| n as f32, |a: f32, b: f32| a / b,
+    f64 => |n: usize| n as f64, |a: f64, b: f64| a / b,
+    Complex<f32> => |n: usize| Complex::new(n as f32, 0.0), complex_div::<f32>,
+    Complex<f64> => |n: usize| Complex::new(n as f64, 0.0), complex_div::<f64>
 );
+
+/// Complex division as PyTorch (and numpy) compute it: Smith's scaled
+/// formula, which avoids overflow in `c² + d²`, and a division by zero that
+/// gives a complex infinity or NaN (`(2+0i)/0` is `inf + NaN i`), where the
+/// textbook formula would give NaN in both parts.
+#[inline(always)]
+fn complex_div<T: num_traits::Float>(x: Complex<T>, y: Complex<T>) -> Complex<T> {
+    let (a, b, c, d) = (x.re, x.im, y.re, y.im);
+    if c.abs() >= d.abs() {
+        if c == T::zero() && d == T::zero() {
+            return Complex::new(a / c.abs(), b / d.abs());
+        }
+        let rat = d / c;
+        let scl = T::one() / (c + d * rat);
+        Complex::new((a + b * rat) * scl, (b - a * rat) * scl)
+    } else {
+        let rat = c / d;
+        let scl = T::one() / (d + c * rat);
+        Complex::new((a * rat + b) * scl, (b * rat - a) * scl)
+    }
+}
 
 impl Ordered for f16 {}
 impl Ordered for bf16 {}

@@ -51,6 +51,7 @@ pub struct DynShape;
 impl Shape for DynShape {
     type Sizes = DynSizes;
     const RANK: Option<usize> = None;
+    type Priority = crate::dtype::promote::RuntimeRank;
 
     fn check_sizes(sizes: &[usize]) -> Result<DynSizes, Error> {
         Ok(DynSizes::from_slice(sizes))

@@ -21,9 +21,13 @@
 //! assert_eq!(d[[2, 3]], 0);
 //! ```
 
-use super::kernels::{self, WithLeft, WithRight};
+use super::kernels::{
+    self, BinaryFn, ElementOp, InCommon, LeftOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
+};
 use super::{broadcast_binary, unary, Elementwise};
-use crate::dtype::{Element, Numeric, TrueDiv};
+use crate::dtype::cast::cast;
+use crate::dtype::promote::{check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar};
+use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
@@ -33,86 +37,131 @@ use core::ops::{Add, Div, Mul, Neg, Sub};
 use half::{bf16, f16};
 use num_complex::Complex;
 
+/// `f(a, b)` in the common type `C` of the operands, with broadcasting; `Err`
+/// when `Dyn` sizes do not broadcast, or a `DynShape` operand of rank 0 makes
+/// PyTorch pick another type than `C`.
+pub(crate) fn promoted_binary<A, B, C, U, SA, SB, D, RA, RB, F>(
+    a: &Tensor<A, SA, D, RA>,
+    b: &Tensor<B, SB, D, RB>,
+    f: F,
+) -> Result<Tensor<U, Broadcast<SA, SB>, D>, Error>
+where
+    A: Element,
+    B: Element,
+    C: Element,
+    U: Element,
+    SA: BroadcastShape<SB>,
+    SB: Shape,
+    D: Elementwise,
+    RA: Repr,
+    RB: Repr,
+    F: BinaryFn<C, C, U>,
+{
+    check_runtime_rank::<C>(
+        (A::DTYPE, SA::RANK, a.rank()),
+        (B::DTYPE, SB::RANK, b.rank()),
+    )?;
+    broadcast_binary(a, b, InCommon::<F, C>::new(f))
+}
+
 macro_rules! binary_operator {
-    ($Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty) => {
-        binary_operator!(@forms $Trait, $method, $Fn, $bound, $Out;
-            [&'a Tensor<T, S1, D, R1>] [&'b Tensor<T, S2, D, R2>];
-            [Tensor<T, S1, D, R1>] [&'b Tensor<T, S2, D, R2>];
-            [&'a Tensor<T, S1, D, R1>] [Tensor<T, S2, D, R2>];
-            [Tensor<T, S1, D, R1>] [Tensor<T, S2, D, R2>];
+    ($Trait:ident, $method:ident, $Fn:ident) => {
+        binary_operator!(@forms $Trait, $method, $Fn;
+            [&'a Tensor<A, S1, D, R1>] [&'b Tensor<B, S2, D, R2>];
+            [Tensor<A, S1, D, R1>] [&'b Tensor<B, S2, D, R2>];
+            [&'a Tensor<A, S1, D, R1>] [Tensor<B, S2, D, R2>];
+            [Tensor<A, S1, D, R1>] [Tensor<B, S2, D, R2>];
         );
-        binary_operator!(@scalar $Trait, $method, $Fn, $bound, $Out;
-            [&'a Tensor<T, S, D, R>];
-            [Tensor<T, S, D, R>];
+        binary_operator!(@scalar $Trait, $method, $Fn;
+            [&'a Tensor<A, S, D, R>];
+            [Tensor<A, S, D, R>];
         );
     };
     // Tensor with tensor, owned or borrowed on each side: one body, which
     // borrows both (`Borrow` covers `Tensor` and `&Tensor` alike).
-    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty;
+    (@forms $Trait:ident, $method:ident, $Fn:ident;
         $([$($Lhs:tt)*] [$($Rhs:tt)*];)*) => {$(
-        impl<'a, 'b, T, S1, S2, D, R1, R2> $Trait<$($Rhs)*> for $($Lhs)*
+        impl<'a, 'b, A, B, S1, S2, D, R1, R2> $Trait<$($Rhs)*> for $($Lhs)*
         where
-            T: $bound,
+            A: CommonType<B, S1, S2> + OperandOf<kernels::$Fn>,
+            B: OperandOf<kernels::$Fn> + Element,
             S1: BroadcastShape<S2>,
             S2: Shape,
             D: Elementwise,
             R1: Repr,
             R2: Repr,
+            kernels::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<kernels::$Fn, Common<A, S1, B, S2>>>,
+            kernels::$Fn: ElementOp<Common<A, S1, B, S2>>,
         {
-            type Output = Tensor<$Out, Broadcast<S1, S2>, D>;
+            type Output = Tensor<OutputOf<kernels::$Fn, Common<A, S1, B, S2>>, Broadcast<S1, S2>, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
-                let lhs: &Tensor<T, S1, D, R1> = self.borrow();
-                let rhs: &Tensor<T, S2, D, R2> = rhs.borrow();
-                broadcast_binary(lhs, rhs, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
+                let lhs: &Tensor<A, S1, D, R1> = self.borrow();
+                let rhs: &Tensor<B, S2, D, R2> = rhs.borrow();
+                promoted_binary::<_, _, Common<A, S1, B, S2>, _, _, _, _, _, _, _>(lhs, rhs, kernels::$Fn)
+                    .unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
     // Tensor with a plain number on the right.
-    (@scalar $Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty; $([$($Lhs:tt)*];)*) => {$(
-        impl<'a, T: $bound, S: Shape, D: Elementwise, R: Repr> $Trait<T> for $($Lhs)* {
-            type Output = Tensor<$Out, S, D>;
-            fn $method(self, rhs: T) -> Self::Output {
-                let lhs: &Tensor<T, S, D, R> = self.borrow();
-                unary(lhs, WithRight(kernels::$Fn, rhs)).unwrap_or_else(|e| panic!("{e}"))
+    (@scalar $Trait:ident, $method:ident, $Fn:ident; $([$($Lhs:tt)*];)*) => {$(
+        impl<'a, A, B, S, D, R> $Trait<B> for $($Lhs)*
+        where
+            A: CommonWithScalar<B, S> + OperandOf<kernels::$Fn>,
+            B: OperandOf<kernels::$Fn> + Element,
+            S: Shape,
+            D: Elementwise,
+            R: Repr,
+            kernels::$Fn: BinaryFn<CommonScalar<A, S, B>, CommonScalar<A, S, B>, OutputOf<kernels::$Fn, CommonScalar<A, S, B>>>,
+            kernels::$Fn: ElementOp<CommonScalar<A, S, B>>,
+        {
+            type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, B>>, S, D>;
+            fn $method(self, rhs: B) -> Self::Output {
+                let lhs: &Tensor<A, S, D, R> = self.borrow();
+                let rhs: CommonScalar<A, S, B> = cast(rhs);
+                unary(lhs, WithRight(InCommon::<_, CommonScalar<A, S, B>>::new(kernels::$Fn), rhs))
+                    .unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
 }
 
-binary_operator!(Add, add, Add, Numeric, T);
-binary_operator!(Sub, sub, Sub, Numeric, T);
-binary_operator!(Mul, mul, Mul, Numeric, T);
-binary_operator!(Div, div, Div, TrueDiv, <T as TrueDiv>::Quotient);
+binary_operator!(Add, add, Add);
+binary_operator!(Sub, sub, Sub);
+binary_operator!(Mul, mul, Mul);
+binary_operator!(Div, div, Div);
 
 /// `scalar op tensor` needs one impl per scalar type (Rust's orphan rule).
 macro_rules! scalar_left {
-    ($Trait:ident, $method:ident, $Fn:ident, $Out:ident; $($t:ty),*) => {$(
-        scalar_left!(@forms $Trait, $method, $Fn, $t, $Out<$t>;
-            [&'a Tensor<$t, S, D, R>] [Tensor<$t, S, D, R>]);
+    ($Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
+        scalar_left!(@forms $Trait, $method, $Fn, $t;
+            [&'a Tensor<A, S, D, R>] [Tensor<A, S, D, R>]);
     )*};
-    (@forms $Trait:ident, $method:ident, $Fn:ident, $t:ty, $Out:ty; $([$($Rhs:tt)*])*) => {$(
-        impl<'a, S: Shape, D: Elementwise, R: Repr> $Trait<$($Rhs)*> for $t {
-            type Output = Tensor<$Out, S, D>;
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $t:ty; $([$($Rhs:tt)*])*) => {$(
+        impl<'a, A, S: Shape, D: Elementwise, R: Repr> $Trait<$($Rhs)*> for $t
+        where
+            A: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
+            for<'x> &'x $t: LeftOperandOf<kernels::$Fn>,
+            kernels::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>>,
+            kernels::$Fn: ElementOp<CommonScalar<A, S, $t>>,
+        {
+            type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>, S, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
-                let rhs: &Tensor<$t, S, D, R> = rhs.borrow();
-                unary(rhs, WithLeft(kernels::$Fn, self)).unwrap_or_else(|e| panic!("{e}"))
+                let rhs: &Tensor<A, S, D, R> = rhs.borrow();
+                let lhs: CommonScalar<A, S, $t> = cast(self);
+                unary(rhs, WithLeft(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), lhs))
+                    .unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
 }
 
-/// The element type itself, as the result type of `+ - *`.
-type Same<T> = T;
-/// The element type of `a / b`.
-type Quotient<T> = <T as TrueDiv>::Quotient;
-
 macro_rules! numeric_scalars_left {
-    ($($Trait:ident, $method:ident, $Fn:ident, $Out:ident);*) => {$(
-        scalar_left!($Trait, $method, $Fn, $Out;
-            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64);
+    ($($Trait:ident, $method:ident, $Fn:ident);*) => {$(
+        scalar_left!($Trait, $method, $Fn;
+            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64, bool);
     )*};
 }
-numeric_scalars_left!(Add, add, Add, Same; Sub, sub, Sub, Same; Mul, mul, Mul, Same; Div, div, Div, Quotient);
+numeric_scalars_left!(Add, add, Add; Sub, sub, Sub; Mul, mul, Mul; Div, div, Div);
 
 /// `-x`, elementwise (integers wrap), for owned and borrowed tensors.
 macro_rules! negation {
@@ -131,18 +180,22 @@ negation!([&'a Tensor<T, S, D, R>] [Tensor<T, S, D, R>]);
 /// `try_add`, `try_sub`, `try_mul`, `try_div`: the operators, returning
 /// PyTorch's error instead of panicking when `Dyn` sizes do not broadcast.
 macro_rules! fallible_operators {
-    ($($(#[$doc:meta])* $name:ident => $Fn:ident, $bound:ident, $Out:ty;)*) => {
+    ($($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
         impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
             $(#[$doc])*
-            pub fn $name<S2: Shape, R2: Repr>(
+            #[allow(clippy::type_complexity)]
+            pub fn $name<T2: Element, S2: Shape, R2: Repr>(
                 &self,
-                rhs: &Tensor<T, S2, D, R2>,
-            ) -> Result<Tensor<$Out, Broadcast<S, S2>, D>, Error>
+                rhs: &Tensor<T2, S2, D, R2>,
+            ) -> Result<Tensor<OutputOf<kernels::$Fn, Common<T, S, T2, S2>>, Broadcast<S, S2>, D>, Error>
             where
-                T: $bound,
+                T: CommonType<T2, S, S2> + OperandOf<kernels::$Fn>,
+                T2: OperandOf<kernels::$Fn>,
                 S: BroadcastShape<S2>,
+                kernels::$Fn: BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,
+                kernels::$Fn: ElementOp<Common<T, S, T2, S2>>,
             {
-                broadcast_binary(self, rhs, kernels::$Fn)
+                promoted_binary::<_, _, Common<T, S, T2, S2>, _, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
             }
         )*}
     };
@@ -161,7 +214,7 @@ fallible_operators! {
     /// );
     /// assert_eq!(a.try_add(&DynTensor::zeros(&[4, 1])).unwrap().shape(), [5, 2, 4, 1]);
     /// ```
-    try_add => Add, Numeric, T;
+    try_add => Add;
     /// `self - rhs`, or `Err` when `Dyn` sizes do not broadcast.
     ///
     /// ```
@@ -170,7 +223,7 @@ fallible_operators! {
     /// let b = Tensor::<i32, shape![Dyn]>::ones_with(&[3]); // 2 vs a runtime 3
     /// assert!(a.try_sub(&b).is_err());
     /// ```
-    try_sub => Sub, Numeric, T;
+    try_sub => Sub;
     /// `self * rhs`, or `Err` when `Dyn` sizes do not broadcast.
     ///
     /// ```
@@ -178,7 +231,7 @@ fallible_operators! {
     /// let a = DynTensor::<f64>::full(&[2], 3.0);
     /// assert_eq!(a.try_mul(&a).unwrap().to_vec(), vec![9.0, 9.0]);
     /// ```
-    try_mul => Mul, Numeric, T;
+    try_mul => Mul;
     /// `self / rhs` (true division), or `Err` when `Dyn` sizes do not
     /// broadcast.
     ///
@@ -187,5 +240,5 @@ fallible_operators! {
     /// let a = DynTensor::<i64>::full(&[2], 3);
     /// assert_eq!(a.try_div(&DynTensor::full(&[1], 2)).unwrap().to_vec(), vec![1.5f32, 1.5]);
     /// ```
-    try_div => Div, TrueDiv, <T as TrueDiv>::Quotient;
+    try_div => Div;
 }

@@ -12,9 +12,14 @@
 //! assert_eq!(acc.to_vec(), vec![0.0, 2.0, 4.0, 0.0, 2.0, 4.0]);
 //! ```
 
-use super::kernels::{self, BinaryFn, WithRight};
+use super::kernels::{self, BinaryFn, ElementOp, OperandOf, OutputOf, WithRight};
 use super::{broadcast_strides, Elementwise, StridedMut};
-use crate::dtype::{Element, Numeric, TrueDiv};
+use crate::dtype::cast::cast;
+use crate::dtype::promote::{
+    check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar, StorableIn,
+};
+use crate::dtype::Element;
+use core::marker::PhantomData;
 use crate::error::Error;
 use crate::shape::{check_in_place, BroadcastInto, Shape, SizeArray};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
@@ -37,7 +42,7 @@ fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
 
 /// `x = f(x, y)` with `y` broadcast to `x`'s shape; `Err` (and `x`
 /// untouched) when it does not broadcast there.
-fn assign<T, B, SX, SY, D, RX, RY, F>(
+fn assign<T, B, C, SX, SY, D, RX, RY, F>(
     x: &mut Tensor<T, SX, D, RX>,
     y: &Tensor<B, SY, D, RY>,
     f: F,
@@ -45,14 +50,19 @@ fn assign<T, B, SX, SY, D, RX, RY, F>(
 where
     T: Element,
     B: Element,
+    C: Element,
     SX: Shape,
     SY: Shape,
     D: Elementwise,
     RX: Writable,
     RY: Repr,
-    F: BinaryFn<T, B, T>,
+    F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>>,
 {
     check_in_place(x.layout.sizes(), y.layout.sizes())?;
+    check_runtime_rank::<C>(
+        (T::DTYPE, SX::RANK, x.rank()),
+        (B::DTYPE, SY::RANK, y.rank()),
+    )?;
     let mut y_strides = SX::Sizes::filled(x.rank(), 0);
     broadcast_strides(
         y.layout.sizes(),
@@ -68,120 +78,38 @@ where
         strides: y_strides.as_ref(),
         offset: y.layout.offset(),
     };
-    D::update2(out, b, f);
+    D::update2(out, b, store_back::<F, C>(f));
     Ok(())
 }
 
-/// `x op= y` for an output of element type `T` and an operand of element
-/// type `T2`: the operation's result must be storable back into `T`
-/// (SPEC.md section 3, casting into an existing tensor).
-pub trait UpdateFn<T, T2>: Copy + Send + Sync {
-    /// The new value of `x`.
-    fn update(&self, x: T, y: T2) -> T;
-}
+/// `f(x, y)` computed in the common type `C` of the operands, then stored
+/// back as the output's type `T` (PyTorch computes a mixed in-place
+/// operation this way: `uint8 *= int32` multiplies as int32 and wraps).
+struct StoreBack<F, C>(F, PhantomData<fn() -> C>);
 
-/// `+ - *` keep the element type.
-macro_rules! same_type_update {
-    ($($Fn:ident),*) => {$(
-        impl<T: Numeric> UpdateFn<T, T> for kernels::$Fn {
-            #[inline(always)]
-            fn update(&self, x: T, y: T) -> T {
-                self.call(x, y)
-            }
-        }
-    )*};
-}
-same_type_update!(Add, Sub, Mul);
-
-/// `/` is true division: the quotient of integers is `float32`, which an
-/// integer output cannot hold (see [`DivInto`]).
-impl<T, T2: DivInto<T>> UpdateFn<T, T2> for kernels::Div {
-    #[inline(always)]
-    fn update(&self, x: T, y: T2) -> T {
-        T2::div_into(x, y)
+impl<F: Copy, C> Clone for StoreBack<F, C> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
+impl<F: Copy, C> Copy for StoreBack<F, C> {}
 
-/// `x /= y` with `y: Self` and `x: T`: the quotient must fit `T`.
-///
-/// The check sits on the operand's type so that a failure is reported with
-/// [`StoreInto`]'s words rather than a bare "cannot use `/=`".
-pub trait DivInto<T> {
-    /// `x / y`, stored as a `T`.
-    fn div_into(x: T, y: Self) -> T;
-}
-impl<T: TrueDiv, T2: SameAs<T>> DivInto<T> for T2
+impl<T, T2, C, F> BinaryFn<T, T2, T> for StoreBack<F, C>
 where
-    T::Quotient: StoreInto<T>,
+    T: Element,
+    T2: Element,
+    C: Element,
+    F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>>,
 {
-    #[inline(always)]
-    fn div_into(x: T, y: T2) -> T {
-        T::true_div(x, y.same()).store()
-    }
-}
-
-/// The right operand's element type is the output's (mixed element types
-/// come with type promotion).
-pub trait SameAs<T> {
-    /// The value, as a `T`.
-    fn same(self) -> T;
-}
-impl<T> SameAs<T> for T {
-    #[inline(always)]
-    fn same(self) -> T {
-        self
-    }
-}
-
-/// A result of type `Self` can be stored into an output of element type
-/// `Out` (PyTorch's rule for in-place and `out=` results).
-pub trait StoreInto<Out> {
-    /// The result, as an `Out`.
-    fn store(self) -> Out;
-}
-impl<T> StoreInto<T> for T {
-    #[inline(always)]
-    fn store(self) -> T {
-        self
-    }
-}
-/// A `float32` result (integer true division) cannot go into an integer or
-/// bool output: this impl only requires [`FloatIntoIntegral`], whose message
-/// explains why.
-impl<O: Integral> StoreInto<O> for f32
-where
-    O: FloatIntoIntegral,
-{
-    fn store(self) -> O {
-        unreachable!("nothing implements FloatIntoIntegral")
-    }
-}
-
-/// Integer and bool element types.
-pub trait Integral: Element {}
-impl Integral for u8 {}
-impl Integral for i8 {}
-impl Integral for i16 {}
-impl Integral for i32 {}
-impl Integral for i64 {}
-impl Integral for bool {}
-
-/// Holds for nothing: storing a floating result into an integer output.
-#[diagnostic::on_unimplemented(
-    message = "result type Float can't be cast to the desired output type {Self}",
-    label = "`/` of {Self} tensors gives float32, which cannot be stored in a {Self} tensor",
-    note = "`/` is true division: divide out of place (`&x / &y` gives a float32 tensor) or convert to a floating type first"
-)]
-pub trait FloatIntoIntegral {}
-
-/// `BinaryFn` view of an [`UpdateFn`], for the kernels.
-#[derive(Copy, Clone, Debug)]
-struct Update<F>(F);
-impl<T, T2, F: UpdateFn<T, T2>> BinaryFn<T, T2, T> for Update<F> {
     #[inline(always)]
     fn call(&self, x: T, y: T2) -> T {
-        self.0.update(x, y)
+        cast(self.0.call(cast::<T, C>(x), cast::<T2, C>(y)))
     }
+}
+
+/// `f` in the common type `C`, stored back into the output's type.
+fn store_back<F, C>(f: F) -> StoreBack<F, C> {
+    StoreBack(f, PhantomData)
 }
 
 macro_rules! assign_operator {
@@ -190,13 +118,21 @@ macro_rules! assign_operator {
             [&'b Tensor<T2, SY, D, RY>] [Tensor<T2, SY, D, RY>]);
 
         /// A plain number on the right.
-        impl<T: Element, S: Shape, D: Elementwise, R: Writable> $Trait<T> for Tensor<T, S, D, R>
+        impl<T, B, S, D, R> $Trait<B> for Tensor<T, S, D, R>
         where
-            kernels::$Fn: UpdateFn<T, T>,
+            T: CommonWithScalar<B, S> + OperandOf<kernels::$Fn>,
+            B: OperandOf<kernels::$Fn> + Element,
+            S: Shape,
+            D: Elementwise,
+            R: Writable,
+            kernels::$Fn: ElementOp<CommonScalar<T, S, B>>
+                + BinaryFn<CommonScalar<T, S, B>, CommonScalar<T, S, B>, OutputOf<kernels::$Fn, CommonScalar<T, S, B>>>,
+            OutputOf<kernels::$Fn, CommonScalar<T, S, B>>: StorableIn<T>,
         {
-            fn $method(&mut self, rhs: T) {
+            fn $method(&mut self, rhs: B) {
+                let rhs: CommonScalar<T, S, B> = cast(rhs);
                 let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(Update(kernels::$Fn), rhs));
+                D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs));
             }
         }
 
@@ -215,18 +151,21 @@ macro_rules! assign_operator {
     (@forms $Trait:ident, $method:ident, $Fn:ident; $([$($Rhs:tt)*])*) => {$(
         impl<'b, T, T2, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
         where
-            T: Element,
-            T2: Element,
+            T: CommonType<T2, SX, SY> + OperandOf<kernels::$Fn>,
+            T2: OperandOf<kernels::$Fn> + Element,
             SX: Shape,
             SY: BroadcastInto<SX>,
             D: Elementwise,
             RX: Writable,
             RY: Repr,
-            kernels::$Fn: UpdateFn<T, T2>,
+            kernels::$Fn: ElementOp<Common<T, SX, T2, SY>>
+                + BinaryFn<Common<T, SX, T2, SY>, Common<T, SX, T2, SY>, OutputOf<kernels::$Fn, Common<T, SX, T2, SY>>>,
+            OutputOf<kernels::$Fn, Common<T, SX, T2, SY>>: StorableIn<T>,
         {
             fn $method(&mut self, rhs: $($Rhs)*) {
                 let rhs: &Tensor<T2, SY, D, RY> = rhs.borrow();
-                assign(self, rhs, Update(kernels::$Fn)).unwrap_or_else(|e| panic!("{e}"));
+                assign::<_, _, Common<T, SX, T2, SY>, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
+                    .unwrap_or_else(|e| panic!("{e}"));
             }
         }
     )*};
@@ -248,10 +187,14 @@ macro_rules! fallible_assign {
                 rhs: &Tensor<T2, S2, D, R2>,
             ) -> Result<(), Error>
             where
+                T: CommonType<T2, S, S2> + OperandOf<kernels::$Fn>,
+                T2: OperandOf<kernels::$Fn>,
                 S2: BroadcastInto<S>,
-                kernels::$Fn: UpdateFn<T, T2>,
+                kernels::$Fn: ElementOp<Common<T, S, T2, S2>>
+                    + BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,
+                OutputOf<kernels::$Fn, Common<T, S, T2, S2>>: StorableIn<T>,
             {
-                assign(self, rhs, Update(kernels::$Fn))
+                assign::<_, _, Common<T, S, T2, S2>, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
             }
         )*}
     };

@@ -9,9 +9,12 @@
 //! assert_eq!(x.lt(&y).shape(), [2, 4]);
 //! ```
 
-use super::kernels::{self, BinaryFn, WithRight};
-use super::{broadcast_binary, unary, Elementwise};
-use crate::dtype::{Element, Ordered};
+use super::arith::promoted_binary;
+use super::kernels::{self, BinaryFn, InCommon, WithRight};
+use super::{unary, Elementwise};
+use crate::dtype::cast::cast;
+use crate::dtype::promote::{Common, CommonScalar, CommonType, CommonWithScalar};
+use crate::dtype::Element;
 use crate::error::Error;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
@@ -19,63 +22,80 @@ use crate::tensor::Tensor;
 use core::borrow::Borrow;
 
 /// What a tensor of `T`s and shape `S` can be compared with: another
-/// tensor (broadcasting) or a plain `T`.
+/// tensor (broadcasting) or a plain number, of any element type: both sides
+/// are compared in their common type (type promotion, SPEC.md section 3).
 pub trait Comparand<T: Element, S: Shape, D: Elementwise> {
     /// The shape of the comparison's result.
     type Shape: Shape;
+    /// The common type the elements are compared in.
+    type Common: Element;
     /// Applies `f` to `lhs` and `self`; `Err` when `Dyn` sizes turn out
     /// not to broadcast.
-    fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
+    fn compare<R: Repr, F: BinaryFn<Self::Common, Self::Common, bool>>(
         self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
     ) -> Result<Tensor<bool, Self::Shape, D>, Error>;
 }
 
-impl<T: Element, S: Shape, D: Elementwise> Comparand<T, S, D> for T {
+/// A plain number of any element type.
+impl<T, B, S, D> Comparand<T, S, D> for B
+where
+    T: CommonWithScalar<B, S>,
+    B: Element,
+    S: Shape,
+    D: Elementwise,
+{
     type Shape = S;
-    fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
+    type Common = CommonScalar<T, S, B>;
+    fn compare<R: Repr, F: BinaryFn<Self::Common, Self::Common, bool>>(
         self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
     ) -> Result<Tensor<bool, S, D>, Error> {
-        unary(lhs, WithRight(f, self))
+        let rhs: Self::Common = cast(self);
+        unary(lhs, WithRight(InCommon::<F, Self::Common>::new(f), rhs))
     }
 }
 
 /// Another tensor, owned or borrowed: the shapes broadcast.
 macro_rules! tensor_comparand {
     ($([$($Other:tt)*])*) => {$(
-        impl<'a, T, S, S2, D, R2> Comparand<T, S, D> for $($Other)*
+        impl<'a, T, T2, S, S2, D, R2> Comparand<T, S, D> for $($Other)*
         where
-            T: Element,
+            T: CommonType<T2, S, S2>,
+            T2: Element,
             S: BroadcastShape<S2>,
             S2: Shape,
             D: Elementwise,
             R2: Repr,
         {
             type Shape = Broadcast<S, S2>;
-            fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
+            type Common = Common<T, S, T2, S2>;
+            fn compare<R: Repr, F: BinaryFn<Self::Common, Self::Common, bool>>(
                 self,
                 lhs: &Tensor<T, S, D, R>,
                 f: F,
             ) -> Result<Tensor<bool, Self::Shape, D>, Error> {
-                let rhs: &Tensor<T, S2, D, R2> = self.borrow();
-                broadcast_binary(lhs, rhs, f)
+                let rhs: &Tensor<T2, S2, D, R2> = self.borrow();
+                promoted_binary::<_, _, Self::Common, _, _, _, _, _, _, _>(lhs, rhs, f)
             }
         }
     )*};
 }
-tensor_comparand!([&'a Tensor<T, S2, D, R2>] [Tensor<T, S2, D, R2>]);
+tensor_comparand!([&'a Tensor<T2, S2, D, R2>] [Tensor<T2, S2, D, R2>]);
 
 macro_rules! comparisons {
-    ($bound:ident: $($(#[$doc:meta])* $name:ident, $try_name:ident => $Fn:ident;)*) => {
-        impl<T: $bound, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
+    ($($(#[$doc:meta])* $name:ident, $try_name:ident => $Fn:ident;)*) => {
+        impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
             $(#[$doc])*
             ///
             /// Panics with PyTorch's message when `Dyn` sizes do not
             /// broadcast; the `try_` form returns the error instead.
-            pub fn $name<C: Comparand<T, S, D>>(&self, other: C) -> Tensor<bool, C::Shape, D> {
+            pub fn $name<C: Comparand<T, S, D>>(&self, other: C) -> Tensor<bool, C::Shape, D>
+            where
+                kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
+            {
                 other.compare(self, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
             }
 
@@ -90,14 +110,17 @@ macro_rules! comparisons {
             pub fn $try_name<C: Comparand<T, S, D>>(
                 &self,
                 other: C,
-            ) -> Result<Tensor<bool, C::Shape, D>, Error> {
+            ) -> Result<Tensor<bool, C::Shape, D>, Error>
+            where
+                kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
+            {
                 other.compare(self, kernels::$Fn)
             }
         )*}
     };
 }
 
-comparisons! { Element:
+comparisons! {
     /// `self == other` elementwise (PyTorch's `eq`).
     ///
     /// ```
@@ -115,7 +138,7 @@ comparisons! { Element:
     ne, try_ne => Ne;
 }
 
-comparisons! { Ordered:
+comparisons! {
     /// `self < other` elementwise.
     ///
     /// ```

@@ -13,6 +13,8 @@ use crate::error::Error;
 use crate::layout::numel;
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
+use crate::dtype::cast::cast;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 /// A function of one element, applied by [`Elementwise::map1`].
@@ -62,6 +64,138 @@ element_fns! {
     Gt: |a, b| -> bool [Ordered] a > b;
     /// `a >= b`.
     Ge: |a, b| -> bool [Ordered] a >= b;
+}
+
+/// The element type an operation gives for operands of the common type `C`.
+pub trait ElementOp<C> {
+    /// The result's element type.
+    type Output: Element;
+}
+/// The element type of `f` on operands of type `C`.
+pub type OutputOf<F, C> = <F as ElementOp<C>>::Output;
+
+/// `+ - *` keep the common type.
+macro_rules! same_type_ops {
+    ($($Fn:ident),*) => {$(
+        impl<C: Element> ElementOp<C> for $Fn {
+            type Output = C;
+        }
+    )*};
+}
+same_type_ops!(Add, Sub, Mul);
+/// `/` is true division: integers and bool give float32.
+impl<C: TrueDiv> ElementOp<C> for Div {
+    type Output = C::Quotient;
+}
+
+/// `a + b` of bools: `a || b` (PyTorch's bool addition saturates at true).
+impl BinaryFn<bool, bool, bool> for Add {
+    #[inline(always)]
+    fn call(&self, a: bool, b: bool) -> bool {
+        a || b
+    }
+}
+
+/// `a * b` of bools: `a && b`.
+impl BinaryFn<bool, bool, bool> for Mul {
+    #[inline(always)]
+    fn call(&self, a: bool, b: bool) -> bool {
+        a && b
+    }
+}
+
+/// `a - b` of bools does not exist in PyTorch: this impl only requires
+/// [`BoolSubtraction`], whose message is PyTorch's.
+impl<U: BoolSubtraction> BinaryFn<bool, bool, U> for Sub {
+    fn call(&self, _: bool, _: bool) -> U {
+        unreachable!("nothing implements BoolSubtraction")
+    }
+}
+
+/// An element type that may be an operand of the operation `F`: every type,
+/// except bool for subtraction (PyTorch has no bool subtraction).
+pub trait OperandOf<F> {}
+impl<T: Element> OperandOf<Add> for T {}
+impl<T: Element> OperandOf<Mul> for T {}
+impl<T: Element> OperandOf<Div> for T {}
+impl<T: Numeric> OperandOf<Sub> for T {}
+/// A bool operand of `-`: this impl only requires [`BoolSubtrahend`], whose
+/// message is PyTorch's.
+impl OperandOf<Sub> for bool where for<'a> (): BoolSubtrahend<&'a ()> {}
+
+/// A plain number on the left of the operation `F` (`2 - &x`), borrowed:
+/// the same rule as [`OperandOf`], stated through a reference so that the
+/// impls for each number type may name it.
+pub trait LeftOperandOf<F> {}
+impl<T: OperandOf<F>, F> LeftOperandOf<F> for &T {}
+
+/// Holds for nothing: a bool operand of subtraction.
+#[diagnostic::on_unimplemented(
+    message = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+    label = "an operand of this subtraction is bool",
+    note = "to subtract as integers, `cast::<u8>()` or `cast::<i64>()` the bool operand first"
+)]
+pub trait BoolSubtrahend<L> {}
+
+/// Holds for nothing: subtraction whose operands promote to bool.
+#[diagnostic::on_unimplemented(
+    message = "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
+    label = "both operands are bool",
+    note = "PyTorch has no bool subtraction; to subtract as integers, `cast::<u8>()` or `cast::<i64>()` an operand first"
+)]
+pub trait BoolSubtraction {}
+
+/// `f` computed in the common type `C` of its operands: each is converted
+/// to `C` first (a no-op when it already is one), as PyTorch computes a
+/// mixed-dtype operation.
+pub struct InCommon<F, C>(pub F, PhantomData<fn() -> C>);
+
+impl<F, C> InCommon<F, C> {
+    /// `f` in the common type `C`.
+    pub fn new(f: F) -> Self {
+        InCommon(f, PhantomData)
+    }
+}
+impl<F: Copy, C> Clone for InCommon<F, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F: Copy, C> Copy for InCommon<F, C> {}
+
+impl<A: Element, B: Element, C: Element, U, F: BinaryFn<C, C, U>> BinaryFn<A, B, U>
+    for InCommon<F, C>
+{
+    #[inline(always)]
+    fn call(&self, a: A, b: B) -> U {
+        self.0.call(cast::<A, C>(a), cast::<B, C>(b))
+    }
+}
+
+/// A conversion to `U` (PyTorch's `to(dtype)`; see [`crate::dtype::cast`]).
+pub struct Cast<U>(PhantomData<fn() -> U>);
+impl<U> Cast<U> {
+    /// The conversion to `U`.
+    pub fn new() -> Self {
+        Cast(PhantomData)
+    }
+}
+impl<U> Default for Cast<U> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+impl<U> Clone for Cast<U> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<U> Copy for Cast<U> {}
+impl<T: Element, U: Element> UnaryFn<T, U> for Cast<U> {
+    #[inline(always)]
+    fn call(&self, a: T) -> U {
+        cast::<T, U>(a)
+    }
 }
 
 /// `a / b`, true division (integers divide as `f32`).

@@ -11,6 +11,7 @@
 pub mod arith;
 pub mod assign;
 pub mod compare;
+pub mod convert;
 pub mod engine;
 pub mod expand;
 pub mod kernels;

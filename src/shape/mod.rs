@@ -86,6 +86,9 @@ pub trait Shape: Copy + Default + Debug + Send + Sync + 'static {
     type Sizes: SizeArray;
     /// The rank, when known at compile time.
     const RANK: Option<usize>;
+    /// What kind of operand a tensor of this shape is in type promotion:
+    /// rank 0, dimensioned, or a rank known only at run time.
+    type Priority: crate::dtype::promote::Priority;
 
     /// Checks runtime sizes against this shape: the rank and every static
     /// size must agree. Returns them as this shape's array type.
@@ -108,9 +111,10 @@ pub trait FixedShape: Shape {
 }
 
 macro_rules! tuple_shapes {
-    ($n:literal; $($t:ident)*) => {
+    ($n:literal, $priority:ident; $($t:ident)*) => {
         impl<$($t: Dim),*> Shape for ($($t,)*) {
             type Sizes = [usize; $n];
+            type Priority = crate::dtype::promote::$priority;
             const RANK: Option<usize> = Some($n);
 
             #[allow(unused_variables, unused_mut, unused_assignments)]
@@ -143,12 +147,12 @@ macro_rules! tuple_shapes {
         }
     };
 }
-tuple_shapes!(0;);
-tuple_shapes!(1; A);
-tuple_shapes!(2; A B);
-tuple_shapes!(3; A B C);
-tuple_shapes!(4; A B C D);
-tuple_shapes!(5; A B C D E);
-tuple_shapes!(6; A B C D E F);
-tuple_shapes!(7; A B C D E F G);
-tuple_shapes!(8; A B C D E F G H);
+tuple_shapes!(0, ZeroDim;);
+tuple_shapes!(1, Dimensioned; A);
+tuple_shapes!(2, Dimensioned; A B);
+tuple_shapes!(3, Dimensioned; A B C);
+tuple_shapes!(4, Dimensioned; A B C D);
+tuple_shapes!(5, Dimensioned; A B C D E);
+tuple_shapes!(6, Dimensioned; A B C D E F);
+tuple_shapes!(7, Dimensioned; A B C D E F G);
+tuple_shapes!(8, Dimensioned; A B C D E F G H);
