@@ -68,7 +68,10 @@ fn promote_types_matches_pytorch_for_all_144_pairs() {
     let cases = section("promote_types");
     assert_eq!(cases.len(), 144);
     for c in cases {
-        let (a, b) = (dtype(c["a"].as_str().unwrap()), dtype(c["b"].as_str().unwrap()));
+        let (a, b) = (
+            dtype(c["a"].as_str().unwrap()),
+            dtype(c["b"].as_str().unwrap()),
+        );
         assert_eq!(
             DType::promote(a, b).name(),
             c["result"].as_str().unwrap(),
@@ -87,7 +90,10 @@ fn result_types_and_rejections_match_pytorch() {
     for c in section("binary") {
         let kind_of = |o: &Value| -> (DType, OperandKind) {
             match o["kind"].as_str().unwrap() {
-                "tensor" => (dtype(o["dtype"].as_str().unwrap()), OperandKind::Dimensioned),
+                "tensor" => (
+                    dtype(o["dtype"].as_str().unwrap()),
+                    OperandKind::Dimensioned,
+                ),
                 "zero_dim" => (dtype(o["dtype"].as_str().unwrap()), OperandKind::ZeroDim),
                 _ => (scalar_dtype(o), OperandKind::Scalar),
             }
@@ -128,7 +134,10 @@ fn in_place_casting_rule_matches_pytorch() {
         let dst = dtype(c["dst"]["dtype"].as_str().unwrap());
         let src = &c["src"];
         let src_kind = match src["kind"].as_str().unwrap() {
-            "tensor" => (dtype(src["dtype"].as_str().unwrap()), OperandKind::Dimensioned),
+            "tensor" => (
+                dtype(src["dtype"].as_str().unwrap()),
+                OperandKind::Dimensioned,
+            ),
             _ => (scalar_dtype(src), OperandKind::Scalar),
         };
         let common = DType::result_type((dst, OperandKind::Dimensioned), src_kind);
@@ -251,7 +260,11 @@ fn check<T: Element>(op: &str, form: &str, lhs: &str, rhs: &str, got: Vec<T>) ->
     let result = case
         .get("result")
         .unwrap_or_else(|| panic!("{key:?} compiles here but PyTorch rejects it: {case}"));
-    assert_eq!(T::DTYPE.name(), result["dtype"].as_str().unwrap(), "{key:?}");
+    assert_eq!(
+        T::DTYPE.name(),
+        result["dtype"].as_str().unwrap(),
+        "{key:?}"
+    );
     let want = result["values"].as_array().unwrap();
     let got: Vec<Scalar> = got.into_iter().map(Element::to_scalar).collect();
     assert_eq!(got.len(), want.len(), "{key:?}");
@@ -288,7 +301,12 @@ fn close_in(dtype: DType, got: Scalar, want: &Value) -> bool {
 /// dtypes, and its rank-0 values.
 fn operands(lhs: &str, rhs: &str) -> (Vec<Value>, Vec<Value>, Value, Value) {
     let tt = &binary_cases()[&("add".into(), "tensor_tensor".into(), lhs.into(), rhs.into())];
-    let zz = &binary_cases()[&("add".into(), "zero_dim_zero_dim".into(), lhs.into(), rhs.into())];
+    let zz = &binary_cases()[&(
+        "add".into(),
+        "zero_dim_zero_dim".into(),
+        lhs.into(),
+        rhs.into(),
+    )];
     (
         tt["lhs"]["values"].as_array().unwrap().clone(),
         tt["rhs"]["values"].as_array().unwrap().clone(),
@@ -388,8 +406,18 @@ fn numbers_on_either_side_match_pytorch() {
     macro_rules! with_number {
         ($a:ty, $kind:literal, $s:expr) => {{
             let an = <$a>::DTYPE.name();
-            let case = &binary_cases()[&("add".into(), "tensor_scalar".into(), an.into(), $kind.into())];
-            let vals: Vec<$a> = case["lhs"]["values"].as_array().unwrap().iter().map(elem).collect();
+            let case = &binary_cases()[&(
+                "add".into(),
+                "tensor_scalar".into(),
+                an.into(),
+                $kind.into(),
+            )];
+            let vals: Vec<$a> = case["lhs"]["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(elem)
+                .collect();
             let t = Tensor::<$a, shape![2]>::from_vec(vals).unwrap();
             let s = $s;
             n += check("add", "tensor_scalar", an, $kind, (&t + s).to_vec());
@@ -444,14 +472,28 @@ fn in_place_values_match_pytorch() {
     let mut n = 0;
     macro_rules! check_in_place {
         ($a:ty, $b:ty, $op:literal, |$x:ident, $y:ident| $e:expr) => {{
-            let key = ($op.to_string(), <$a>::DTYPE.name().to_string(), <$b>::DTYPE.name().to_string());
+            let key = (
+                $op.to_string(),
+                <$a>::DTYPE.name().to_string(),
+                <$b>::DTYPE.name().to_string(),
+            );
             let c = cases[&key];
             let mut $x = Tensor::<$a, shape![3]>::from_vec(
-                c["dst"]["values"].as_array().unwrap().iter().map(elem).collect(),
+                c["dst"]["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(elem)
+                    .collect(),
             )
             .unwrap();
             let $y = Tensor::<$b, shape![3]>::from_vec(
-                c["src"]["values"].as_array().unwrap().iter().map(elem).collect(),
+                c["src"]["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(elem)
+                    .collect(),
             )
             .unwrap();
             $e;
@@ -505,7 +547,10 @@ fn casts_match_pytorch() {
         assert!(same(got, &c["result"]), "{c}: shaped {got:?}");
         checked += 1;
     }
-    assert!(checked > 1500 && skipped < 200, "{checked} checked, {skipped} skipped");
+    assert!(
+        checked > 1500 && skipped < 200,
+        "{checked} checked, {skipped} skipped"
+    );
 }
 
 /// `value` stored as `src`, then converted to `dst` through a tensor's
@@ -537,7 +582,10 @@ fn cast_value(src: DType, dst: DType, value: &Value) -> Scalar {
 fn half_arithmetic_matches_pytorch_bit_for_bit() {
     let mut n = 0;
     for c in section("half_arithmetic") {
-        let (a, b) = (c["a_bits"].as_u64().unwrap() as u16, c["b_bits"].as_u64().unwrap() as u16);
+        let (a, b) = (
+            c["a_bits"].as_u64().unwrap() as u16,
+            c["b_bits"].as_u64().unwrap() as u16,
+        );
         let op = c["op"].as_str().unwrap();
         macro_rules! run {
             ($t:ty) => {{
@@ -552,7 +600,11 @@ fn half_arithmetic_matches_pytorch_bit_for_bit() {
                 if c["result"] == "nan" {
                     assert!(r.is_nan(), "{c}");
                 } else {
-                    assert_eq!(r.to_bits() as u64, c["result_bits"].as_u64().unwrap(), "{c}");
+                    assert_eq!(
+                        r.to_bits() as u64,
+                        c["result_bits"].as_u64().unwrap(),
+                        "{c}"
+                    );
                 }
             }};
         }
@@ -585,7 +637,8 @@ fn spec_examples() {
     let _: Tensor<f32, shape![1]> = &tensor![f16::ONE] + &tensor![bf16::ONE];
     let r: Tensor<f32, shape![3]> = &i32s / &i32s;
     assert_eq!(r.to_vec(), vec![1.0; 3]);
-    let _: Tensor<C64, shape![1]> = &tensor![1.0f32] + &Tensor::<C128, shape![]>::full(C128::new(0.0, 1.0));
+    let _: Tensor<C64, shape![1]> =
+        &tensor![1.0f32] + &Tensor::<C128, shape![]>::full(C128::new(0.0, 1.0));
     let r: Tensor<u8, shape![3]> = &tensor![1u8, 2, 3] + 1000;
     assert_eq!(r.to_vec(), vec![233, 234, 235]);
     let mut f = tensor![1.5f32, 2.0];

@@ -156,7 +156,7 @@ pub trait Element:
 /// assert_eq!(<u8 as Numeric>::mul(1, 254u8.wrapping_neg()), 2);
 /// assert_eq!(<i8 as Numeric>::add(127, 1), -128);
 /// ```
-pub trait Numeric: Element {
+pub trait Numeric: Element + Subtractable {
     /// `a + b`.
     fn add(a: Self, b: Self) -> Self;
     /// `a - b`.
@@ -168,6 +168,26 @@ pub trait Numeric: Element {
     /// `n` converted as PyTorch's `arange` does.
     fn from_index(n: usize) -> Self;
 }
+
+/// Element types that may be operands of `-`: all but bool (PyTorch has no
+/// bool subtraction, even beside another type).
+#[diagnostic::on_unimplemented(
+    message = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+    label = "an operand of this subtraction is bool",
+    note = "to subtract as integers, `cast::<u8>()` or `cast::<i64>()` the bool operand first"
+)]
+pub trait Subtractable: Element {}
+impl Subtractable for f16 {}
+impl Subtractable for bf16 {}
+impl Subtractable for f32 {}
+impl Subtractable for f64 {}
+impl Subtractable for Complex<f32> {}
+impl Subtractable for Complex<f64> {}
+impl Subtractable for u8 {}
+impl Subtractable for i8 {}
+impl Subtractable for i16 {}
+impl Subtractable for i32 {}
+impl Subtractable for i64 {}
 
 /// Element types with true division: floating and complex.
 ///

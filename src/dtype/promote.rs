@@ -383,7 +383,8 @@ macro_rules! common_type_by_priority {
         where
             (StaticPriority<SA>, StaticPriority<SB>): PriorityRule<$a, $b>,
         {
-            type Output = <(StaticPriority<SA>, StaticPriority<SB>) as PriorityRule<$a, $b>>::Output;
+            type Output =
+                <(StaticPriority<SA>, StaticPriority<SB>) as PriorityRule<$a, $b>>::Output;
         }
     };
 }
@@ -463,7 +464,8 @@ impl<T: Element> StorableIn<T> for T {}
 macro_rules! storable_by_category {
     ($c:ty, $out:ty) => {
         impl StorableIn<$out> for $c where
-            for<'a> (<$c as Element>::Category, <$out as Element>::Category): CastRule<$c, $out, &'a ()>
+            for<'a> (<$c as Element>::Category, <$out as Element>::Category):
+                CastRule<$c, $out, &'a ()>
         {
         }
     };
@@ -532,7 +534,18 @@ impl<C: Element, Out: Element, L> CastRule<C, Out, L> for (ComplexCategory, Bool
 pub trait ForbiddenCast<From, To> {}
 
 shaped_macros::cast_messages!(
-    Half, BFloat16, Float, Double, ComplexFloat, ComplexDouble, Byte, Char, Short, Int, Long, Bool
+    Half,
+    BFloat16,
+    Float,
+    Double,
+    ComplexFloat,
+    ComplexDouble,
+    Byte,
+    Char,
+    Short,
+    Int,
+    Long,
+    Bool
 );
 
 /// PyTorch's C++ names of the twelve dtypes, as they appear in its casting

@@ -22,11 +22,13 @@
 //! ```
 
 use super::kernels::{
-    self, BinaryFn, ElementOp, InCommon, LeftOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
+    self, BinaryFn, ElementOp, InCommon, NumberOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
 };
 use super::{broadcast_binary, unary, Elementwise};
 use crate::dtype::cast::cast;
-use crate::dtype::promote::{check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar};
+use crate::dtype::promote::{
+    check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar,
+};
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
@@ -103,22 +105,29 @@ macro_rules! binary_operator {
         }
     )*};
     // Tensor with a plain number on the right.
+    // Tensor with a plain number on the right: one impl per number type, so
+    // that `&a + &b` of tensors meets only the tensor impls (and a shape
+    // error is reported in its own words).
     (@scalar $Trait:ident, $method:ident, $Fn:ident; $([$($Lhs:tt)*];)*) => {$(
-        impl<'a, A, B, S, D, R> $Trait<B> for $($Lhs)*
+        binary_operator!(@number $Trait, $method, $Fn; [$($Lhs)*];
+            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64, bool);
+    )*};
+    (@number $Trait:ident, $method:ident, $Fn:ident; [$lhs:ty]; $($t:ty),*) => {$(
+        impl<'a, A, S, D, R> $Trait<$t> for $lhs
         where
-            A: CommonWithScalar<B, S> + OperandOf<kernels::$Fn>,
-            B: OperandOf<kernels::$Fn> + Element,
+            A: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
+            for<'x> &'x $t: NumberOperandOf<kernels::$Fn>,
             S: Shape,
             D: Elementwise,
             R: Repr,
-            kernels::$Fn: BinaryFn<CommonScalar<A, S, B>, CommonScalar<A, S, B>, OutputOf<kernels::$Fn, CommonScalar<A, S, B>>>,
-            kernels::$Fn: ElementOp<CommonScalar<A, S, B>>,
+            kernels::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>>,
+            kernels::$Fn: ElementOp<CommonScalar<A, S, $t>>,
         {
-            type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, B>>, S, D>;
-            fn $method(self, rhs: B) -> Self::Output {
+            type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>, S, D>;
+            fn $method(self, rhs: $t) -> Self::Output {
                 let lhs: &Tensor<A, S, D, R> = self.borrow();
-                let rhs: CommonScalar<A, S, B> = cast(rhs);
-                unary(lhs, WithRight(InCommon::<_, CommonScalar<A, S, B>>::new(kernels::$Fn), rhs))
+                let rhs: CommonScalar<A, S, $t> = cast(rhs);
+                unary(lhs, WithRight(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), rhs))
                     .unwrap_or_else(|e| panic!("{e}"))
             }
         }
@@ -140,7 +149,7 @@ macro_rules! scalar_left {
         impl<'a, A, S: Shape, D: Elementwise, R: Repr> $Trait<$($Rhs)*> for $t
         where
             A: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
-            for<'x> &'x $t: LeftOperandOf<kernels::$Fn>,
+            for<'x> &'x $t: NumberOperandOf<kernels::$Fn>,
             kernels::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>>,
             kernels::$Fn: ElementOp<CommonScalar<A, S, $t>>,
         {
@@ -184,13 +193,13 @@ macro_rules! fallible_operators {
         impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
             $(#[$doc])*
             #[allow(clippy::type_complexity)]
-            pub fn $name<T2: Element, S2: Shape, R2: Repr>(
+            pub fn $name<T2, S2: Shape, R2: Repr>(
                 &self,
                 rhs: &Tensor<T2, S2, D, R2>,
             ) -> Result<Tensor<OutputOf<kernels::$Fn, Common<T, S, T2, S2>>, Broadcast<S, S2>, D>, Error>
             where
                 T: CommonType<T2, S, S2> + OperandOf<kernels::$Fn>,
-                T2: OperandOf<kernels::$Fn>,
+                T2: Element + OperandOf<kernels::$Fn>,
                 S: BroadcastShape<S2>,
                 kernels::$Fn: BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,
                 kernels::$Fn: ElementOp<Common<T, S, T2, S2>>,

@@ -12,20 +12,22 @@
 //! assert_eq!(acc.to_vec(), vec![0.0, 2.0, 4.0, 0.0, 2.0, 4.0]);
 //! ```
 
-use super::kernels::{self, BinaryFn, ElementOp, OperandOf, OutputOf, WithRight};
+use super::kernels::{self, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight};
 use super::{broadcast_strides, Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
     check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar, StorableIn,
 };
 use crate::dtype::Element;
-use core::marker::PhantomData;
 use crate::error::Error;
 use crate::shape::{check_in_place, BroadcastInto, Shape, SizeArray};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
 use core::borrow::Borrow;
+use core::marker::PhantomData;
 use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
+use half::{bf16, f16};
+use num_complex::Complex;
 
 /// The writable operand of `x`, whose buffer starts at `ptr`.
 fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
@@ -117,24 +119,8 @@ macro_rules! assign_operator {
         assign_operator!(@forms $Trait, $method, $Fn;
             [&'b Tensor<T2, SY, D, RY>] [Tensor<T2, SY, D, RY>]);
 
-        /// A plain number on the right.
-        impl<T, B, S, D, R> $Trait<B> for Tensor<T, S, D, R>
-        where
-            T: CommonWithScalar<B, S> + OperandOf<kernels::$Fn>,
-            B: OperandOf<kernels::$Fn> + Element,
-            S: Shape,
-            D: Elementwise,
-            R: Writable,
-            kernels::$Fn: ElementOp<CommonScalar<T, S, B>>
-                + BinaryFn<CommonScalar<T, S, B>, CommonScalar<T, S, B>, OutputOf<kernels::$Fn, CommonScalar<T, S, B>>>,
-            OutputOf<kernels::$Fn, CommonScalar<T, S, B>>: StorableIn<T>,
-        {
-            fn $method(&mut self, rhs: B) {
-                let rhs: CommonScalar<T, S, B> = cast(rhs);
-                let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs));
-            }
-        }
+        assign_operator!(@numbers $Trait, $method, $Fn;
+            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64, bool);
 
         /// Read-only views cannot be assigned to: this impl only requires
         /// [`WriteThroughView`], whose message explains why.
@@ -147,6 +133,27 @@ macro_rules! assign_operator {
             }
         }
     };
+    // A plain number on the right: one impl per number type, so that a
+    // tensor on the right meets only the tensor impls.
+    (@numbers $Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
+        impl<T, S, D, R> $Trait<$t> for Tensor<T, S, D, R>
+        where
+            T: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
+            for<'x> &'x $t: NumberOperandOf<kernels::$Fn>,
+            S: Shape,
+            D: Elementwise,
+            R: Writable,
+            kernels::$Fn: ElementOp<CommonScalar<T, S, $t>>
+                + BinaryFn<CommonScalar<T, S, $t>, CommonScalar<T, S, $t>, OutputOf<kernels::$Fn, CommonScalar<T, S, $t>>>,
+            OutputOf<kernels::$Fn, CommonScalar<T, S, $t>>: StorableIn<T>,
+        {
+            fn $method(&mut self, rhs: $t) {
+                let rhs: CommonScalar<T, S, $t> = cast(rhs);
+                let ptr = R::ptr_mut(&mut self.data);
+                D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs));
+            }
+        }
+    )*};
     // The right-hand side is a tensor, owned or borrowed.
     (@forms $Trait:ident, $method:ident, $Fn:ident; $([$($Rhs:tt)*])*) => {$(
         impl<'b, T, T2, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
@@ -182,13 +189,13 @@ macro_rules! fallible_assign {
     ($($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
         impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {$(
             $(#[$doc])*
-            pub fn $name<T2: Element, S2, R2: Repr>(
+            pub fn $name<T2, S2, R2: Repr>(
                 &mut self,
                 rhs: &Tensor<T2, S2, D, R2>,
             ) -> Result<(), Error>
             where
                 T: CommonType<T2, S, S2> + OperandOf<kernels::$Fn>,
-                T2: OperandOf<kernels::$Fn>,
+                T2: Element + OperandOf<kernels::$Fn>,
                 S2: BroadcastInto<S>,
                 kernels::$Fn: ElementOp<Common<T, S, T2, S2>>
                     + BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,

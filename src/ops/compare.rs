@@ -20,6 +20,8 @@ use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
 use core::borrow::Borrow;
+use half::{bf16, f16};
+use num_complex::Complex;
 
 /// What a tensor of `T`s and shape `S` can be compared with: another
 /// tensor (broadcasting) or a plain number, of any element type: both sides
@@ -38,25 +40,43 @@ pub trait Comparand<T: Element, S: Shape, D: Elementwise> {
     ) -> Result<Tensor<bool, Self::Shape, D>, Error>;
 }
 
-/// A plain number of any element type.
-impl<T, B, S, D> Comparand<T, S, D> for B
-where
-    T: CommonWithScalar<B, S>,
-    B: Element,
-    S: Shape,
-    D: Elementwise,
-{
-    type Shape = S;
-    type Common = CommonScalar<T, S, B>;
-    fn compare<R: Repr, F: BinaryFn<Self::Common, Self::Common, bool>>(
-        self,
-        lhs: &Tensor<T, S, D, R>,
-        f: F,
-    ) -> Result<Tensor<bool, S, D>, Error> {
-        let rhs: Self::Common = cast(self);
-        unary(lhs, WithRight(InCommon::<F, Self::Common>::new(f), rhs))
-    }
+/// A plain number of any element type: one impl per number type, so that a
+/// tensor argument meets only the tensor impls.
+macro_rules! number_comparand {
+    ($($t:ty),*) => {$(
+        impl<T, S, D> Comparand<T, S, D> for $t
+        where
+            T: CommonWithScalar<$t, S>,
+            S: Shape,
+            D: Elementwise,
+        {
+            type Shape = S;
+            type Common = CommonScalar<T, S, $t>;
+            fn compare<R: Repr, F: BinaryFn<Self::Common, Self::Common, bool>>(
+                self,
+                lhs: &Tensor<T, S, D, R>,
+                f: F,
+            ) -> Result<Tensor<bool, S, D>, Error> {
+                let rhs: Self::Common = cast(self);
+                unary(lhs, WithRight(InCommon::<F, Self::Common>::new(f), rhs))
+            }
+        }
+    )*};
 }
+number_comparand!(
+    f16,
+    bf16,
+    f32,
+    f64,
+    Complex<f32>,
+    Complex<f64>,
+    u8,
+    i8,
+    i16,
+    i32,
+    i64,
+    bool
+);
 
 /// Another tensor, owned or borrowed: the shapes broadcast.
 macro_rules! tensor_comparand {

@@ -8,12 +8,12 @@
 
 use super::engine::{self, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
-use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
+use crate::dtype::cast::cast;
+use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
 use crate::error::Error;
 use crate::layout::numel;
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
-use crate::dtype::cast::cast;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
@@ -104,46 +104,19 @@ impl BinaryFn<bool, bool, bool> for Mul {
     }
 }
 
-/// `a - b` of bools does not exist in PyTorch: this impl only requires
-/// [`BoolSubtraction`], whose message is PyTorch's.
-impl<U: BoolSubtraction> BinaryFn<bool, bool, U> for Sub {
-    fn call(&self, _: bool, _: bool) -> U {
-        unreachable!("nothing implements BoolSubtraction")
-    }
-}
-
 /// An element type that may be an operand of the operation `F`: every type,
-/// except bool for subtraction (PyTorch has no bool subtraction).
+/// except bool for subtraction ([`Subtractable`]).
 pub trait OperandOf<F> {}
 impl<T: Element> OperandOf<Add> for T {}
 impl<T: Element> OperandOf<Mul> for T {}
 impl<T: Element> OperandOf<Div> for T {}
-impl<T: Numeric> OperandOf<Sub> for T {}
-/// A bool operand of `-`: this impl only requires [`BoolSubtrahend`], whose
-/// message is PyTorch's.
-impl OperandOf<Sub> for bool where for<'a> (): BoolSubtrahend<&'a ()> {}
+impl<T: Subtractable> OperandOf<Sub> for T {}
 
-/// A plain number on the left of the operation `F` (`2 - &x`), borrowed:
-/// the same rule as [`OperandOf`], stated through a reference so that the
-/// impls for each number type may name it.
-pub trait LeftOperandOf<F> {}
-impl<T: OperandOf<F>, F> LeftOperandOf<F> for &T {}
-
-/// Holds for nothing: a bool operand of subtraction.
-#[diagnostic::on_unimplemented(
-    message = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
-    label = "an operand of this subtraction is bool",
-    note = "to subtract as integers, `cast::<u8>()` or `cast::<i64>()` the bool operand first"
-)]
-pub trait BoolSubtrahend<L> {}
-
-/// Holds for nothing: subtraction whose operands promote to bool.
-#[diagnostic::on_unimplemented(
-    message = "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
-    label = "both operands are bool",
-    note = "PyTorch has no bool subtraction; to subtract as integers, `cast::<u8>()` or `cast::<i64>()` an operand first"
-)]
-pub trait BoolSubtraction {}
+/// A plain number as an operand of the operation `F` (`&x - 2`, `2 - &x`),
+/// borrowed: the same rule as [`OperandOf`], stated through a reference so
+/// that the impls for each number type may name it in a bound.
+pub trait NumberOperandOf<F> {}
+impl<T: OperandOf<F>, F> NumberOperandOf<F> for &T {}
 
 /// `f` computed in the common type `C` of its operands: each is converted
 /// to `C` first (a no-op when it already is one), as PyTorch computes a
