@@ -47,6 +47,26 @@ pub enum Error {
         /// The static result type.
         chosen: DType,
     },
+    /// `AnyTensor::downcast` to another element type than the tensor's.
+    DTypeMismatch {
+        /// The type asked for.
+        expected: DType,
+        /// The tensor's type.
+        actual: DType,
+    },
+    /// `-` with a bool operand (PyTorch has no bool subtraction).
+    BoolSubtraction {
+        /// Both operands are bool.
+        both: bool,
+    },
+    /// An operation PyTorch has no kernel for on this dtype (`lt` of
+    /// complex values).
+    NotImplementedFor {
+        /// PyTorch's kernel name (`lt_cpu`).
+        op: &'static str,
+        /// The dtype.
+        dtype: DType,
+    },
     /// An in-place operation would change its output's shape.
     InPlaceShape {
         /// The output's shape.
@@ -429,6 +449,22 @@ impl fmt::Display for Error {
             ),
             Error::NumelOverflow => write!(f, "numel: integer multiplication overflow"),
             Error::StrideOverflow => write!(f, "Stride calculation overflowed"),
+            Error::DTypeMismatch { expected, actual } => {
+                write!(f, "expected a tensor of dtype {expected}, got {actual}")
+            }
+            Error::BoolSubtraction { both: true } => write!(
+                f,
+                "Subtraction, the `-` operator, with two bool tensors is not supported. \
+                 Use the `^` or `logical_xor()` operator instead."
+            ),
+            Error::BoolSubtraction { both: false } => write!(
+                f,
+                "Subtraction, the `-` operator, with a bool tensor is not supported. \
+                 If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            ),
+            Error::NotImplementedFor { op, dtype } => {
+                write!(f, "\"{op}\" not implemented for '{}'", dtype.torch_name())
+            }
             Error::CastForbidden { from, to } => write!(
                 f,
                 "result type {} can't be cast to the desired output type {}",

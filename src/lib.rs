@@ -49,7 +49,7 @@ pub mod tensor;
 pub mod view;
 
 pub use dtype::{DType, Element};
-pub use dynamic::{DynShape, DynTensor};
+pub use dynamic::{AnyTensor, DynShape, DynTensor};
 pub use error::Error;
 pub use shape::{Dec, Dyn};
 pub use storage::{Cpu, Device};
@@ -159,7 +159,7 @@ macro_rules! s_kinds {
 /// What most programs need: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::dtype::{DType, Element};
-    pub use crate::dynamic::{DynConstructors, DynShape, DynTensor};
+    pub use crate::dynamic::{AnyTensor, DynConstructors, DynShape, DynTensor};
     pub use crate::error::Error;
     pub use crate::layout::views::{Ellipsis, NewAxis};
     pub use crate::shape::{Dec, Dyn};

@@ -24,10 +24,12 @@
 //! );
 //! ```
 
+mod any;
 mod construct;
 mod convert;
 mod sizes;
 
+pub use any::{AnyElement, AnyTensor, Operand};
 pub use construct::DynConstructors;
 pub use sizes::{DynSizes, INLINE_RANK};
 

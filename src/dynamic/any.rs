@@ -1,0 +1,485 @@
+//! [`AnyTensor`]: a tensor whose element type, like its shape, is known only
+//! at run time. Arithmetic and comparisons promote by PyTorch's rules at run
+//! time ([`DType::result_type`], the same table and rules the compiler uses
+//! for typed tensors), and in-place operations apply PyTorch's casting rule,
+//! failing with its text.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let a = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2, 3], &[3]).unwrap());
+//! let b = AnyTensor::from(DynTensor::<f32>::full(&[], 0.5));
+//! let c = a.try_add(&b).unwrap(); // int32 tensor + float32 rank-0: float32
+//! assert_eq!(c.dtype(), DType::F32);
+//! assert_eq!(c.downcast::<f32>().unwrap().to_vec(), vec![1.5, 2.5, 3.5]);
+//!
+//! let mut x = AnyTensor::from(DynTensor::<i64>::ones(&[2]));
+//! let err = x.try_mul_assign(&AnyTensor::from(DynTensor::<f32>::ones(&[2]))).unwrap_err();
+//! assert_eq!(err.to_string(), "result type Float can't be cast to the desired output type Long");
+//! ```
+
+use super::{DynConstructors, DynShape, DynTensor};
+use crate::dtype::cast::cast;
+use crate::dtype::promote::OperandKind;
+use crate::dtype::{DType, Element, Scalar};
+use crate::error::Error;
+use crate::shape::check_in_place;
+use crate::tensor::Tensor;
+use core::fmt;
+use half::{bf16, f16};
+use num_complex::Complex;
+use std::borrow::Cow;
+
+/// Declares [`AnyTensor`] and the conversions of each of its variants.
+macro_rules! any_tensor {
+    ($($variant:ident($t:ty)),*) => {
+        /// A CPU tensor of any of the twelve element types and any shape,
+        /// both known at run time.
+        #[derive(Clone, Debug)]
+        pub enum AnyTensor {
+            $(
+                #[doc = concat!("A tensor of `", stringify!($t), "`.")]
+                $variant(DynTensor<$t>),
+            )*
+        }
+
+        $(impl From<DynTensor<$t>> for AnyTensor {
+            fn from(t: DynTensor<$t>) -> Self {
+                AnyTensor::$variant(t)
+            }
+        })*
+
+        /// Element types an [`AnyTensor`] can hold and give back.
+        pub trait AnyElement: Element {
+            /// The tensor, if it holds this type.
+            fn unwrap_any(t: AnyTensor) -> Result<DynTensor<Self>, AnyTensor>;
+            /// A borrow of the tensor, if it holds this type.
+            fn borrow_any(t: &AnyTensor) -> Option<&DynTensor<Self>>;
+        }
+        $(impl AnyElement for $t {
+            fn unwrap_any(t: AnyTensor) -> Result<DynTensor<$t>, AnyTensor> {
+                match t {
+                    AnyTensor::$variant(x) => Ok(x),
+                    other => Err(other),
+                }
+            }
+            fn borrow_any(t: &AnyTensor) -> Option<&DynTensor<$t>> {
+                match t {
+                    AnyTensor::$variant(x) => Some(x),
+                    _ => None,
+                }
+            }
+        })*
+
+        impl AnyTensor {
+            /// A copy converted to `dtype` (PyTorch's `x.to(dtype)`).
+            ///
+            /// ```
+            /// use shaped::prelude::*;
+            /// let x = AnyTensor::from(DynTensor::<f64>::full(&[2], -1.5));
+            /// assert_eq!(x.to_dtype(DType::I32).downcast::<i32>().unwrap().to_vec(), vec![-1, -1]);
+            /// ```
+            pub fn to_dtype(&self, dtype: DType) -> AnyTensor {
+                match dtype {
+                    $(DType::$variant => AnyTensor::$variant(
+                        any_tensor!(@each self, x => x.cast::<$t>())
+                    ),)*
+                }
+            }
+
+            /// A rank-0 tensor of `dtype` holding `value` converted to it.
+            fn full_scalar(dtype: DType, value: Scalar) -> AnyTensor {
+                match dtype {
+                    $(DType::$variant => AnyTensor::$variant(DynTensor::<$t>::full(&[], scalar_as(value))),)*
+                }
+            }
+        }
+    };
+    // Runs `$body` on the typed tensor inside `$any`, whatever its type.
+    (@each $any:expr, $x:ident => $body:expr) => {
+        match $any {
+            AnyTensor::F16($x) => $body,
+            AnyTensor::BF16($x) => $body,
+            AnyTensor::F32($x) => $body,
+            AnyTensor::F64($x) => $body,
+            AnyTensor::C64($x) => $body,
+            AnyTensor::C128($x) => $body,
+            AnyTensor::U8($x) => $body,
+            AnyTensor::I8($x) => $body,
+            AnyTensor::I16($x) => $body,
+            AnyTensor::I32($x) => $body,
+            AnyTensor::I64($x) => $body,
+            AnyTensor::Bool($x) => $body,
+        }
+    };
+}
+
+any_tensor!(
+    F16(f16),
+    BF16(bf16),
+    F32(f32),
+    F64(f64),
+    C64(Complex<f32>),
+    C128(Complex<f64>),
+    U8(u8),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    Bool(bool)
+);
+
+/// Runs `$body` with `$x` and `$y` bound to the typed tensors of two
+/// [`AnyTensor`]s of the same variant, for the variants listed; any other
+/// pair is a bug of the caller (it converted both to one dtype and ruled out
+/// the rest).
+macro_rules! same_variant {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr; $($variant:ident),*) => {
+        match ($a, $b) {
+            $((AnyTensor::$variant($x), AnyTensor::$variant($y)) => AnyTensor::from($body?),)*
+            _ => unreachable!("operands converted to one supported dtype"),
+        }
+    };
+}
+
+/// A plain number as an element of type `T`.
+fn scalar_as<T: Element>(value: Scalar) -> T {
+    match value {
+        Scalar::Bool(b) => cast(b),
+        Scalar::Int(i) => cast(i),
+        Scalar::Float(f) => cast(f),
+        Scalar::Complex(re, im) => cast(Complex::new(re, im)),
+    }
+}
+
+/// The dtype a plain number stands for before its category's default.
+fn scalar_dtype(value: Scalar) -> DType {
+    match value {
+        Scalar::Bool(_) => DType::Bool,
+        Scalar::Int(_) => DType::I64,
+        Scalar::Float(_) => DType::F64,
+        Scalar::Complex(..) => DType::C128,
+    }
+}
+
+/// The other operand of an [`AnyTensor`] operation: a tensor or a number.
+#[derive(Clone, Copy, Debug)]
+pub enum Operand<'a> {
+    /// A tensor.
+    Tensor(&'a AnyTensor),
+    /// A plain number (PyTorch's Python scalar).
+    Number(Scalar),
+}
+
+impl<'a> From<&'a AnyTensor> for Operand<'a> {
+    fn from(t: &'a AnyTensor) -> Self {
+        Operand::Tensor(t)
+    }
+}
+impl From<Scalar> for Operand<'_> {
+    fn from(s: Scalar) -> Self {
+        Operand::Number(s)
+    }
+}
+
+/// The binary operations of [`AnyTensor`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl AnyTensor {
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        any_tensor!(@each self, x => x.dtype())
+    }
+
+    /// The sizes.
+    pub fn shape(&self) -> Vec<usize> {
+        any_tensor!(@each self, x => x.shape().to_vec())
+    }
+
+    /// The number of dimensions.
+    pub fn rank(&self) -> usize {
+        any_tensor!(@each self, x => x.rank())
+    }
+
+    /// The number of elements.
+    pub fn numel(&self) -> usize {
+        any_tensor!(@each self, x => x.numel())
+    }
+
+    /// The elements in row-major order, as plain numbers.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<u8>::full(&[1], 7));
+    /// assert_eq!(x.to_scalars(), vec![Scalar::Int(7)]);
+    /// ```
+    pub fn to_scalars(&self) -> Vec<Scalar> {
+        any_tensor!(@each self, x => x.to_vec().into_iter().map(Element::to_scalar).collect())
+    }
+
+    /// The typed tensor, or `Err` with a message naming both dtypes.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f64>::ones(&[2]));
+    /// assert_eq!(
+    ///     x.downcast::<f32>().unwrap_err().to_string(),
+    ///     "expected a tensor of dtype torch.float32, got torch.float64"
+    /// );
+    /// ```
+    pub fn downcast<T: AnyElement>(self) -> Result<DynTensor<T>, Error> {
+        T::unwrap_any(self).map_err(|other| Error::DTypeMismatch {
+            expected: T::DTYPE,
+            actual: other.dtype(),
+        })
+    }
+
+    /// A borrow of the typed tensor, if it holds `T`s.
+    pub fn downcast_ref<T: AnyElement>(&self) -> Option<&DynTensor<T>> {
+        T::borrow_any(self)
+    }
+
+    /// This tensor as `dtype`, without a copy when it already is one.
+    fn as_dtype(&self, dtype: DType) -> Cow<'_, AnyTensor> {
+        if self.dtype() == dtype {
+            Cow::Borrowed(self)
+        } else {
+            Cow::Owned(self.to_dtype(dtype))
+        }
+    }
+
+    /// `self op rhs` with PyTorch's promotion and texts.
+    fn binary(&self, rhs: Operand<'_>, op: Op) -> Result<AnyTensor, Error> {
+        let kind = |rank: usize| {
+            if rank == 0 {
+                OperandKind::ZeroDim
+            } else {
+                OperandKind::Dimensioned
+            }
+        };
+        let lhs_operand = (self.dtype(), kind(self.rank()));
+        let (rhs_operand, rhs_bool) = match rhs {
+            Operand::Tensor(t) => ((t.dtype(), kind(t.rank())), t.dtype() == DType::Bool),
+            Operand::Number(s) => (
+                (scalar_dtype(s), OperandKind::Scalar),
+                matches!(s, Scalar::Bool(_)),
+            ),
+        };
+        let common = DType::result_type(lhs_operand, rhs_operand);
+        if op == Op::Sub && (self.dtype() == DType::Bool || rhs_bool) {
+            return Err(Error::BoolSubtraction {
+                both: self.dtype() == DType::Bool && rhs_bool,
+            });
+        }
+        let ordered = matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
+        if ordered && common.is_complex() {
+            return Err(Error::NotImplementedFor {
+                op: op.kernel_name(),
+                dtype: common,
+            });
+        }
+        let a = self.as_dtype(common);
+        let b = match rhs {
+            Operand::Tensor(t) => t.as_dtype(common),
+            Operand::Number(s) => Cow::Owned(AnyTensor::full_scalar(common, s)),
+        };
+        let (a, b) = (a.as_ref(), b.as_ref());
+        Ok(match op {
+            Op::Add => same_variant!(a, b, |x, y| x.try_add(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Sub => same_variant!(a, b, |x, y| x.try_sub(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64),
+            Op::Mul => same_variant!(a, b, |x, y| x.try_mul(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Div => same_variant!(a, b, |x, y| x.try_div(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Eq => same_variant!(a, b, |x, y| x.try_eq(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Ne => same_variant!(a, b, |x, y| x.try_ne(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Lt => same_variant!(a, b, |x, y| x.try_lt(y);
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::Le => same_variant!(a, b, |x, y| x.try_le(y);
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::Gt => same_variant!(a, b, |x, y| x.try_gt(y);
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::Ge => same_variant!(a, b, |x, y| x.try_ge(y);
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+        })
+    }
+
+    /// `self = self op rhs` in place: `rhs` must broadcast to `self`'s shape,
+    /// and the result type must be storable in `self`'s dtype (PyTorch's
+    /// `canCast`); on error `self` is unchanged.
+    fn binary_in_place(&mut self, rhs: Operand<'_>, op: Op) -> Result<(), Error> {
+        if let Operand::Tensor(t) = rhs {
+            check_in_place(&self.shape(), &t.shape())?;
+        }
+        let result = self.binary(rhs, op)?;
+        if !result.dtype().can_cast_to(self.dtype()) {
+            return Err(Error::CastForbidden {
+                from: result.dtype(),
+                to: self.dtype(),
+            });
+        }
+        *self = result.to_dtype(self.dtype());
+        Ok(())
+    }
+}
+
+impl Op {
+    /// PyTorch's CPU kernel name, for its "not implemented" texts.
+    fn kernel_name(self) -> &'static str {
+        match self {
+            Op::Lt => "lt_cpu",
+            Op::Le => "le_cpu",
+            Op::Gt => "gt_cpu",
+            _ => "ge_cpu",
+        }
+    }
+}
+
+/// The public binary operations, each with its doc line.
+macro_rules! public_ops {
+    ($($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
+        impl AnyTensor {$(
+            $(#[$doc])*
+            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<AnyTensor, Error> {
+                self.binary(rhs.into(), Op::$op)
+            }
+        )*}
+        public_ops!(@assign $($assign => $op),*);
+    };
+    (@assign $($assign:ident => $op:ident),*) => {
+        impl AnyTensor {$(
+            #[doc = concat!("In place (`", stringify!($op), "`): `rhs` must broadcast to this shape and the result must be storable in this dtype; `Err` leaves `self` unchanged.")]
+            ///
+            /// ```
+            /// use shaped::prelude::*;
+            /// let mut x = AnyTensor::from(DynTensor::<f32>::ones(&[2]));
+            #[doc = concat!("x.", stringify!($assign), "(&AnyTensor::from(DynTensor::<i64>::ones(&[2]))).unwrap();")]
+            /// assert_eq!(x.dtype(), DType::F32);
+            /// ```
+            pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a>>) -> Result<(), Error> {
+                self.binary_in_place(rhs.into(), Op::$op)
+            }
+        )*}
+    };
+}
+
+public_ops! {
+    /// `self + rhs` with runtime promotion.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<u8>::full(&[2], 200));
+    /// let y = x.try_add(Scalar::Int(100)).unwrap(); // a number does not widen uint8
+    /// assert_eq!(y.downcast::<u8>().unwrap().to_vec(), vec![44, 44]);
+    /// ```
+    try_add, try_add_assign => Add;
+    /// `self - rhs`; `Err` with PyTorch's text when an operand is bool.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[2]));
+    /// assert!(m.try_sub(&m).unwrap_err().to_string().starts_with("Subtraction, the `-` operator"));
+    /// ```
+    try_sub, try_sub_assign => Sub;
+    /// `self * rhs` with runtime promotion.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<i32>::full(&[2], 3));
+    /// assert_eq!(x.try_mul(Scalar::Float(0.5)).unwrap().dtype(), DType::F32);
+    /// ```
+    try_mul, try_mul_assign => Mul;
+    /// `self / rhs`, true division.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<i64>::full(&[1], 7));
+    /// assert_eq!(x.try_div(&x).unwrap().dtype(), DType::F32);
+    /// ```
+    try_div, try_div_assign => Div;
+}
+
+/// The comparisons, giving bool tensors.
+macro_rules! comparisons {
+    ($($(#[$doc:meta])* $name:ident => $op:ident;)*) => {
+        impl AnyTensor {$(
+            $(#[$doc])*
+            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<AnyTensor, Error> {
+                self.binary(rhs.into(), Op::$op)
+            }
+        )*}
+    };
+}
+
+comparisons! {
+    /// `self == rhs` in the common type.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<f16>::full(&[1], half::f16::ONE));
+    /// assert_eq!(x.try_eq(Scalar::Int(1)).unwrap().dtype(), DType::Bool);
+    /// # use half::f16;
+    /// ```
+    try_eq => Eq;
+    /// `self != rhs` in the common type.
+    try_ne => Ne;
+    /// `self < rhs`; `Err` for complex values.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[1]));
+    /// assert_eq!(
+    ///     x.try_lt(Scalar::Complex(0.0, 1.0)).unwrap_err().to_string(),
+    ///     "\"lt_cpu\" not implemented for 'ComplexFloat'"
+    /// );
+    /// ```
+    try_lt => Lt;
+    /// `self <= rhs`; `Err` for complex values.
+    try_le => Le;
+    /// `self > rhs`; `Err` for complex values.
+    try_gt => Gt;
+    /// `self >= rhs`; `Err` for complex values.
+    try_ge => Ge;
+}
+
+impl fmt::Display for AnyTensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        any_tensor!(@each self, x => fmt::Display::fmt(x, f))
+    }
+}
+
+impl<T: Element> Tensor<T, DynShape> {
+    /// This tensor with its element type erased to a runtime [`DType`].
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = Tensor::<i32, shape![2]>::ones().into_dyn().into_any();
+    /// assert_eq!(a.dtype(), DType::I32);
+    /// ```
+    pub fn into_any(self) -> AnyTensor
+    where
+        AnyTensor: From<DynTensor<T>>,
+    {
+        AnyTensor::from(self)
+    }
+}
