@@ -51,15 +51,15 @@ macro_rules! any_tensor {
         /// Element types an [`AnyTensor`] can hold and give back.
         pub trait AnyElement: Element {
             /// The tensor, if it holds this type.
-            fn unwrap_any(t: AnyTensor) -> Result<DynTensor<Self>, AnyTensor>;
+            fn unwrap_any(t: AnyTensor) -> Option<DynTensor<Self>>;
             /// A borrow of the tensor, if it holds this type.
             fn borrow_any(t: &AnyTensor) -> Option<&DynTensor<Self>>;
         }
         $(impl AnyElement for $t {
-            fn unwrap_any(t: AnyTensor) -> Result<DynTensor<$t>, AnyTensor> {
+            fn unwrap_any(t: AnyTensor) -> Option<DynTensor<$t>> {
                 match t {
-                    AnyTensor::$variant(x) => Ok(x),
-                    other => Err(other),
+                    AnyTensor::$variant(x) => Some(x),
+                    _ => None,
                 }
             }
             fn borrow_any(t: &AnyTensor) -> Option<&DynTensor<$t>> {
@@ -240,9 +240,10 @@ impl AnyTensor {
     /// );
     /// ```
     pub fn downcast<T: AnyElement>(self) -> Result<DynTensor<T>, Error> {
-        T::unwrap_any(self).map_err(|other| Error::DTypeMismatch {
+        let actual = self.dtype();
+        T::unwrap_any(self).ok_or(Error::DTypeMismatch {
             expected: T::DTYPE,
-            actual: other.dtype(),
+            actual,
         })
     }
 
