@@ -112,6 +112,7 @@ fn main() {
     println!("checked conversion back to a static shape: {:?}", s.shape());
 
     views();
+    dtypes();
 }
 
 /// Views share storage and move no data; on static shapes the compiler
@@ -208,4 +209,97 @@ fn views() {
     );
     let kept = nhwc.clone(); // preserve_format: keeps the channels-last strides
     println!("clone() preserves them: {:?}", kept.strides());
+}
+
+/// Mixed element types promote by PyTorch's rules, at compile time for
+/// typed tensors and at run time for `AnyTensor`.
+fn dtypes() {
+    use half::{bf16, f16};
+    use shaped::dtype::Scalar;
+
+    section("Type promotion (SPEC.md section 3): an excerpt of the table");
+    let names = [
+        DType::U8,
+        DType::I8,
+        DType::I32,
+        DType::F16,
+        DType::BF16,
+        DType::F32,
+    ];
+    print!("{:>9}", "");
+    for b in names {
+        print!("{:>9}", b.name());
+    }
+    println!();
+    for a in names {
+        print!("{:>9}", a.name());
+        for b in names {
+            print!("{:>9}", DType::promote(a, b).name());
+        }
+        println!();
+    }
+
+    section("The compiler computes the result type");
+    let counts = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3]).expect("3 elements");
+    let weights = Tensor::<f32, shape![3]>::full(0.5);
+    let scaled: Tensor<f32, shape![3]> = &counts * &weights;
+    println!(
+        "int32 * float32 tensors        -> {} {:?}",
+        scaled.dtype(),
+        scaled.to_vec()
+    );
+    let kept: Tensor<i32, shape![3]> = &counts + &Tensor::<i64, shape![]>::full(10);
+    println!(
+        "int32 + int64 rank-0 tensor    -> {} (a rank-0 tensor does not widen its category)",
+        kept.dtype()
+    );
+    let by_number: Tensor<f32, shape![3]> = &counts * 2.5;
+    println!(
+        "int32 * 2.5                    -> {} (a float number: the default float32)",
+        by_number.dtype()
+    );
+    let bytes: Tensor<u8, shape![2]> = &Tensor::<u8, shape![2]>::full(200) + 100;
+    println!(
+        "uint8 + 100                    -> {} {:?} (values are never inspected: it wraps)",
+        bytes.dtype(),
+        bytes.to_vec()
+    );
+    let halves: Tensor<f32, shape![1]> =
+        &Tensor::<f16, shape![1]>::ones() + &Tensor::<bf16, shape![1]>::ones();
+    println!("float16 + bfloat16             -> {}", halves.dtype());
+    let quotient: Tensor<f32, shape![3]> = &counts / &counts;
+    println!(
+        "int32 / int32                  -> {} (true division)",
+        quotient.dtype()
+    );
+    println!(
+        "x.cast::<u8>() of [-1.5, 300.7] -> {:?}",
+        tensor![-1.5f32, 300.7].cast::<u8>().to_vec()
+    );
+
+    section("In place, the result must fit the output");
+    let mut f = Tensor::<f32, shape![3]>::ones();
+    f *= &counts;
+    println!("float32 *= int32: fine, {:?}", f.to_vec());
+    println!(
+        "int32 *= float32 does not compile:\n  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/dtype_in_place_float_into_int.stderr"
+        ))
+    );
+    println!("  (the product is float32, and an integer tensor cannot hold it: PyTorch raises the same words at run time)");
+
+    section("Runtime dtypes: AnyTensor applies the same rules when it runs");
+    let a = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2], &[2]).expect("2 elements"));
+    let sum = a.try_add(Scalar::Float(0.5)).expect("promotes");
+    println!(
+        "AnyTensor int32 + 0.5 -> {} {:?}",
+        sum.dtype(),
+        sum.to_scalars()
+    );
+    let mut ints = a.clone();
+    match ints.try_mul_assign(Scalar::Float(0.5)) {
+        Ok(()) => println!("unexpected: {ints}"),
+        Err(e) => println!("AnyTensor int32 *= 0.5 -> Err: {e}"),
+    }
 }
