@@ -267,7 +267,7 @@ fn dtypes() {
     let halves: Tensor<f32, shape![1]> =
         &Tensor::<f16, shape![1]>::ones() + &Tensor::<bf16, shape![1]>::ones();
     println!("float16 + bfloat16             -> {}", halves.dtype());
-    let quotient: Tensor<f32, shape![3]> = &counts / &counts;
+    let quotient: Tensor<f32, shape![3]> = &counts / &Tensor::<i32, shape![3]>::full(2);
     println!(
         "int32 / int32                  -> {} (true division)",
         quotient.dtype()

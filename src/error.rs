@@ -367,8 +367,13 @@ pub enum Error {
         /// The tensor's rank.
         rank: usize,
     },
-    /// `mT`/`mH` of a rank-1 tensor (rank 0 is returned as it is).
+    /// `mT` of a rank-1 tensor (rank 0 is returned as it is).
     MtRank {
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `mH` (`adjoint`) of a rank-1 tensor.
+    MhRank {
         /// The tensor's rank.
         rank: usize,
     },
@@ -647,6 +652,10 @@ impl fmt::Display for Error {
             Error::MtRank { rank } => write!(
                 f,
                 "tensor.mT is only supported on matrices or batches of matrices. Got {rank}-D tensor."
+            ),
+            Error::MhRank { rank } => write!(
+                f,
+                "tensor.mH is only supported on matrices or batches of matrices. Got {rank}-D tensor."
             ),
             Error::MemoryFormatRank { format, .. } => match format {
                 crate::view::MemoryFormat::ChannelsLast3d => {

@@ -245,6 +245,45 @@ true_div_as_f32!(
     bool => |x| f32::from(u8::from(x))
 );
 
+/// The complex element types, made of two parts of type `Real`.
+pub trait ComplexElement: Element {
+    /// The type of each part.
+    type Real: Element;
+}
+impl ComplexElement for Complex<f32> {
+    type Real = f32;
+}
+impl ComplexElement for Complex<f64> {
+    type Real = f64;
+}
+
+/// The complex conjugate: `a - bi` for complex values, the value itself for
+/// real ones.
+pub trait Conjugate: Element {
+    /// The conjugate.
+    fn conj(self) -> Self;
+}
+macro_rules! real_conjugate {
+    ($($t:ty),*) => {$(
+        impl Conjugate for $t {
+            #[inline(always)]
+            fn conj(self) -> Self {
+                self
+            }
+        }
+    )*};
+}
+real_conjugate!(f16, bf16, f32, f64, u8, i8, i16, i32, i64, bool);
+impl<R: num_traits::Float> Conjugate for Complex<R>
+where
+    Complex<R>: Element,
+{
+    #[inline(always)]
+    fn conj(self) -> Self {
+        Complex::conj(&self)
+    }
+}
+
 /// Element types with an order, for `lt`, `le`, `gt`, `ge` (all but complex).
 #[diagnostic::on_unimplemented(
     message = "complex numbers have no order: `lt`, `le`, `gt` and `ge` need operands whose common type is real, not {Self}",

@@ -755,24 +755,30 @@ impl DType {
 mod tests {
     use super::*;
 
+    /// Runs `$check!(A, B)` for every ordered pair of element types.
+    macro_rules! every_pair {
+        ($check:ident) => {
+            every_pair!(@rows $check; f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool);
+        };
+        (@rows $check:ident; $($a:ty),*) => {$(
+            every_pair!(@row $check; $a; f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool);
+        )*};
+        (@row $check:ident; $a:ty; $($b:ty),*) => {$( $check!($a, $b); )*};
+    }
+
     /// The type-level table and the runtime one agree on every pair (they
-    /// come from one macro; this checks the macro).
+    /// come from one macro; this checks the macro and the blanket diagonal).
     #[test]
     fn type_level_promotion_matches_the_runtime_table() {
-        macro_rules! check_row {
-            ($a:ty: $($b:ty),*) => {$(
+        macro_rules! check {
+            ($a:ty, $b:ty) => {
                 assert_eq!(
                     <Promoted<$a, $b> as Element>::DTYPE,
                     DType::promote(<$a>::DTYPE, <$b>::DTYPE)
                 );
-            )*};
+            };
         }
-        macro_rules! check_all {
-            ($($a:ty),*) => {$(
-                check_row!($a: f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool);
-            )*};
-        }
-        check_all!(f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool);
+        every_pair!(check);
     }
 
     /// The table promotes every type with itself to itself, as the blanket
@@ -789,20 +795,17 @@ mod tests {
     /// every pair.
     #[test]
     fn type_level_combination_matches_the_runtime_rule() {
-        macro_rules! check_row {
-            ($a:ty: $($b:ty),*) => {$(
+        macro_rules! check {
+            ($a:ty, $b:ty) => {
                 assert_eq!(
                     <Combined<$a, $b> as Element>::DTYPE,
                     DType::combine_categories(<$a>::DTYPE, <$b>::DTYPE),
-                    "combine_categories({}, {})", <$a>::DTYPE, <$b>::DTYPE
+                    "combine_categories({}, {})",
+                    <$a>::DTYPE,
+                    <$b>::DTYPE
                 );
-            )*};
+            };
         }
-        macro_rules! check_all {
-            ($($a:ty),*) => {$(
-                check_row!($a: f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool);
-            )*};
-        }
-        check_all!(f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool);
+        every_pair!(check);
     }
 }

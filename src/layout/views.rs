@@ -136,6 +136,28 @@ impl Strided {
         Ok(out)
     }
 
+    /// The real (`imag == false`) or imaginary parts of a layout of complex
+    /// elements, as a layout of their parts: strides and offset double, the
+    /// imaginary part one further.
+    #[inline]
+    pub fn complex_part(&self, imag: bool) -> Strided {
+        Strided {
+            sizes: self.sizes.clone(),
+            strides: self.strides.iter().map(|s| s.saturating_mul(2)).collect(),
+            offset: self.offset.saturating_mul(2) + usize::from(imag),
+        }
+    }
+
+    /// A layout of complex elements as a layout of their parts with a last
+    /// dimension of 2 (PyTorch's `view_as_real`).
+    #[inline]
+    pub fn view_as_real(&self) -> Strided {
+        let mut parts = self.complex_part(false);
+        parts.sizes.push(2);
+        parts.strides.push(1);
+        parts
+    }
+
     /// Dimensions reordered: dimension `i` of the result is `dims[i]` of this one.
     #[inline]
     pub fn permute(&self, dims: &[isize]) -> Result<Strided, Error> {

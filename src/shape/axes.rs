@@ -14,7 +14,7 @@
 
 use super::arith::{FromBin, ToBin};
 use super::digits::{DigitCount, Many, One, SizeEq, SizeKind, Zero};
-use super::dim::{Dec, Dyn, StaticDim};
+use super::dim::{Dec, Dim, Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
 use super::Shape;
 use core::ops::Mul;
@@ -463,4 +463,27 @@ where
     typenum::Minimum<A::Bin, B::Bin>: FromBin,
 {
     type Output = <typenum::Minimum<A::Bin, B::Bin> as FromBin>::Dec;
+}
+
+/// The shape with one more dimension `X` at the end (`view_as_real` adds a
+/// last dimension of 2). A runtime-rank shape stays one.
+#[diagnostic::on_unimplemented(
+    message = "cannot add a dimension to the shape `{Self}`: a static shape has at most 8",
+    label = "the result would have 9 dimensions",
+    note = "use a `DynTensor` (`into_dyn()`) for more dimensions"
+)]
+pub trait Append<X> {
+    /// The new shape.
+    type Output: Shape;
+}
+macro_rules! append {
+    ($($($t:ident)*;)*) => {$(
+        impl<$($t: Dim,)* X: Dim> Append<X> for ($($t,)*) {
+            type Output = ($($t,)* X,);
+        }
+    )*};
+}
+append!(; A; A B; A B C; A B C E; A B C E F; A B C E F G; A B C E F G H;);
+impl<X> Append<X> for crate::dynamic::DynShape {
+    type Output = crate::dynamic::DynShape;
 }

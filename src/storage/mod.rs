@@ -12,7 +12,7 @@ mod device;
 pub use cpu::Cpu;
 pub use device::Device;
 
-use crate::dtype::Element;
+use crate::dtype::{ComplexElement, Element};
 use core::cell::Cell;
 use core::fmt::Debug;
 use core::marker::PhantomData;
@@ -43,6 +43,9 @@ pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
     fn storage_id<T: Element>(buffer: &Self::Buffer<T>) -> StorageId;
     /// The device a buffer lives on.
     fn device<T: Element>(buffer: &Self::Buffer<T>) -> Device;
+    /// The same address as a handle to elements of another type (for the
+    /// parts of complex elements: `real()`, `view_as_real()`).
+    fn cast_ptr<T: Element, U: Element>(ptr: Self::Ptr<T>) -> Self::Ptr<U>;
 }
 
 /// The identity of one buffer: every buffer gets its own when it is made, so
@@ -387,6 +390,34 @@ pub(crate) fn borrow<'a, T: Element, D: Backend, S: Storage<T, D> + ?Sized>(
         device: data.device(),
         id: data.storage_id(),
         _borrow: PhantomData,
+    }
+}
+
+impl<'a, C: ComplexElement, D: Backend> Borrowed<'a, C, D> {
+    /// The same buffer seen as the parts of its complex elements: element
+    /// `k`'s real part is part `2k`, its imaginary part `2k + 1`
+    /// (`num_complex::Complex` is `#[repr(C)]`, two parts in that order).
+    pub(crate) fn parts(self) -> Borrowed<'a, C::Real, D> {
+        Borrowed {
+            ptr: D::cast_ptr(self.ptr),
+            len: self.len * 2,
+            device: self.device,
+            id: self.id,
+            _borrow: PhantomData,
+        }
+    }
+}
+
+impl<'a, C: ComplexElement, D: Backend> BorrowedMut<'a, C, D> {
+    /// As [`Borrowed::parts`], exclusively.
+    pub(crate) fn parts(self) -> BorrowedMut<'a, C::Real, D> {
+        BorrowedMut {
+            ptr: D::cast_ptr(self.ptr),
+            len: self.len * 2,
+            device: self.device,
+            id: self.id,
+            _borrow: PhantomData,
+        }
     }
 }
 

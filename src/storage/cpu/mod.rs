@@ -83,6 +83,9 @@ impl Backend for Cpu {
     fn ptr_mut<T: Element>(buffer: &mut CpuBuffer<T>) -> CpuPtr<T> {
         CpuPtr::from_mut(buffer.as_mut_slice())
     }
+    fn cast_ptr<T: Element, U: Element>(ptr: CpuPtr<T>) -> CpuPtr<U> {
+        CpuPtr(ptr.0.cast())
+    }
     fn len<T: Element>(buffer: &CpuBuffer<T>) -> usize {
         buffer.len()
     }

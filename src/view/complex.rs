@@ -1,0 +1,200 @@
+//! The complex views of SPEC.md section 2: `real()`, `imag()` and
+//! `view_as_real()` share storage with the complex tensor (writes through
+//! `real_mut()` and `imag_mut()` land in it); `conj()`, `adjoint()` and
+//! `mh()` give the conjugate.
+//!
+//! `conj()` copies: PyTorch's is a lazy view that sets a conjugate bit on the
+//! tensor, which every kernel then honours; `shaped` has no such bit, so its
+//! `conj()` is PyTorch's `conj_physical()`. For real element types it is a
+//! plain copy.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! use num_complex::Complex;
+//! let mut z = Tensor::<Complex<f32>, shape![2]>::from_vec(vec![
+//!     Complex::new(1.0, 2.0),
+//!     Complex::new(3.0, -4.0),
+//! ])
+//! .unwrap();
+//! assert_eq!(z.real().to_vec(), vec![1.0, 3.0]);
+//! assert_eq!(z.imag().strides(), [2]);
+//! let parts: TensorView<'_, f32, shape![2, 2]> = z.view_as_real();
+//! assert_eq!(parts.to_vec(), vec![1.0, 2.0, 3.0, -4.0]);
+//! z.imag_mut().fill(0.0);
+//! assert_eq!(z[[1]], Complex::new(3.0, 0.0));
+//! ```
+
+use crate::dtype::{ComplexElement, Conjugate};
+use crate::error::Error;
+use crate::layout::views::Strided;
+use crate::ops::kernels::UnaryFn;
+use crate::ops::{unary, Elementwise};
+use crate::shape::axes::{Append, LastTwoSwapped};
+use crate::shape::{Dec, Shape};
+use crate::storage::{borrow_mut, Backend, Repr, Writable};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
+
+impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
+    /// A view of the parts `imag` picks, over the same storage.
+    fn part_view<S2: Shape>(&self, l: Strided) -> TensorView<'_, C::Real, S2, D> {
+        Tensor {
+            data: crate::storage::borrow(&self.data).parts(),
+            layout: super::layout_of::<S2>(&l),
+        }
+    }
+
+    /// The real parts, as a view sharing storage (strides double).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = DynTensor::<Complex<f64>>::full(&[2], Complex::new(1.5, -1.0));
+    /// assert_eq!(z.real().to_vec(), vec![1.5, 1.5]);
+    /// assert!(z.real().shares_storage_with(&z));
+    /// ```
+    pub fn real(&self) -> TensorView<'_, C::Real, S, D> {
+        self.part_view(self.strided_layout().complex_part(false))
+    }
+
+    /// The imaginary parts, as a view sharing storage.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = DynTensor::<Complex<f32>>::full(&[3], Complex::new(0.0, 2.0));
+    /// assert_eq!(z.imag().to_vec(), vec![2.0; 3]);
+    /// assert_eq!(z.imag().storage_offset(), 1);
+    /// ```
+    pub fn imag(&self) -> TensorView<'_, C::Real, S, D> {
+        self.part_view(self.strided_layout().complex_part(true))
+    }
+
+    /// The parts as a last dimension of 2 (PyTorch's `view_as_real`),
+    /// sharing storage.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = DynTensor::<Complex<f32>>::zeros(&[3, 1]);
+    /// let r = z.view_as_real();
+    /// assert_eq!(r.shape(), [3, 1, 2]);
+    /// assert_eq!(r.strides(), [2, 2, 1]);
+    /// ```
+    pub fn view_as_real(&self) -> TensorView<'_, C::Real, <S as Append<Dec<2>>>::Output, D>
+    where
+        S: Append<Dec<2>>,
+    {
+        self.part_view(self.strided_layout().view_as_real())
+    }
+}
+
+impl<C: ComplexElement, S: Shape, D: Backend, R: Writable> Tensor<C, S, D, R> {
+    /// A writable view of the parts the layout `l` picks.
+    fn part_view_mut(&mut self, l: Strided) -> TensorViewMut<'_, C::Real, S, D> {
+        let layout = super::layout_of::<S>(&l);
+        Tensor {
+            data: borrow_mut::<C, D, R>(&mut self.data).parts(),
+            layout,
+        }
+    }
+
+    /// The real parts, writable: writes land in this tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let mut z = DynTensor::<Complex<f32>>::zeros(&[2]);
+    /// z.real_mut().fill(1.0);
+    /// assert_eq!(z.to_vec(), vec![Complex::new(1.0, 0.0); 2]);
+    /// ```
+    pub fn real_mut(&mut self) -> TensorViewMut<'_, C::Real, S, D> {
+        let l = self.strided_layout().complex_part(false);
+        self.part_view_mut(l)
+    }
+
+    /// The imaginary parts, writable: writes land in this tensor.
+    pub fn imag_mut(&mut self) -> TensorViewMut<'_, C::Real, S, D> {
+        let l = self.strided_layout().complex_part(true);
+        self.part_view_mut(l)
+    }
+}
+
+/// The conjugate of one element.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Conj;
+impl<T: Conjugate> UnaryFn<T, T> for Conj {
+    #[inline(always)]
+    fn call(&self, a: T) -> T {
+        a.conj()
+    }
+}
+
+impl<T: Conjugate, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
+    /// The complex conjugate, as a new contiguous tensor (PyTorch's
+    /// `conj_physical()`; its lazy `conj()` view has no counterpart here).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = tensor![Complex::new(1.0f32, 2.0)];
+    /// assert_eq!(z.conj().to_vec(), vec![Complex::new(1.0, -2.0)]);
+    /// ```
+    pub fn conj(&self) -> Tensor<T, S, D> {
+        self.try_conj().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`conj`](Self::conj), or `Err` when the copy cannot be allocated.
+    pub fn try_conj(&self) -> Result<Tensor<T, S, D>, Error> {
+        unary(self, Conj)
+    }
+
+    /// The conjugate transpose of the last two dimensions (PyTorch's `mH`
+    /// and `adjoint()`), as a new tensor. Fewer than two dimensions do not
+    /// compile.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = Tensor::<Complex<f64>, shape![1, 2]>::from_vec(vec![
+    ///     Complex::new(1.0, 1.0),
+    ///     Complex::new(2.0, -3.0),
+    /// ])
+    /// .unwrap();
+    /// let h: Tensor<Complex<f64>, shape![2, 1]> = z.mh();
+    /// assert_eq!(h.to_vec(), vec![Complex::new(1.0, -1.0), Complex::new(2.0, 3.0)]);
+    /// ```
+    pub fn mh<O: Shape>(&self) -> Tensor<T, O, D>
+    where
+        S: LastTwoSwapped<Output = O> + crate::shape::list::TupleShape,
+    {
+        self.mt().conj()
+    }
+
+    /// The same as [`mh`](Self::mh).
+    pub fn adjoint<O: Shape>(&self) -> Tensor<T, O, D>
+    where
+        S: LastTwoSwapped<Output = O> + crate::shape::list::TupleShape,
+    {
+        self.mh()
+    }
+}
+
+impl<T: Conjugate, D: Elementwise, R: Repr> Tensor<T, crate::dynamic::DynShape, D, R> {
+    /// The conjugate transpose of the last two dimensions of a runtime-rank
+    /// tensor; `Err` with PyTorch's text for a vector.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = DynTensor::<Complex<f32>>::full(&[2, 3], Complex::new(0.0, 1.0));
+    /// assert_eq!(z.try_mh().unwrap().shape(), [3, 2]);
+    /// assert!(DynTensor::<f32>::zeros(&[3]).try_mh().is_err());
+    /// ```
+    pub fn try_mh(&self) -> Result<Tensor<T, crate::dynamic::DynShape, D>, Error> {
+        match self.mt() {
+            Ok(t) => t.try_conj(),
+            Err(Error::MtRank { rank }) => Err(Error::MhRank { rank }),
+            Err(e) => Err(e),
+        }
+    }
+}
