@@ -24,7 +24,7 @@
 use super::kernels::{
     self, BinaryFn, ElementOp, InCommon, NumberOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
 };
-use super::{broadcast_binary, unary, Elementwise};
+use super::{broadcast_binary, unary, with_number_types, Elementwise};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
     check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar,
@@ -36,8 +36,6 @@ use crate::storage::Repr;
 use crate::tensor::Tensor;
 use core::borrow::Borrow;
 use core::ops::{Add, Div, Mul, Neg, Sub};
-use half::{bf16, f16};
-use num_complex::Complex;
 
 /// `f(a, b)` in the common type `C` of the operands, with broadcasting; `Err`
 /// when `Dyn` sizes do not broadcast, or a `DynShape` operand of rank 0 makes
@@ -109,8 +107,7 @@ macro_rules! binary_operator {
     // that `&a + &b` of tensors meets only the tensor impls (and a shape
     // error is reported in its own words).
     (@scalar $Trait:ident, $method:ident, $Fn:ident; $([$($Lhs:tt)*];)*) => {$(
-        binary_operator!(@number $Trait, $method, $Fn; [$($Lhs)*];
-            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64, bool);
+        with_number_types!(binary_operator!(@number $Trait, $method, $Fn; [$($Lhs)*]));
     )*};
     (@number $Trait:ident, $method:ident, $Fn:ident; [$lhs:ty]; $($t:ty),*) => {$(
         impl<'a, A, S, D, R> $Trait<$t> for $lhs
@@ -166,8 +163,7 @@ macro_rules! scalar_left {
 
 macro_rules! numeric_scalars_left {
     ($($Trait:ident, $method:ident, $Fn:ident);*) => {$(
-        scalar_left!($Trait, $method, $Fn;
-            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64, bool);
+        with_number_types!(scalar_left!($Trait, $method, $Fn));
     )*};
 }
 numeric_scalars_left!(Add, add, Add; Sub, sub, Sub; Mul, mul, Mul; Div, div, Div);
@@ -221,7 +217,7 @@ fallible_operators! {
     ///     a.try_add(&b).unwrap_err().to_string(),
     ///     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"
     /// );
-    /// assert_eq!(a.try_add(&DynTensor::zeros(&[4, 1])).unwrap().shape(), [5, 2, 4, 1]);
+    /// assert_eq!(a.try_add(&DynTensor::<f32>::zeros(&[4, 1])).unwrap().shape(), [5, 2, 4, 1]);
     /// ```
     try_add => Add;
     /// `self - rhs`, or `Err` when `Dyn` sizes do not broadcast.

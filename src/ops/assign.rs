@@ -13,7 +13,7 @@
 //! ```
 
 use super::kernels::{self, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight};
-use super::{broadcast_strides, Elementwise, StridedMut};
+use super::{broadcast_strides, with_number_types, Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
     check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar, StorableIn,
@@ -26,8 +26,6 @@ use crate::tensor::Tensor;
 use core::borrow::Borrow;
 use core::marker::PhantomData;
 use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
-use half::{bf16, f16};
-use num_complex::Complex;
 
 /// The writable operand of `x`, whose buffer starts at `ptr`.
 fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
@@ -119,8 +117,7 @@ macro_rules! assign_operator {
         assign_operator!(@forms $Trait, $method, $Fn;
             [&'b Tensor<T2, SY, D, RY>] [Tensor<T2, SY, D, RY>]);
 
-        assign_operator!(@numbers $Trait, $method, $Fn;
-            f16, bf16, f32, f64, Complex<f32>, Complex<f64>, u8, i8, i16, i32, i64, bool);
+        with_number_types!(assign_operator!(@numbers $Trait, $method, $Fn));
 
         /// Read-only views cannot be assigned to: this impl only requires
         /// [`WriteThroughView`], whose message explains why.
@@ -214,7 +211,7 @@ fallible_assign! {
     /// ```
     /// use shaped::prelude::*;
     /// let mut x = DynTensor::<f32>::zeros(&[1, 3, 1]);
-    /// let err = x.try_add_assign(&DynTensor::ones(&[3, 1, 7])).unwrap_err();
+    /// let err = x.try_add_assign(&DynTensor::<f32>::ones(&[3, 1, 7])).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
     ///     "output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]"
@@ -227,7 +224,7 @@ fallible_assign! {
     /// ```
     /// use shaped::prelude::*;
     /// let mut x = DynTensor::<i32>::ones(&[2, 2]);
-    /// x.try_sub_assign(&DynTensor::ones(&[2])).unwrap();
+    /// x.try_sub_assign(&DynTensor::<i32>::ones(&[2])).unwrap();
     /// assert_eq!(x.to_vec(), vec![0; 4]);
     /// ```
     try_sub_assign => Sub;
@@ -236,7 +233,7 @@ fallible_assign! {
     /// ```
     /// use shaped::prelude::*;
     /// let mut x = DynTensor::<i32>::ones(&[3]);
-    /// assert!(x.try_mul_assign(&DynTensor::ones(&[2, 3])).is_err());
+    /// assert!(x.try_mul_assign(&DynTensor::<i32>::ones(&[2, 3])).is_err());
     /// ```
     try_mul_assign => Mul;
     /// `self /= rhs`, or `Err` when `Dyn` sizes break the in-place rule.

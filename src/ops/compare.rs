@@ -11,7 +11,7 @@
 
 use super::arith::promoted_binary;
 use super::kernels::{self, BinaryFn, InCommon, WithRight};
-use super::{unary, Elementwise};
+use super::{unary, with_number_types, Elementwise};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{Common, CommonScalar, CommonType, CommonWithScalar};
 use crate::dtype::Element;
@@ -20,8 +20,6 @@ use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
 use core::borrow::Borrow;
-use half::{bf16, f16};
-use num_complex::Complex;
 
 /// What a tensor of `T`s and shape `S` can be compared with: another
 /// tensor (broadcasting) or a plain number, of any element type: both sides
@@ -43,7 +41,7 @@ pub trait Comparand<T: Element, S: Shape, D: Elementwise> {
 /// A plain number of any element type: one impl per number type, so that a
 /// tensor argument meets only the tensor impls.
 macro_rules! number_comparand {
-    ($($t:ty),*) => {$(
+    (; $($t:ty),*) => {$(
         impl<T, S, D> Comparand<T, S, D> for $t
         where
             T: CommonWithScalar<$t, S>,
@@ -63,20 +61,7 @@ macro_rules! number_comparand {
         }
     )*};
 }
-number_comparand!(
-    f16,
-    bf16,
-    f32,
-    f64,
-    Complex<f32>,
-    Complex<f64>,
-    u8,
-    i8,
-    i16,
-    i32,
-    i64,
-    bool
-);
+with_number_types!(number_comparand!());
 
 /// Another tensor, owned or borrowed: the shapes broadcast.
 macro_rules! tensor_comparand {

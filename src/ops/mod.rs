@@ -24,6 +24,21 @@ use crate::storage::{Backend, Repr, Storage, StridedRef};
 use crate::tensor::Tensor;
 use kernels::{BinaryFn, UnaryFn};
 
+/// The Rust types of plain numbers an operator takes beside a tensor:
+/// Python's scalar kinds, `bool`, `i64`, `f64` and `Complex<f64>`. As in
+/// PyTorch a number counts only by its category (`2.5` is "a float", which
+/// promotes to float32), so one type per category suffices, and it lets
+/// Rust infer unsuffixed literals (`&x * 2`, `&x + 0.5`) on its own. A
+/// number of another type converts first: `&x * f64::from(lr)`.
+///
+/// Calls `$m!($($prefix)*; bool, i64, f64, Complex<f64>)`.
+macro_rules! with_number_types {
+    ($m:ident!($($prefix:tt)*)) => {
+        $m!($($prefix)*; bool, i64, f64, num_complex::Complex<f64>);
+    };
+}
+pub(crate) use with_number_types;
+
 /// A writable shape-erased operand: the output of an in-place kernel.
 ///
 /// Only this crate makes them, from a tensor borrowed exclusively: every index

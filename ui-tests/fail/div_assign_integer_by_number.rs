@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let mut a = Tensor::<u8, shape![4]>::ones();
-    a /= 2u8;
+    a /= 2;
 }

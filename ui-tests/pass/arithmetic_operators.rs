@@ -72,7 +72,11 @@ fn main() {
     let r: Tensor<i64, shape![2, 2]> = 10 - &i * 2 + 1;
     assert_eq!(r.to_vec(), vec![9, 7, 5, 3]);
     let u = Tensor::<u8, shape![2]>::from_vec(vec![255, 1]).unwrap();
-    assert_eq!((&u + 1u8).to_vec(), vec![0, 2]);
+    assert_eq!((&u + 1).to_vec(), vec![0, 2]);
+    // Numbers are Python's kinds: bool, i64, f64 and Complex<f64>; a number
+    // of another Rust type converts first.
+    let step: u8 = 1;
+    assert_eq!((&u + i64::from(step)).to_vec(), vec![0, 2]);
 
     // Views are operands too: a read-only view, and an expanded view.
     let v = b.as_view();
