@@ -12,6 +12,7 @@
 //! assert_eq!(acc.to_vec(), vec![0.0, 2.0, 4.0, 0.0, 2.0, 4.0]);
 //! ```
 
+use super::device_op::{KernelOp, OpCode};
 use super::kernels::{self, BinaryFn, WithRight};
 use super::{broadcast_strides, Elementwise, StridedMut};
 use crate::dtype::{Element, Numeric, TrueDiv};
@@ -68,8 +69,7 @@ where
         strides: y_strides.as_ref(),
         offset: y.layout.offset(),
     };
-    D::update2(out, b, f);
-    Ok(())
+    D::update2(out, b, f)
 }
 
 /// `x op= y` for an output of element type `T` and an operand of element
@@ -78,6 +78,10 @@ where
 pub trait UpdateFn<T, T2>: Copy + Send + Sync {
     /// The new value of `x`.
     fn update(&self, x: T, y: T2) -> T;
+    /// The device kernel that computes the same (`None`: host only).
+    fn kernel_op(&self) -> Option<KernelOp> {
+        None
+    }
 }
 
 /// `+ - *` keep the element type.
@@ -87,6 +91,9 @@ macro_rules! same_type_update {
             #[inline(always)]
             fn update(&self, x: T, y: T) -> T {
                 self.call(x, y)
+            }
+            fn kernel_op(&self) -> Option<KernelOp> {
+                BinaryFn::<T, T, T>::kernel_op(self)
             }
         }
     )*};
@@ -99,6 +106,9 @@ impl<T, T2: DivInto<T>> UpdateFn<T, T2> for kernels::Div {
     #[inline(always)]
     fn update(&self, x: T, y: T2) -> T {
         T2::div_into(x, y)
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Div))
     }
 }
 
@@ -182,6 +192,9 @@ impl<T, T2, F: UpdateFn<T, T2>> BinaryFn<T, T2, T> for Update<F> {
     fn call(&self, x: T, y: T2) -> T {
         self.0.update(x, y)
     }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        self.0.kernel_op()
+    }
 }
 
 macro_rules! assign_operator {
@@ -196,7 +209,8 @@ macro_rules! assign_operator {
         {
             fn $method(&mut self, rhs: T) {
                 let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(Update(kernels::$Fn), rhs));
+                D::update1(output(self, ptr), WithRight(Update(kernels::$Fn), rhs))
+                    .unwrap_or_else(|e| panic!("{e}"));
             }
         }
 
@@ -311,6 +325,6 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn fill(&mut self, value: T) {
         let ptr = R::ptr_mut(&mut self.data);
-        D::update1(output(self, ptr), kernels::Constant(value));
+        D::update1(output(self, ptr), kernels::Constant(value)).unwrap_or_else(|e| panic!("{e}"));
     }
 }
