@@ -348,6 +348,33 @@ pub enum Error {
         /// The number of indices.
         indices: usize,
     },
+    /// A CUDA driver call failed (PyTorch's `CUDA error: ...`).
+    Cuda {
+        /// The driver's description of the error.
+        message: String,
+        /// What was being done.
+        during: &'static str,
+    },
+    /// Operands on two devices (PyTorch's text).
+    DeviceMismatch {
+        /// One operand's device.
+        a: crate::storage::Device,
+        /// The other's.
+        b: crate::storage::Device,
+    },
+    /// An element function has no device kernel.
+    NoDeviceKernel {
+        /// The function's type.
+        function: &'static str,
+    },
+    /// A layout that keeps more dimensions than the device kernels take,
+    /// after merging the dimensions that can be merged.
+    KernelRank {
+        /// The dimensions left.
+        rank: usize,
+        /// The most a kernel takes.
+        max: usize,
+    },
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -407,6 +434,20 @@ impl fmt::Display for Error {
             ),
             Error::NumelOverflow => write!(f, "numel: integer multiplication overflow"),
             Error::StrideOverflow => write!(f, "Stride calculation overflowed"),
+            Error::Cuda { message, during } => {
+                write!(f, "CUDA error: {message} (while {during})")
+            }
+            Error::DeviceMismatch { a, b } => write!(
+                f,
+                "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
+            ),
+            Error::NoDeviceKernel { function } => {
+                write!(f, "no CUDA kernel computes the element function {function}")
+            }
+            Error::KernelRank { rank, max } => write!(
+                f,
+                "a CUDA kernel takes at most {max} dimensions, and this layout keeps {rank} after merging"
+            ),
             Error::OutOfMemory { bytes } => write!(
                 f,
                 "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"
