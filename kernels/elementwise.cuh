@@ -260,7 +260,7 @@ __device__ void vector_loop(const Args& p, F f) {
     uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (p.rank == 1) {
         // One dimension: UNROLL vectors in flight per thread, loads first.
-        const int UNROLL = 4;
+        const int UNROLL = 2;
         uint64_t a_step = uint64_t(N) * p.a_inner, b_step = uint64_t(N) * p.b_inner;
         for (; k + (UNROLL - 1) * step < packs; k += UNROLL * step) {
             Pack<A, N> x[UNROLL];
@@ -406,15 +406,24 @@ template <> struct Families<bool, false> {
 
 }  // namespace shaped
 
-// One kernel per family and element type: `shaped_<family>_<dtype>`.
+// One kernel per family and element type: `shaped_<family>_<dtype>`, for
+// blocks of 256 threads (the host's BLOCK) with at least 4 blocks per SM
+// resident: at most 64 registers, so that enough loads are in flight. (On an
+// H100, unrolling the broadcast path too, or by 4, cost more in occupancy
+// than it gained.)
+#ifdef SHAPED_HOST
+#define SHAPED_BOUNDS
+#else
+#define SHAPED_BOUNDS __launch_bounds__(256, 4)
+#endif
 #define SHAPED_KERNELS(name, T, numeric)                                                  \
-    extern "C" __global__ void shaped_arith_##name(shaped::Args p) {                     \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_arith_##name(shaped::Args p) {       \
         shaped::Families<T, numeric>::arith_(p);                                               \
     }                                                                                     \
-    extern "C" __global__ void shaped_compare_##name(shaped::Args p) {                   \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_compare_##name(shaped::Args p) {     \
         shaped::Families<T, numeric>::compare_(p);                                                 \
     }                                                                                     \
-    extern "C" __global__ void shaped_unary_##name(shaped::Args p) {                     \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_unary_##name(shaped::Args p) {       \
         shaped::unary<T, numeric>(p);                                                     \
     }
 

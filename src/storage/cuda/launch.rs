@@ -340,7 +340,7 @@ pub(crate) fn launch_on(state: &DeviceState, launch: &Launch) -> Result<(), Erro
         .module
         .get_function(&launch.kernel)
         .map_err(cuda_error("finding a kernel"))?;
-    let grid = launch.grid(state.multiprocessors.saturating_mul(16));
+    let grid = launch.grid(state.resident_blocks(&launch.kernel, &function, BLOCK)?);
     let mut args = launch.args;
     let params = [(&mut args as *mut Args).cast::<c_void>()];
     // SAFETY: the kernel takes exactly one parameter, a `shaped::Args` by

@@ -25,9 +25,11 @@ use crate::error::Error;
 use cust::context::{Context, CurrentContext};
 use cust::device::{Device as CudaDevice, DeviceAttribute};
 use cust::error::CudaError;
+use cust::function::Function;
 use cust::module::Module;
 use cust::stream::{Stream, StreamFlags};
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// The kernels for sm_80 and sm_90 (and PTX for later GPUs), built by
@@ -110,7 +112,9 @@ pub(crate) struct DeviceState {
     pub(crate) stream: Stream,
     pub(crate) module: Module,
     /// Streaming multiprocessors, to size grids.
-    pub(crate) multiprocessors: u32,
+    multiprocessors: u32,
+    /// Blocks of each kernel that the whole device holds at once.
+    resident: Mutex<HashMap<String, u32>>,
 }
 
 impl DeviceState {
@@ -125,6 +129,28 @@ impl DeviceState {
             CURRENT.set(Some(self.index));
         }
         Ok(())
+    }
+
+    /// How many blocks of `block` threads of `kernel` the device runs at
+    /// once: the grid of a grid-stride loop, one wave with no tail.
+    pub(crate) fn resident_blocks(
+        &self,
+        kernel: &str,
+        function: &Function<'_>,
+        block: u32,
+    ) -> Result<u32, Error> {
+        let mut resident = self.resident.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&blocks) = resident.get(kernel) {
+            return Ok(blocks);
+        }
+        let per_multiprocessor = function
+            .max_active_blocks_per_multiprocessor(block.into(), 0)
+            .map_err(cuda_error("sizing a grid"))?;
+        let blocks = per_multiprocessor
+            .max(1)
+            .saturating_mul(self.multiprocessors);
+        resident.insert(kernel.to_string(), blocks);
+        Ok(blocks)
     }
 
     /// Waits for the device's stream.
@@ -184,6 +210,7 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         stream,
         module,
         multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
+        resident: Mutex::new(HashMap::new()),
     })
 }
 
