@@ -395,6 +395,33 @@ pub enum Error {
         /// The number of indices.
         indices: usize,
     },
+    /// A CUDA driver call failed (PyTorch's `CUDA error: ...`).
+    Cuda {
+        /// The driver's description of the error.
+        message: String,
+        /// What was being done.
+        during: &'static str,
+    },
+    /// Operands on two devices (PyTorch's text).
+    DeviceMismatch {
+        /// One operand's device.
+        a: crate::storage::Device,
+        /// The other's.
+        b: crate::storage::Device,
+    },
+    /// An element function has no device kernel.
+    NoDeviceKernel {
+        /// The function's type.
+        function: &'static str,
+    },
+    /// A layout that keeps more dimensions than the device kernels take,
+    /// after merging the dimensions that can be merged.
+    KernelRank {
+        /// The dimensions left.
+        rank: usize,
+        /// The most a kernel takes.
+        max: usize,
+    },
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -486,6 +513,20 @@ impl fmt::Display for Error {
                 "type promotion depends on a runtime rank: {} (rank {}) with {} (rank {}) gives {} in PyTorch, \
                  but the result's static type is {}; cast an operand first (`cast::<U>()`)",
                 lhs.0, lhs.1, rhs.0, rhs.1, pytorch, chosen
+            ),
+            Error::Cuda { message, during } => {
+                write!(f, "CUDA error: {message} (while {during})")
+            }
+            Error::DeviceMismatch { a, b } => write!(
+                f,
+                "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
+            ),
+            Error::NoDeviceKernel { function } => {
+                write!(f, "no CUDA kernel computes the element function {function}")
+            }
+            Error::KernelRank { rank, max } => write!(
+                f,
+                "a CUDA kernel takes at most {max} dimensions, and this layout keeps {rank} after merging"
             ),
             Error::OutOfMemory { bytes } => write!(
                 f,

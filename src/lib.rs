@@ -52,6 +52,8 @@ pub use dtype::{DType, Element};
 pub use dynamic::{AnyTensor, DynShape, DynTensor};
 pub use error::Error;
 pub use shape::{Dec, Dyn};
+#[cfg(feature = "cuda")]
+pub use storage::Cuda;
 pub use storage::{Cpu, Device};
 pub use tensor::{Tensor, TensorView, TensorViewMut};
 
@@ -163,6 +165,8 @@ pub mod prelude {
     pub use crate::error::Error;
     pub use crate::layout::views::{Ellipsis, NewAxis};
     pub use crate::shape::{Dec, Dyn};
+    #[cfg(feature = "cuda")]
+    pub use crate::storage::Cuda;
     pub use crate::storage::{Cpu, Device};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};

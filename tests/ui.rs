@@ -5,6 +5,9 @@
 //! - `ui-tests/fail/*.rs` must not compile. Each documents one rule in its
 //!   opening comment, and its `.stderr` file is the error a user sees.
 //!
+//! - `ui-tests/cuda/{pass,fail}/*.rs`: the device rules (SPEC.md section 4),
+//!   with the `cuda` feature only.
+//!
 //! After a deliberate change of wording, regenerate the `.stderr` files with
 //! `TRYBUILD=overwrite cargo test --test ui` and read them.
 //!
@@ -23,4 +26,18 @@ fn ui_pass() {
 fn ui_fail() {
     let t = trybuild::TestCases::new();
     t.compile_fail("ui-tests/fail/*.rs");
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+fn ui_cuda_pass() {
+    let t = trybuild::TestCases::new();
+    t.pass("ui-tests/cuda/pass/*.rs");
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+fn ui_cuda_fail() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui-tests/cuda/fail/*.rs");
 }

@@ -12,7 +12,10 @@
 //! assert_eq!(acc.to_vec(), vec![0.0, 2.0, 4.0, 0.0, 2.0, 4.0]);
 //! ```
 
-use super::kernels::{self, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight};
+use super::device_op::KernelOp;
+use super::kernels::{
+    self, same_type, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight,
+};
 use super::{broadcast_strides, with_number_types, Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
@@ -78,8 +81,7 @@ where
         strides: y_strides.as_ref(),
         offset: y.layout.offset(),
     };
-    D::update2(out, b, store_back::<F, C>(f));
-    Ok(())
+    D::update2(out, b, store_back::<F, C>(f))
 }
 
 /// `f(x, y)` computed in the common type `C` of the operands, then stored
@@ -104,6 +106,17 @@ where
     #[inline(always)]
     fn call(&self, x: T, y: T2) -> T {
         cast(self.0.call(cast::<T, C>(x), cast::<T2, C>(y)))
+    }
+    /// `f`'s own kernel when no conversion happens on the way in or out;
+    /// mixed element types have no device kernel yet.
+    fn kernel_op(&self) -> Option<KernelOp> {
+        let unconverted =
+            same_type::<T, C>() && same_type::<T2, C>() && same_type::<OutputOf<F, C>, T>();
+        if unconverted {
+            self.0.kernel_op()
+        } else {
+            None
+        }
     }
 }
 
@@ -147,7 +160,8 @@ macro_rules! assign_operator {
             fn $method(&mut self, rhs: $t) {
                 let rhs: CommonScalar<T, S, $t> = cast(rhs);
                 let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs));
+                D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs))
+                    .unwrap_or_else(|e| panic!("{e}"));
             }
         }
     )*};
@@ -258,6 +272,6 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn fill(&mut self, value: T) {
         let ptr = R::ptr_mut(&mut self.data);
-        D::update1(output(self, ptr), kernels::Constant(value));
+        D::update1(output(self, ptr), kernels::Constant(value)).unwrap_or_else(|e| panic!("{e}"));
     }
 }

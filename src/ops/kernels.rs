@@ -6,6 +6,7 @@
 //! the compiler vectorizes), one for a broadcast (stride-0) operand, and a
 //! general strided path.
 
+use super::device_op::{KernelOp, OpCode, Side};
 use super::engine::{self, Row, Tile, Visit, TILE_ELEMENTS};
 use super::{Elementwise, StridedMut};
 use crate::dtype::cast::cast;
@@ -21,6 +22,10 @@ use core::mem::MaybeUninit;
 pub trait UnaryFn<A, U>: Copy + Send + Sync {
     /// The result for one element.
     fn call(&self, a: A) -> U;
+    /// The device kernel that computes the same (`None`: host only).
+    fn kernel_op(&self) -> Option<KernelOp> {
+        None
+    }
 }
 
 /// A function of two elements, applied by [`Elementwise::map2`] and
@@ -28,6 +33,10 @@ pub trait UnaryFn<A, U>: Copy + Send + Sync {
 pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
     /// The result for one pair of elements.
     fn call(&self, a: A, b: B) -> U;
+    /// The device kernel that computes the same (`None`: host only).
+    fn kernel_op(&self) -> Option<KernelOp> {
+        None
+    }
 }
 
 /// Declares element functions: `Name(args) [bound] => body`.
@@ -40,6 +49,9 @@ macro_rules! element_fns {
             #[inline(always)]
             fn call(&self, $a: T, $b: T) -> $out {
                 $body
+            }
+            fn kernel_op(&self) -> Option<KernelOp> {
+                Some(KernelOp::new(OpCode::$name))
             }
         }
     )*};
@@ -143,6 +155,21 @@ impl<A: Element, B: Element, C: Element, U, F: BinaryFn<C, C, U>> BinaryFn<A, B,
     fn call(&self, a: A, b: B) -> U {
         self.0.call(cast::<A, C>(a), cast::<B, C>(b))
     }
+    /// `f`'s own kernel when both operands already have the common type;
+    /// mixed element types have no device kernel yet.
+    fn kernel_op(&self) -> Option<KernelOp> {
+        if same_type::<A, C>() && same_type::<B, C>() {
+            self.0.kernel_op()
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether `A` and `B` are one type (decided at compile time).
+#[inline(always)]
+pub(crate) fn same_type<A: 'static, B: 'static>() -> bool {
+    core::any::TypeId::of::<A>() == core::any::TypeId::of::<B>()
 }
 
 /// A conversion to `U` (PyTorch's `to(dtype)`; see [`crate::dtype::cast`]).
@@ -179,6 +206,9 @@ impl<T: TrueDiv> BinaryFn<T, T, T::Quotient> for Div {
     fn call(&self, a: T, b: T) -> T::Quotient {
         T::true_div(a, b)
     }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Div))
+    }
 }
 
 /// The element itself (copies).
@@ -189,15 +219,21 @@ impl<T: Element> UnaryFn<T, T> for Identity {
     fn call(&self, a: T) -> T {
         a
     }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Identity))
+    }
 }
 
 /// A constant, whatever the element was (for `fill`).
 #[derive(Copy, Clone, Debug)]
 pub struct Constant<T>(pub T);
-impl<A, T: Copy + Send + Sync> UnaryFn<A, T> for Constant<T> {
+impl<A, T: Element> UnaryFn<A, T> for Constant<T> {
     #[inline(always)]
     fn call(&self, _: A) -> T {
         self.0
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Constant).with_scalar(Side::Left, self.0.to_scalar()))
     }
 }
 
@@ -209,25 +245,36 @@ impl<T: Numeric> UnaryFn<T, T> for Neg {
     fn call(&self, a: T) -> T {
         T::neg(a)
     }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Neg))
+    }
 }
 
 /// A binary function with its right operand fixed: `f(a, scalar)`.
 #[derive(Copy, Clone, Debug)]
 pub struct WithRight<F, B>(pub F, pub B);
-impl<A, B: Copy + Send + Sync, U, F: BinaryFn<A, B, U>> UnaryFn<A, U> for WithRight<F, B> {
+impl<A, B: Element, U, F: BinaryFn<A, B, U>> UnaryFn<A, U> for WithRight<F, B> {
     #[inline(always)]
     fn call(&self, a: A) -> U {
         self.0.call(a, self.1)
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        let op = self.0.kernel_op()?;
+        Some(op.with_scalar(Side::Right, self.1.to_scalar()))
     }
 }
 
 /// A binary function with its left operand fixed: `f(scalar, b)`.
 #[derive(Copy, Clone, Debug)]
 pub struct WithLeft<F, A>(pub F, pub A);
-impl<A: Copy + Send + Sync, B, U, F: BinaryFn<A, B, U>> UnaryFn<B, U> for WithLeft<F, A> {
+impl<A: Element, B, U, F: BinaryFn<A, B, U>> UnaryFn<B, U> for WithLeft<F, A> {
     #[inline(always)]
     fn call(&self, b: B) -> U {
         self.0.call(self.1, b)
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        let op = self.0.kernel_op()?;
+        Some(op.with_scalar(Side::Left, self.1.to_scalar()))
     }
 }
 
@@ -385,20 +432,24 @@ impl Elementwise for Cpu {
         })
     }
 
-    fn update1<T: Element, F: UnaryFn<T, T>>(out: StridedMut<'_, T, Cpu>, f: F) {
+    fn update1<T: Element, F: UnaryFn<T, T>>(
+        out: StridedMut<'_, T, Cpu>,
+        f: F,
+    ) -> Result<(), Error> {
         let po = out.ptr;
         engine::run(out.sizes, [out.strides], [out.offset], |r: Row<1>| {
             // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
             // inside its storage: distinct runs touch distinct elements.
             unsafe { update1_row(po, r, f) }
         });
+        Ok(())
     }
 
     fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
         out: StridedMut<'_, T, Cpu>,
         b: StridedRef<'_, B, Cpu>,
         f: F,
-    ) {
+    ) -> Result<(), Error> {
         let (po, pb) = (out.ptr, b.ptr);
         let (sizes, strides, offsets) =
             (out.sizes, [out.strides, b.strides], [out.offset, b.offset]);
@@ -410,6 +461,7 @@ impl Elementwise for Cpu {
             // storage from being borrowed twice) and its offsets stay inside it.
             unsafe { update2_row(po, pb, r, f) }
         });
+        Ok(())
     }
 }
 
@@ -815,8 +867,8 @@ mod tests {
                 strides: &strides,
                 offset: 0,
             };
-            Cpu::update1(out(), Constant(1.0));
-            Cpu::update2(out(), a, Add);
+            Cpu::update1(out(), Constant(1.0)).unwrap();
+            Cpu::update2(out(), a, Add).unwrap();
         }
         assert_eq!(buffer.as_slice(), &[0.0], "no element was written");
     }

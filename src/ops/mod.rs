@@ -12,6 +12,7 @@ pub mod arith;
 pub mod assign;
 pub mod compare;
 pub mod convert;
+pub mod device_op;
 pub mod engine;
 pub mod expand;
 pub mod kernels;
@@ -88,16 +89,20 @@ pub trait Elementwise: Backend {
         f: F,
     ) -> Result<Self::Buffer<U>, Error>;
 
-    /// `out = f(out)` for every element of `out`.
-    fn update1<T: Element, F: UnaryFn<T, T>>(out: StridedMut<'_, T, Self>, f: F);
+    /// `out = f(out)` for every element of `out`; `Err` when a device
+    /// reports a failure.
+    fn update1<T: Element, F: UnaryFn<T, T>>(
+        out: StridedMut<'_, T, Self>,
+        f: F,
+    ) -> Result<(), Error>;
 
     /// `out = f(out, b)` for every element of `out`; `b` is broadcast to
-    /// `out`'s sizes.
+    /// `out`'s sizes. `Err` when a device reports a failure.
     fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
         out: StridedMut<'_, T, Self>,
         b: StridedRef<'_, B, Self>,
         f: F,
-    );
+    ) -> Result<(), Error>;
 }
 
 /// Strides of an operand of sizes `sizes` and strides `strides`, broadcast

@@ -7,9 +7,13 @@
 //! and a lifetime that ties them to the borrow they came from.
 
 pub mod cpu;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 mod device;
 
 pub use cpu::Cpu;
+#[cfg(feature = "cuda")]
+pub use cuda::Cuda;
 pub use device::Device;
 
 use crate::dtype::{ComplexElement, Element};

@@ -1,0 +1,94 @@
+//! Elementwise addition on a CUDA device against the device's copy
+//! bandwidth: f32 and bf16, 256M elements, contiguous and broadcast.
+//!
+//! ```sh
+//! cargo run --release --features cuda --example cuda_bandwidth
+//! ```
+//!
+//! Bandwidth counts the bytes every operation must move: a copy of n bytes
+//! reads n and writes n; `a + b` reads both operands (a broadcast operand
+//! once) and writes the output. The reference is the driver's
+//! device-to-device copy (`cuMemcpyDtoD`) of the same number of bytes.
+
+use shaped::prelude::*;
+use std::time::Instant;
+
+/// Elements per operand.
+const N: usize = 256 << 20;
+/// Rows and columns of the broadcast cases (ROWS * COLS = N).
+const ROWS: usize = 16384;
+const COLS: usize = N / ROWS;
+const REPEATS: u32 = 20;
+
+/// Seconds per run of `f`, after a warm-up, waiting for the device.
+fn time<R>(gpu: &Cuda, mut f: impl FnMut() -> R) -> Result<f64, Error> {
+    drop(f());
+    gpu.synchronize()?;
+    let start = Instant::now();
+    for _ in 0..REPEATS {
+        drop(f());
+    }
+    gpu.synchronize()?;
+    Ok(start.elapsed().as_secs_f64() / f64::from(REPEATS))
+}
+
+/// The driver's device-to-device copy of `bytes` bytes, in GB/s (read and
+/// write counted).
+fn copy_bandwidth(gpu: &Cuda, bytes: usize) -> Result<f64, Box<dyn std::error::Error>> {
+    use cust::memory::{CopyDestination, DeviceBuffer};
+    let src = DeviceBuffer::<u8>::zeroed(bytes)?;
+    let mut dst = DeviceBuffer::<u8>::zeroed(bytes)?;
+    let seconds = time(gpu, || dst.copy_from(&src).expect("device copy"))?;
+    Ok(2.0 * bytes as f64 / seconds / 1e9)
+}
+
+fn run<T: Element + shaped::dtype::Numeric>(
+    gpu: &Cuda,
+    name: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let bytes = N * size_of::<T>();
+    let copy = copy_bandwidth(gpu, bytes)?;
+    println!("{name}: device copy of {} MiB: {copy:.0} GB/s", bytes >> 20);
+    let a = DynTensor::<T, Cuda>::full_on(gpu, &[ROWS, COLS], T::ONE)?;
+    let b = DynTensor::<T, Cuda>::full_on(gpu, &[ROWS, COLS], T::ONE)?;
+    let row = DynTensor::<T, Cuda>::full_on(gpu, &[COLS], T::ONE)?;
+    let column = DynTensor::<T, Cuda>::full_on(gpu, &[ROWS, 1], T::ONE)?;
+    let clone = time(gpu, || a.clone())?;
+    let cases = [
+        ("a.clone()", clone, 2 * bytes),
+        ("a + b (contiguous)", time(gpu, || &a + &b)?, 3 * bytes),
+        (
+            "a + row (16384x16384 + 16384)",
+            time(gpu, || &a + &row)?,
+            2 * bytes,
+        ),
+        (
+            "a + column (16384x16384 + 16384x1)",
+            time(gpu, || &a + &column)?,
+            2 * bytes,
+        ),
+    ];
+    for (case, seconds, moved) in cases {
+        let gbs = moved as f64 / seconds / 1e9;
+        println!(
+            "{name}: {case:<36} {:8.3} ms {gbs:6.0} GB/s = {:5.1}% of copy",
+            seconds * 1e3,
+            100.0 * gbs / copy
+        );
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let gpu = match Cuda::new(0) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            eprintln!("SKIPPED: no CUDA device answered ({e})");
+            return Ok(());
+        }
+    };
+    println!("device: {}", gpu.name()?);
+    run::<f32>(&gpu, "f32")?;
+    run::<half::bf16>(&gpu, "bf16")?;
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! The names of element functions for device kernels.
+//!
+//! A device backend cannot run a Rust closure: it runs a compiled kernel
+//! chosen by an operation code. Each element function of [`kernels`]
+//! names its kernel with `kernel_op()`, and the functions that fix one
+//! operand to a number ([`WithLeft`], [`WithRight`], [`Constant`]) carry
+//! that number along. The codes mirror `kernels/elementwise.cuh`.
+//!
+//! [`kernels`]: super::kernels
+//! [`WithLeft`]: super::kernels::WithLeft
+//! [`WithRight`]: super::kernels::WithRight
+//! [`Constant`]: super::kernels::Constant
+//!
+//! ```
+//! use shaped::ops::device_op::{OpCode, Side};
+//! use shaped::ops::kernels::{Add, UnaryFn, WithRight};
+//! let op = UnaryFn::<f32, f32>::kernel_op(&WithRight(Add, 2.0f32)).unwrap();
+//! assert_eq!(op.code, OpCode::Add);
+//! assert_eq!(op.scalar.unwrap().0, Side::Right);
+//! ```
+
+use crate::dtype::Scalar;
+
+/// An operation, as the device kernels number them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum OpCode {
+    /// `a + b`.
+    Add = 0,
+    /// `a - b`.
+    Sub = 1,
+    /// `a * b`.
+    Mul = 2,
+    /// `a / b` (true division).
+    Div = 3,
+    /// `a == b`.
+    Eq = 4,
+    /// `a != b`.
+    Ne = 5,
+    /// `a < b`.
+    Lt = 6,
+    /// `a <= b`.
+    Le = 7,
+    /// `a > b`.
+    Gt = 8,
+    /// `a >= b`.
+    Ge = 9,
+    /// `-a`.
+    Neg = 16,
+    /// `a` (copies).
+    Identity = 17,
+    /// The fixed operand, whatever `a` is (`fill`).
+    Constant = 18,
+}
+
+/// The kernel families: operations compiled together, one kernel per family
+/// and element type. A cast family (`A -> U`) and promoted binary operations
+/// join as further families.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// `+ - * /`.
+    Arith,
+    /// `== != < <= > >=`, giving bool.
+    Compare,
+    /// Copies, `fill`, negation.
+    Unary,
+}
+
+impl OpCode {
+    /// The family whose kernel runs this operation.
+    pub fn family(self) -> Family {
+        match self {
+            OpCode::Add | OpCode::Sub | OpCode::Mul | OpCode::Div => Family::Arith,
+            OpCode::Eq | OpCode::Ne | OpCode::Lt | OpCode::Le | OpCode::Gt | OpCode::Ge => {
+                Family::Compare
+            }
+            OpCode::Neg | OpCode::Identity | OpCode::Constant => Family::Unary,
+        }
+    }
+}
+
+/// Which operand of a binary operation is a fixed number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `scalar op x` (and `fill`'s value).
+    Left,
+    /// `x op scalar`.
+    Right,
+}
+
+/// What a device kernel computes for one element function: an operation,
+/// and the number fixed on one side, if any.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct KernelOp {
+    /// The operation.
+    pub code: OpCode,
+    /// The fixed operand and its side.
+    pub scalar: Option<(Side, Scalar)>,
+}
+
+impl KernelOp {
+    /// The operation on tensor operands only.
+    pub fn new(code: OpCode) -> KernelOp {
+        KernelOp { code, scalar: None }
+    }
+
+    /// The same operation with the operand on `side` fixed to `value`.
+    pub fn with_scalar(self, side: Side, value: Scalar) -> KernelOp {
+        KernelOp {
+            scalar: Some((side, value)),
+            ..self
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! `Elementwise` for [`Cuda`]: every elementwise operation, copy and fill as
+//! one launch of a kernel of `kernels/elementwise.cu`.
+
+use super::launch::{launch_on, plan, Input, Operand, Types};
+use super::{Cuda, CudaBuffer, CudaPtr};
+use crate::dtype::Element;
+use crate::error::Error;
+use crate::layout::numel;
+use crate::ops::device_op::KernelOp;
+use crate::ops::kernels::{BinaryFn, UnaryFn};
+use crate::ops::{Elementwise, StridedMut};
+use crate::storage::{Device, StridedRef};
+
+/// The kernel for an element function, or `Err` when it has none.
+fn kernel_op<F>(op: Option<KernelOp>) -> Result<KernelOp, Error> {
+    op.ok_or(Error::NoDeviceKernel {
+        function: core::any::type_name::<F>(),
+    })
+}
+
+fn memory<T>(ptr: CudaPtr<T>, offset: usize, strides: &[usize]) -> Input<'_> {
+    Input::Memory(Operand {
+        addr: ptr.addr,
+        offset,
+        strides,
+    })
+}
+
+/// Plans and queues `out = op(a, b)` on `out`'s device.
+fn run(
+    op: KernelOp,
+    types: Types,
+    sizes: &[usize],
+    out: Operand<'_>,
+    device: usize,
+    a: Input<'_>,
+    b: Input<'_>,
+) -> Result<(), Error> {
+    match plan(op, types, sizes, out, a, b)? {
+        Some(launch) => launch_on(super::state(device)?, &launch),
+        None => Ok(()),
+    }
+}
+
+/// A new contiguous buffer of `sizes` on `device`, and its strides.
+fn output<U: Element>(
+    device: usize,
+    sizes: &[usize],
+) -> Result<(CudaBuffer<U>, Vec<usize>), Error> {
+    let buffer = CudaBuffer::uninit(device, numel(sizes))?;
+    let mut strides = vec![0; sizes.len()];
+    let mut step = 1;
+    for (s, &n) in strides.iter_mut().zip(sizes).rev() {
+        *s = step;
+        step *= n.max(1);
+    }
+    Ok((buffer, strides))
+}
+
+impl Elementwise for Cuda {
+    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
+        a: StridedRef<'_, A, Cuda>,
+        f: F,
+    ) -> Result<CudaBuffer<U>, Error> {
+        let op = kernel_op::<F>(f.kernel_op())?;
+        let device = a.ptr.device;
+        let (buffer, strides) = output::<U>(device, a.sizes)?;
+        let out = Operand {
+            addr: buffer.ptr().addr,
+            offset: 0,
+            strides: &strides,
+        };
+        let types = Types {
+            input: A::DTYPE,
+            output: U::DTYPE,
+        };
+        let sizes = a.sizes;
+        let a = memory(a.ptr, a.offset, a.strides);
+        run(op, types, sizes, out, device, a, a)?;
+        Ok(buffer)
+    }
+
+    fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Cuda>,
+        b: StridedRef<'_, B, Cuda>,
+        f: F,
+    ) -> Result<CudaBuffer<U>, Error> {
+        let op = kernel_op::<F>(f.kernel_op())?;
+        let device = a.ptr.device;
+        same_device(device, b.ptr.device)?;
+        let (buffer, strides) = output::<U>(device, sizes)?;
+        let out = Operand {
+            addr: buffer.ptr().addr,
+            offset: 0,
+            strides: &strides,
+        };
+        let types = Types {
+            input: A::DTYPE,
+            output: U::DTYPE,
+        };
+        let (a, b) = (
+            memory(a.ptr, a.offset, a.strides),
+            memory(b.ptr, b.offset, b.strides),
+        );
+        run(op, types, sizes, out, device, a, b)?;
+        Ok(buffer)
+    }
+
+    fn update1<T: Element, F: UnaryFn<T, T>>(
+        out: StridedMut<'_, T, Cuda>,
+        f: F,
+    ) -> Result<(), Error> {
+        let op = kernel_op::<F>(f.kernel_op())?;
+        let (types, target) = in_place(&out);
+        let a = Input::Memory(target);
+        run(op, types, out.sizes, target, out.ptr.device, a, a)
+    }
+
+    fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
+        out: StridedMut<'_, T, Cuda>,
+        b: StridedRef<'_, B, Cuda>,
+        f: F,
+    ) -> Result<(), Error> {
+        let op = kernel_op::<F>(f.kernel_op())?;
+        same_device(out.ptr.device, b.ptr.device)?;
+        let (types, target) = in_place(&out);
+        let b = memory(b.ptr, b.offset, b.strides);
+        run(
+            op,
+            types,
+            out.sizes,
+            target,
+            out.ptr.device,
+            Input::Memory(target),
+            b,
+        )
+    }
+}
+
+/// The types and the operand of an in-place operation, whose output is
+/// also its left input.
+fn in_place<'a, T: Element>(out: &StridedMut<'a, T, Cuda>) -> (Types, Operand<'a>) {
+    let types = Types {
+        input: T::DTYPE,
+        output: T::DTYPE,
+    };
+    let target = Operand {
+        addr: out.ptr.addr,
+        offset: out.offset,
+        strides: out.strides,
+    };
+    (types, target)
+}
+
+/// `Err` (PyTorch's text) when two operands live on different devices.
+fn same_device(a: usize, b: usize) -> Result<(), Error> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(Error::DeviceMismatch {
+            a: Device::Cuda(a),
+            b: Device::Cuda(b),
+        })
+    }
+}

@@ -1,0 +1,454 @@
+//! The kernels' logic, run on the host: `kernels/elementwise.cu` compiled as
+//! C++ (`kernels/host_launch.cpp`), launched by name over every block and
+//! thread of the grid that [`launch::plan`](super::launch::plan) chose, on
+//! host memory, and compared with the CPU backend's results for the same
+//! element function: broadcasts, transposed, offset, stride-0, size-0 and
+//! rank-0 operands, the vectorized and the strided paths, every dtype.
+
+use super::launch::{plan, Args, Input, Launch, Operand, Types};
+use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
+use crate::ops::device_op::KernelOp;
+use crate::ops::kernels::{
+    Add, BinaryFn, Constant, Div, Eq, Ge, Gt, Identity, Le, Lt, Mul, Ne, Neg, Sub, UnaryFn,
+    WithLeft, WithRight,
+};
+use crate::ops::{broadcast_strides, Elementwise, StridedMut};
+use crate::shape::broadcast_sizes_into;
+use crate::storage::cpu::CpuPtr;
+use crate::storage::{Cpu, StridedRef};
+use core::ffi::c_char;
+use core::mem::offset_of;
+use half::{bf16, f16};
+use num_complex::Complex;
+use std::ffi::CString;
+
+extern "C" {
+    fn shaped_host_launch(name: *const c_char, grid: u32, block: u32, args: *const Args) -> i32;
+    fn shaped_host_args_layout(out: *mut u64);
+}
+
+/// Runs a planned launch on the host, over a grid of at most 3 blocks (so
+/// that the grid-stride loops go round more than once).
+fn host_run(launch: &Launch) {
+    let name = CString::new(launch.kernel.as_str()).unwrap();
+    // SAFETY: `name` is a C string; `args` mirrors the kernels' `Args` (see
+    // `args_layout_matches_the_kernels`), and its addresses point into host
+    // buffers that the caller keeps alive, laid out as the plan says.
+    let status =
+        unsafe { shaped_host_launch(name.as_ptr(), launch.grid(3), launch.block(), &launch.args) };
+    assert_eq!(status, 0, "no host kernel named {}", launch.kernel);
+}
+
+#[test]
+fn args_layout_matches_the_kernels() {
+    let mut c = [0u64; 11];
+    // SAFETY: the function writes 11 values.
+    unsafe { shaped_host_args_layout(c.as_mut_ptr()) };
+    let rust = [
+        size_of::<Args>(),
+        offset_of!(Args, numel),
+        offset_of!(Args, sizes),
+        offset_of!(Args, out),
+        offset_of!(Args, a),
+        offset_of!(Args, b),
+        offset_of!(Args, scalar),
+        offset_of!(Args, rank),
+        offset_of!(Args, op),
+        offset_of!(Args, vec),
+        offset_of!(Args, pad),
+    ];
+    assert_eq!(c.map(|x| x as usize), rust);
+}
+
+/// Values with negatives, zeros (for division) and, for complex types,
+/// imaginary parts.
+trait Sample: Element {
+    fn sample(i: usize) -> Self;
+}
+macro_rules! sample_ints {
+    ($($t:ty),*) => {$(
+        impl Sample for $t {
+            fn sample(i: usize) -> Self {
+                (((i * 37 + 11) % 251) as i64 - 100) as $t
+            }
+        }
+    )*};
+}
+sample_ints!(i8, i16, i32, i64);
+impl Sample for u8 {
+    fn sample(i: usize) -> Self {
+        ((i * 37 + 11) % 256) as u8
+    }
+}
+impl Sample for bool {
+    fn sample(i: usize) -> Self {
+        i.is_multiple_of(3)
+    }
+}
+fn float_sample(i: usize) -> f64 {
+    ((i * 7 + 3) % 23) as f64 * 0.375 - 4.125
+}
+impl Sample for f32 {
+    fn sample(i: usize) -> Self {
+        float_sample(i) as f32 / 3.0
+    }
+}
+impl Sample for f64 {
+    fn sample(i: usize) -> Self {
+        float_sample(i) / 3.0
+    }
+}
+impl Sample for f16 {
+    fn sample(i: usize) -> Self {
+        f16::from_f64(float_sample(i) / 3.0)
+    }
+}
+impl Sample for bf16 {
+    fn sample(i: usize) -> Self {
+        bf16::from_f64(float_sample(i) / 3.0)
+    }
+}
+impl Sample for Complex<f32> {
+    fn sample(i: usize) -> Self {
+        Complex::new(float_sample(i) as f32 / 3.0, float_sample(i + 5) as f32)
+    }
+}
+impl Sample for Complex<f64> {
+    fn sample(i: usize) -> Self {
+        Complex::new(float_sample(i) / 3.0, float_sample(i + 5))
+    }
+}
+
+/// An operand's layout in a buffer of `len` elements.
+#[derive(Copy, Clone, Debug)]
+struct Spec {
+    len: usize,
+    sizes: &'static [usize],
+    strides: &'static [usize],
+    offset: usize,
+}
+
+const fn spec(
+    len: usize,
+    sizes: &'static [usize],
+    strides: &'static [usize],
+    offset: usize,
+) -> Spec {
+    Spec {
+        len,
+        sizes,
+        strides,
+        offset,
+    }
+}
+
+/// Operand pairs, as in the PyTorch fixtures: equal shapes, broadcasts,
+/// transposed, narrowed (offset), expanded (stride 0), channels-last, size 0,
+/// rank 0, and large ones for the vectorized path.
+const PAIRS: &[(Spec, Spec)] = &[
+    (spec(20, &[4, 5], &[5, 1], 0), spec(20, &[4, 5], &[5, 1], 0)),
+    (
+        spec(20, &[5, 1, 4, 1], &[4, 4, 1, 1], 0),
+        spec(3, &[3, 1, 1], &[1, 1, 1], 0),
+    ),
+    (spec(3, &[3, 1], &[1, 1], 0), spec(4, &[1, 4], &[4, 1], 0)),
+    (spec(42, &[7, 6], &[1, 7], 0), spec(42, &[7, 6], &[6, 1], 0)),
+    (spec(80, &[10, 4], &[8, 1], 3), spec(4, &[4], &[1], 0)),
+    (
+        spec(8, &[16, 8], &[0, 1], 0),
+        spec(128, &[16, 8], &[8, 1], 0),
+    ),
+    (
+        spec(120, &[2, 3, 4, 5], &[60, 1, 15, 3], 0),
+        spec(120, &[2, 3, 4, 5], &[60, 20, 5, 1], 0),
+    ),
+    (spec(0, &[0, 3], &[3, 1], 0), spec(3, &[3], &[1], 0)),
+    (spec(1, &[], &[], 0), spec(6, &[2, 3], &[3, 1], 0)),
+    (spec(7, &[], &[], 4), spec(1, &[], &[], 0)),
+    (spec(5000, &[5000], &[1], 0), spec(5008, &[5000], &[1], 8)),
+    (
+        spec(6144, &[64, 96], &[96, 1], 0),
+        spec(96, &[1, 96], &[96, 1], 0),
+    ),
+    (spec(1002, &[1001], &[1], 1), spec(1001, &[1001], &[1], 0)),
+    (
+        spec(256, &[32, 8], &[8, 1], 0),
+        spec(32, &[32, 1], &[1, 1], 0),
+    ),
+    (
+        spec(40000, &[40000], &[1], 0),
+        spec(40000, &[40000], &[1], 0),
+    ),
+    (spec(40000, &[40000], &[1], 0), spec(1, &[], &[], 0)),
+];
+
+fn data<T: Sample>(len: usize, seed: usize) -> Vec<T> {
+    (0..len).map(|i| T::sample(i + seed)).collect()
+}
+
+fn strided<T: Element>(buf: &mut [T], s: Spec) -> StridedRef<'static, T, Cpu> {
+    StridedRef {
+        ptr: CpuPtr::from_mut(buf),
+        sizes: s.sizes,
+        strides: s.strides,
+        offset: s.offset,
+    }
+}
+
+fn memory<'a, T: Element>(r: &StridedRef<'a, T, Cpu>) -> Input<'a> {
+    Input::Memory(Operand {
+        addr: r.ptr.as_ptr() as u64,
+        offset: r.offset,
+        strides: r.strides,
+    })
+}
+
+fn contiguous(sizes: &[usize]) -> Vec<usize> {
+    let mut strides = vec![0; sizes.len()];
+    let mut step = 1;
+    for (s, &n) in strides.iter_mut().zip(sizes).rev() {
+        *s = step;
+        step *= n.max(1);
+    }
+    strides
+}
+
+/// Equal, or both NaN somewhere (NaN payloads may differ).
+fn same<T: Element>(x: &[T], y: &[T]) -> bool {
+    #[allow(clippy::eq_op)]
+    let nan = |v: &T| v != v;
+    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| a == b || (nan(a) && nan(b)))
+}
+
+/// Plans `op` over `sizes` into a new contiguous host buffer of `U`s and
+/// runs it on the host.
+fn run_into<T: Element, U: Element>(op: KernelOp, sizes: &[usize], a: Input, b: Input) -> Vec<U> {
+    let mut got = vec![U::ZERO; sizes.iter().product()];
+    let out_strides = contiguous(sizes);
+    let out = Operand {
+        addr: got.as_mut_ptr() as u64,
+        offset: 0,
+        strides: &out_strides,
+    };
+    let types = Types {
+        input: T::DTYPE,
+        output: U::DTYPE,
+    };
+    if let Some(launch) = plan(op, types, sizes, out, a, b).unwrap() {
+        host_run(&launch);
+    }
+    got
+}
+
+/// `f(a, b)` for every pair, by the host-compiled kernels and by the CPU
+/// backend.
+fn check_binary<T: Sample, U: Element, F: BinaryFn<T, T, U>>(f: F) {
+    for (k, (sa, sb)) in PAIRS.iter().enumerate() {
+        for (sa, sb) in [(*sa, *sb), (*sb, *sa)] {
+            let (mut va, mut vb) = (data::<T>(sa.len, 1), data::<T>(sb.len, 7));
+            let rank = sa.sizes.len().max(sb.sizes.len());
+            let mut sizes = vec![0; rank];
+            broadcast_sizes_into(sa.sizes, sb.sizes, &mut sizes).unwrap();
+            let (mut st_a, mut st_b) = (vec![0; rank], vec![0; rank]);
+            broadcast_strides(sa.sizes, sa.strides, &sizes, &mut st_a);
+            broadcast_strides(sb.sizes, sb.strides, &sizes, &mut st_b);
+            let a = StridedRef {
+                ptr: CpuPtr::from_mut(&mut va),
+                sizes: &sizes,
+                strides: &st_a,
+                offset: sa.offset,
+            };
+            let b = StridedRef {
+                ptr: CpuPtr::from_mut(&mut vb),
+                sizes: &sizes,
+                strides: &st_b,
+                offset: sb.offset,
+            };
+            let expected = Cpu::map2(&sizes, a, b, f).unwrap().as_slice().to_vec();
+            let op = f.kernel_op().unwrap();
+            let got = run_into::<T, U>(op, &sizes, memory(&a), memory(&b));
+            assert!(
+                same(&got, &expected),
+                "{} {:?} case {k} {sizes:?}:\n got {got:?}\nwant {expected:?}",
+                T::DTYPE,
+                op.code
+            );
+        }
+    }
+}
+
+/// `f(a)` for every operand layout.
+fn check_unary<T: Sample, U: Element, F: UnaryFn<T, U>>(f: F) {
+    for (k, (sa, _)) in PAIRS.iter().enumerate() {
+        let mut va = data::<T>(sa.len, 3);
+        let a = strided(&mut va, *sa);
+        let expected = Cpu::map1(a, f).unwrap().as_slice().to_vec();
+        let op = f.kernel_op().unwrap();
+        let got = run_into::<T, U>(op, sa.sizes, memory(&a), memory(&a));
+        assert!(
+            same(&got, &expected),
+            "{} {op:?} case {k}: {got:?} vs {expected:?}",
+            T::DTYPE
+        );
+    }
+}
+
+/// In place: `out = f(out, b)` (and `out = g(out)`) into writable layouts
+/// (contiguous, transposed, narrowed, channels-last), `b` broadcast.
+fn check_update<T: Sample, F: BinaryFn<T, T, T>, G: UnaryFn<T, T>>(f: F, g: G) {
+    const OUTS: [Spec; 4] = [
+        spec(20, &[4, 5], &[5, 1], 0),
+        spec(42, &[7, 6], &[1, 7], 0),
+        spec(80, &[10, 4], &[8, 1], 3),
+        spec(120, &[2, 3, 4, 5], &[60, 1, 15, 3], 0),
+    ];
+    const BS: [Spec; 4] = [
+        spec(5, &[5], &[1], 0),
+        spec(6, &[1, 6], &[6, 1], 0),
+        spec(40, &[10, 4], &[4, 1], 0),
+        spec(1, &[], &[], 0),
+    ];
+    for (k, (so, sb)) in OUTS.iter().zip(BS).enumerate() {
+        let mut vb = data::<T>(sb.len, 5);
+        let mut st_b = vec![0; so.sizes.len()];
+        broadcast_strides(sb.sizes, sb.strides, so.sizes, &mut st_b);
+        let b = StridedRef {
+            ptr: CpuPtr::from_mut(&mut vb),
+            sizes: so.sizes,
+            strides: &st_b,
+            offset: sb.offset,
+        };
+        let types = Types {
+            input: T::DTYPE,
+            output: T::DTYPE,
+        };
+        let mut expected = data::<T>(so.len, 2);
+        let mut got = expected.clone();
+        let out_of = |v: &mut Vec<T>| StridedMut {
+            ptr: CpuPtr::from_mut(v),
+            sizes: so.sizes,
+            strides: so.strides,
+            offset: so.offset,
+        };
+        Cpu::update2(out_of(&mut expected), b, f).unwrap();
+        Cpu::update1(out_of(&mut expected), g).unwrap();
+        let target = Operand {
+            addr: got.as_mut_ptr() as u64,
+            offset: so.offset,
+            strides: so.strides,
+        };
+        let op = f.kernel_op().unwrap();
+        if let Some(launch) = plan(
+            op,
+            types,
+            so.sizes,
+            target,
+            Input::Memory(target),
+            memory(&b),
+        )
+        .unwrap()
+        {
+            host_run(&launch);
+        }
+        let op = g.kernel_op().unwrap();
+        let a = Input::Memory(target);
+        if let Some(launch) = plan(op, types, so.sizes, target, a, a).unwrap() {
+            host_run(&launch);
+        }
+        assert!(
+            same(&got, &expected),
+            "{} update case {k}: {got:?} vs {expected:?}",
+            T::DTYPE
+        );
+    }
+}
+
+fn check_numeric<T: Sample + Numeric + TrueDiv>()
+where
+    T::Quotient: Element,
+{
+    check_binary::<T, T, _>(Add);
+    check_binary::<T, T, _>(Sub);
+    check_binary::<T, T, _>(Mul);
+    check_binary::<T, T::Quotient, _>(Div);
+    check_binary::<T, bool, _>(Eq);
+    check_binary::<T, bool, _>(Ne);
+    check_unary::<T, T, _>(Identity);
+    check_unary::<T, T, _>(Neg);
+    check_unary::<T, T, _>(Constant(T::sample(9)));
+    check_unary::<T, T, _>(WithRight(Add, T::sample(4)));
+    check_unary::<T, T, _>(WithLeft(Sub, T::sample(5)));
+    check_unary::<T, T, _>(WithRight(Mul, T::sample(6)));
+    check_unary::<T, T::Quotient, _>(WithLeft(Div, T::sample(8)));
+    check_unary::<T, bool, _>(WithRight(Eq, T::sample(3)));
+    check_update::<T, _, _>(Add, WithRight(Mul, T::sample(6)));
+    check_update::<T, _, _>(Sub, Constant(T::sample(1)));
+}
+
+fn check_ordered<T: Sample + Ordered>() {
+    check_binary::<T, bool, _>(Lt);
+    check_binary::<T, bool, _>(Le);
+    check_binary::<T, bool, _>(Gt);
+    check_binary::<T, bool, _>(Ge);
+    check_unary::<T, bool, _>(WithLeft(Lt, T::sample(2)));
+    check_unary::<T, bool, _>(WithRight(Ge, T::sample(2)));
+}
+
+macro_rules! dtype_tests {
+    ($($name:ident: $t:ty => [$($check:ident),*];)*) => {$(
+        #[test]
+        fn $name() {
+            $($check::<$t>();)*
+        }
+    )*};
+}
+
+dtype_tests! {
+    host_kernels_f16: f16 => [check_numeric, check_ordered];
+    host_kernels_bf16: bf16 => [check_numeric, check_ordered];
+    host_kernels_f32: f32 => [check_numeric, check_ordered];
+    host_kernels_f64: f64 => [check_numeric, check_ordered];
+    host_kernels_c64: Complex<f32> => [check_numeric];
+    host_kernels_c128: Complex<f64> => [check_numeric];
+    host_kernels_u8: u8 => [check_numeric, check_ordered];
+    host_kernels_i8: i8 => [check_numeric, check_ordered];
+    host_kernels_i16: i16 => [check_numeric, check_ordered];
+    host_kernels_i32: i32 => [check_numeric, check_ordered];
+    host_kernels_i64: i64 => [check_numeric, check_ordered];
+}
+
+#[test]
+fn host_kernels_bool() {
+    check_binary::<bool, bool, _>(Eq);
+    check_binary::<bool, bool, _>(Ne);
+    check_ordered::<bool>();
+    check_unary::<bool, bool, _>(Identity);
+    check_unary::<bool, bool, _>(Constant(true));
+    check_binary::<bool, f32, _>(Div);
+}
+
+#[test]
+fn the_vectorized_path_is_taken_where_it_applies() {
+    let strides = [1usize];
+    let mut buf = vec![0f32; 64];
+    let addr = buf.as_mut_ptr() as u64;
+    let out = Operand {
+        addr,
+        offset: 0,
+        strides: &strides,
+    };
+    let types = Types {
+        input: crate::DType::F32,
+        output: crate::DType::F32,
+    };
+    let op = crate::ops::device_op::KernelOp::new(crate::ops::device_op::OpCode::Add);
+    let a = Input::Memory(out);
+    let launch = plan(op, types, &[64], out, a, a).unwrap().unwrap();
+    assert_eq!((launch.args.vec, launch.work), (4, 16));
+    // One element off: not aligned to 16 bytes.
+    let shifted = Operand { offset: 1, ..out };
+    let launch = plan(op, types, &[63], out, Input::Memory(shifted), a)
+        .unwrap()
+        .unwrap();
+    assert_eq!(launch.args.vec, 1);
+}

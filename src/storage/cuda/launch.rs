@@ -1,0 +1,359 @@
+//! From shape-erased operands to one kernel launch: merging dimensions,
+//! choosing the vectorized path, and the argument block the kernels take
+//! (`Args` in `kernels/elementwise.cuh`).
+//!
+//! The planning here knows nothing of devices: operands are addresses.
+//! [`launch_on`] runs a plan on a CUDA device; the tests run the same plans
+//! through the kernels compiled for the host (`kernels/host_launch.cpp`).
+
+use super::{cuda_error, DeviceState};
+use crate::dtype::{DType, Scalar};
+use crate::error::Error;
+use crate::ops::device_op::{Family, KernelOp, OpCode, Side};
+use core::ffi::c_void;
+
+/// The most dimensions a kernel takes (`SHAPED_MAX_RANK`).
+pub(crate) const MAX_RANK: usize = 16;
+
+/// Threads per block.
+const BLOCK: u32 = 256;
+
+/// One operand, as the kernels see it (`shaped::Operand`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct OperandArgs {
+    ptr: u64,
+    offset: u64,
+    strides: [u64; MAX_RANK],
+}
+
+/// The argument block of every elementwise kernel (`shaped::Args`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Args {
+    pub(crate) numel: u64,
+    pub(crate) sizes: [u64; MAX_RANK],
+    pub(crate) out: OperandArgs,
+    pub(crate) a: OperandArgs,
+    pub(crate) b: OperandArgs,
+    pub(crate) scalar: [u64; 2],
+    pub(crate) rank: i32,
+    pub(crate) op: i32,
+    pub(crate) a_scalar: i32,
+    pub(crate) b_scalar: i32,
+    pub(crate) vec: i32,
+    pub(crate) a_inner: i32,
+    pub(crate) b_inner: i32,
+    pub(crate) pad: i32,
+}
+
+/// An operand in memory: its address, offset and strides (in elements),
+/// broadcast to the operation's sizes.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Operand<'a> {
+    pub addr: u64,
+    pub offset: usize,
+    pub strides: &'a [usize],
+}
+
+/// An input of a kernel: in memory, or the operation's fixed number.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Input<'a> {
+    Memory(Operand<'a>),
+    Scalar,
+}
+
+/// One planned launch.
+#[derive(Clone, Debug)]
+pub(crate) struct Launch {
+    /// The kernel's name in the module.
+    pub kernel: String,
+    pub args: Args,
+    /// Units of work: vectors on the vectorized path, else elements.
+    pub work: u64,
+}
+
+impl Launch {
+    /// Blocks for a grid-stride loop over the work, at most `max_blocks`.
+    pub fn grid(&self, max_blocks: u32) -> u32 {
+        let blocks = self.work.div_ceil(u64::from(BLOCK)).max(1);
+        u32::try_from(blocks).unwrap_or(u32::MAX).min(max_blocks)
+    }
+
+    /// Threads per block.
+    pub fn block(&self) -> u32 {
+        BLOCK
+    }
+}
+
+/// The element types of one operation: the inputs' (one type: mixed types
+/// come with type promotion) and the output's.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Types {
+    pub input: DType,
+    pub output: DType,
+}
+
+/// Plans `out = op(a, b)` over `sizes`, or `None` when there is nothing to
+/// do (no elements). `op`'s fixed number, if any, replaces the input on its
+/// side; operations of one input ignore `b`.
+pub(crate) fn plan(
+    op: KernelOp,
+    types: Types,
+    sizes: &[usize],
+    out: Operand<'_>,
+    a: Input<'_>,
+    b: Input<'_>,
+) -> Result<Option<Launch>, Error> {
+    let numel: usize = sizes.iter().product();
+    if numel == 0 {
+        return Ok(None);
+    }
+    let (a, b) = match op.scalar {
+        Some((Side::Left, _)) if op.code == OpCode::Constant => (Input::Scalar, Input::Scalar),
+        Some((Side::Left, _)) => (Input::Scalar, a),
+        Some((Side::Right, _)) => (a, Input::Scalar),
+        None if op.code.family() == Family::Unary => (a, Input::Scalar),
+        None => (a, b),
+    };
+    let mut args = Args {
+        numel: numel as u64,
+        op: op.code as i32,
+        ..Args::default()
+    };
+    if let Some((_, value)) = op.scalar {
+        args.scalar = scalar_bits(value, types.input);
+    }
+    let inputs = [a, b];
+    let (rank, merged) = merge_dimensions(sizes, out, &inputs)?;
+    args.rank = rank as i32;
+    for (d, s) in merged.sizes[..rank].iter().enumerate() {
+        args.sizes[d] = *s as u64;
+    }
+    args.out = operand_args(out, &merged.strides[0], rank);
+    for (k, input) in inputs.iter().enumerate() {
+        let (is_scalar, operand) = match input {
+            Input::Memory(m) => (0, operand_args(*m, &merged.strides[k + 1], rank)),
+            Input::Scalar => (1, OperandArgs::default()),
+        };
+        if k == 0 {
+            (args.a_scalar, args.a) = (is_scalar, operand);
+        } else {
+            (args.b_scalar, args.b) = (is_scalar, operand);
+        }
+    }
+    let widest = [dtype_bytes(types.input), dtype_bytes(types.output)]
+        .into_iter()
+        .max()
+        .unwrap_or(1);
+    let vec = 16 / widest;
+    let mut work = numel as u64;
+    if vec > 1 && vectorizable(&args, vec, types) {
+        args.vec = vec as i32;
+        args.a_inner = (args.a_scalar == 0 && args.a.strides[rank - 1] == 1) as i32;
+        args.b_inner = (args.b_scalar == 0 && args.b.strides[rank - 1] == 1) as i32;
+        work /= vec as u64;
+    } else {
+        args.vec = 1;
+    }
+    Ok(Some(Launch {
+        kernel: format!(
+            "shaped_{}_{}",
+            family_name(op.code.family()),
+            dtype_name(types.input)
+        ),
+        args,
+        work,
+    }))
+}
+
+/// Sizes and strides (output, a, b) after merging.
+struct Merged {
+    sizes: [usize; MAX_RANK],
+    strides: [[usize; MAX_RANK]; 3],
+}
+
+/// Drops size-1 dimensions and merges neighbours that every operand steps
+/// through as one (`stride[d] == stride[d + 1] * size[d + 1]`), so that a
+/// contiguous operation is one dimension and a broadcast one is two.
+fn merge_dimensions(
+    sizes: &[usize],
+    out: Operand<'_>,
+    inputs: &[Input<'_>; 2],
+) -> Result<(usize, Merged), Error> {
+    let strides_of = |k: usize, d: usize| -> usize {
+        match k {
+            0 => out.strides[d],
+            _ => match inputs[k - 1] {
+                Input::Memory(m) => m.strides[d],
+                Input::Scalar => 0,
+            },
+        }
+    };
+    let mut dims: Vec<(usize, [usize; 3])> = Vec::with_capacity(sizes.len());
+    for (d, &size) in sizes.iter().enumerate() {
+        if size == 1 {
+            continue;
+        }
+        let strides = [strides_of(0, d), strides_of(1, d), strides_of(2, d)];
+        if let Some(last) = dims.last_mut() {
+            if (0..3).all(|k| last.1[k] == strides[k] * size) {
+                last.0 *= size;
+                last.1 = strides;
+                continue;
+            }
+        }
+        dims.push((size, strides));
+    }
+    if dims.is_empty() {
+        dims.push((1, [0; 3]));
+    }
+    if dims.len() > MAX_RANK {
+        return Err(Error::KernelRank {
+            rank: dims.len(),
+            max: MAX_RANK,
+        });
+    }
+    let mut merged = Merged {
+        sizes: [0; MAX_RANK],
+        strides: [[0; MAX_RANK]; 3],
+    };
+    for (d, (size, strides)) in dims.iter().enumerate() {
+        merged.sizes[d] = *size;
+        for (merged, &stride) in merged.strides.iter_mut().zip(strides) {
+            merged[d] = stride;
+        }
+    }
+    Ok((dims.len(), merged))
+}
+
+fn operand_args(m: Operand<'_>, strides: &[usize; MAX_RANK], rank: usize) -> OperandArgs {
+    let mut args = OperandArgs {
+        ptr: m.addr,
+        offset: m.offset as u64,
+        strides: [0; MAX_RANK],
+    };
+    for (arg, &stride) in args.strides.iter_mut().zip(&strides[..rank]) {
+        *arg = stride as u64;
+    }
+    args
+}
+
+/// Whether every operand allows moving `vec` elements at once along the
+/// innermost dimension: the output contiguous there, each input contiguous
+/// or broadcast there, every vector aligned to its size.
+fn vectorizable(args: &Args, vec: usize, types: Types) -> bool {
+    let rank = args.rank as usize;
+    let vec = vec as u64;
+    if !args.sizes[rank - 1].is_multiple_of(vec) {
+        return false;
+    }
+    let aligned = |o: &OperandArgs, bytes: usize| -> bool {
+        let outer = o.strides[..rank - 1].iter().all(|s| s.is_multiple_of(vec));
+        let start = o.ptr + o.offset * bytes as u64;
+        outer && start.is_multiple_of(vec * bytes as u64)
+    };
+    if args.out.strides[rank - 1] != 1 || !aligned(&args.out, dtype_bytes(types.output)) {
+        return false;
+    }
+    [(args.a_scalar, &args.a), (args.b_scalar, &args.b)]
+        .into_iter()
+        .all(|(scalar, o)| {
+            scalar == 1
+                || o.strides[rank - 1] == 0
+                || (o.strides[rank - 1] == 1 && aligned(o, dtype_bytes(types.input)))
+        })
+}
+
+/// `value` as the bytes of an element of `dtype`, as the kernels read it.
+/// The value came from an element of that type, so the conversion is exact.
+fn scalar_bits(value: Scalar, dtype: DType) -> [u64; 2] {
+    let (re, im) = match value {
+        Scalar::Bool(b) => (f64::from(u8::from(b)), 0.0),
+        Scalar::Int(i) => {
+            return [int_bits(i, dtype), 0];
+        }
+        Scalar::Float(x) => (x, 0.0),
+        Scalar::Complex(re, im) => (re, im),
+    };
+    match dtype {
+        DType::F16 => [u64::from(half::f16::from_f64(re).to_bits()), 0],
+        DType::BF16 => [u64::from(half::bf16::from_f64(re).to_bits()), 0],
+        DType::F32 => [u64::from((re as f32).to_bits()), 0],
+        DType::F64 => [re.to_bits(), 0],
+        DType::C64 => [
+            u64::from((re as f32).to_bits()) | u64::from((im as f32).to_bits()) << 32,
+            0,
+        ],
+        DType::C128 => [re.to_bits(), im.to_bits()],
+        _ => [int_bits(re as i64, dtype), 0],
+    }
+}
+
+/// An integer (or bool) as the little-endian bytes of `dtype`.
+fn int_bits(i: i64, dtype: DType) -> u64 {
+    let bytes = dtype_bytes(dtype) as u32 * 8;
+    (i as u64) & (u64::MAX >> (64 - bytes))
+}
+
+/// The size of one element of `dtype`, in bytes.
+pub(crate) fn dtype_bytes(dtype: DType) -> usize {
+    match dtype {
+        DType::U8 | DType::I8 | DType::Bool => 1,
+        DType::F16 | DType::BF16 | DType::I16 => 2,
+        DType::F32 | DType::I32 => 4,
+        DType::F64 | DType::I64 | DType::C64 => 8,
+        DType::C128 => 16,
+    }
+}
+
+fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::Arith => "arith",
+        Family::Compare => "compare",
+        Family::Unary => "unary",
+    }
+}
+
+/// The kernels' names for the element types.
+fn dtype_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F16 => "f16",
+        DType::BF16 => "bf16",
+        DType::F32 => "f32",
+        DType::F64 => "f64",
+        DType::C64 => "c64",
+        DType::C128 => "c128",
+        DType::U8 => "u8",
+        DType::I8 => "i8",
+        DType::I16 => "i16",
+        DType::I32 => "i32",
+        DType::I64 => "i64",
+        DType::Bool => "bool",
+    }
+}
+
+/// Queues a planned launch on a device's stream.
+pub(crate) fn launch_on(state: &DeviceState, launch: &Launch) -> Result<(), Error> {
+    state.make_current()?;
+    let function = state
+        .module
+        .get_function(&launch.kernel)
+        .map_err(cuda_error("finding a kernel"))?;
+    let grid = launch.grid(state.resident_blocks(&launch.kernel, &function, BLOCK)?);
+    let mut args = launch.args;
+    let params = [(&mut args as *mut Args).cast::<c_void>()];
+    // SAFETY: the kernel takes exactly one parameter, a `shaped::Args` by
+    // value, which `Args` mirrors field for field (`repr(C)`); the driver
+    // copies it before returning. The addresses in it are live device
+    // buffers of the operands' element types, borrowed by the caller for the
+    // operation, and every index the plan reaches lies inside them (the
+    // layouts of the tensors they came from do). Work on the stream runs in
+    // order, so later frees and copies wait for this kernel.
+    unsafe {
+        state
+            .stream
+            .launch(&function, grid, launch.block(), 0, &params)
+    }
+    .map_err(cuda_error("launching a kernel"))
+}

@@ -1,0 +1,260 @@
+//! The CUDA backend (the `cuda` feature): device memory through the CUDA
+//! driver (`cust`), and the elementwise kernels of `kernels/*.cu`, compiled
+//! by `nvcc` in `build.rs` and embedded in the library.
+//!
+//! A [`Cuda`] value names an opened device. Each device gets, once per
+//! process, its primary context, one stream on which every operation and
+//! copy is queued in order, and the kernels' module. Buffers come from the
+//! driver's stream-ordered memory pool (`cuMemAllocAsync`), which keeps freed
+//! memory for reuse as PyTorch's caching allocator does.
+
+mod buffer;
+mod elementwise;
+#[cfg(test)]
+mod host_tests;
+pub(crate) mod launch;
+mod mixed;
+mod transfer;
+
+pub use buffer::{CudaBuffer, CudaPtr};
+pub use mixed::CpuOperandOfCudaOp;
+
+use super::{sealed, Backend, Device, StorageId};
+use crate::dtype::Element;
+use crate::error::Error;
+use cust::context::{Context, CurrentContext};
+use cust::device::{Device as CudaDevice, DeviceAttribute};
+use cust::error::CudaError;
+use cust::function::Function;
+use cust::module::Module;
+use cust::stream::{Stream, StreamFlags};
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// The kernels for sm_80 and sm_90 (and PTX for later GPUs), built by
+/// `build.rs`.
+static FATBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin"));
+
+/// A CUDA device, opened: tensors `Tensor<T, S, Cuda>` live in its memory.
+///
+/// ```no_run
+/// use shaped::prelude::*;
+/// let gpu = Cuda::new(0)?;
+/// let x = Tensor::<f32, shape![2, 3]>::ones().to_device(&gpu)?;
+/// let y = (&x + &x).to_cpu()?;
+/// assert_eq!(y.to_vec(), vec![2.0; 6]);
+/// assert_eq!(x.device(), Device::Cuda(0));
+/// # Ok::<(), shaped::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cuda {
+    index: usize,
+}
+
+impl sealed::Sealed for Cuda {}
+
+impl Cuda {
+    /// Opens device `index` (once per process; later calls are cheap).
+    /// `Err` when there is no such device or no driver.
+    pub fn new(index: usize) -> Result<Cuda, Error> {
+        state(index)?;
+        Ok(Cuda { index })
+    }
+
+    /// The device for `device`: `Err` for the CPU.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::open(&"cuda:0".parse::<Device>()?)?;
+    /// assert_eq!(gpu.index(), 0);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn open(device: &Device) -> Result<Cuda, Error> {
+        match device {
+            Device::Cuda(index) => Cuda::new(*index),
+            Device::Cpu => Err(Error::InvalidDevice("cpu is not a CUDA device".into())),
+        }
+    }
+
+    /// The device's index.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// `Device::Cuda(index)`.
+    pub fn device(&self) -> Device {
+        Device::Cuda(self.index)
+    }
+
+    /// The device's name, as the driver gives it.
+    pub fn name(&self) -> Result<String, Error> {
+        let state = state(self.index)?;
+        state
+            .device
+            .name()
+            .map_err(cuda_error("reading the device name"))
+    }
+
+    /// Waits until every operation queued on the device has finished (on
+    /// any stream of its context); `Err` with the first failure of one of
+    /// them.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        state(self.index)?.synchronize_all()
+    }
+}
+
+/// Everything a process keeps for one opened device.
+pub(crate) struct DeviceState {
+    index: usize,
+    device: CudaDevice,
+    context: Context,
+    pub(crate) stream: Stream,
+    pub(crate) module: Module,
+    /// Streaming multiprocessors, to size grids.
+    multiprocessors: u32,
+    /// Blocks of each kernel that the whole device holds at once.
+    resident: Mutex<HashMap<String, u32>>,
+}
+
+impl DeviceState {
+    /// Makes the device's context current on this thread.
+    pub(crate) fn make_current(&self) -> Result<(), Error> {
+        thread_local! {
+            static CURRENT: Cell<Option<usize>> = const { Cell::new(None) };
+        }
+        if CURRENT.get() != Some(self.index) {
+            CurrentContext::set_current(&self.context)
+                .map_err(cuda_error("making the device current"))?;
+            CURRENT.set(Some(self.index));
+        }
+        Ok(())
+    }
+
+    /// How many blocks of `block` threads of `kernel` the device runs at
+    /// once: the grid of a grid-stride loop, one wave with no tail.
+    pub(crate) fn resident_blocks(
+        &self,
+        kernel: &str,
+        function: &Function<'_>,
+        block: u32,
+    ) -> Result<u32, Error> {
+        let mut resident = self.resident.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&blocks) = resident.get(kernel) {
+            return Ok(blocks);
+        }
+        let per_multiprocessor = function
+            .max_active_blocks_per_multiprocessor(block.into(), 0)
+            .map_err(cuda_error("sizing a grid"))?;
+        let blocks = per_multiprocessor
+            .max(1)
+            .saturating_mul(self.multiprocessors);
+        resident.insert(kernel.to_string(), blocks);
+        Ok(blocks)
+    }
+
+    /// Waits for the device's stream.
+    pub(crate) fn synchronize(&self) -> Result<(), Error> {
+        self.make_current()?;
+        self.stream
+            .synchronize()
+            .map_err(cuda_error("waiting for the device"))
+    }
+
+    /// Waits for everything queued in the device's context, on any stream.
+    fn synchronize_all(&self) -> Result<(), Error> {
+        self.make_current()?;
+        CurrentContext::synchronize().map_err(cuda_error("waiting for the device"))
+    }
+}
+
+/// Opened devices by index. Each is opened once and kept for the life of
+/// the process (as CUDA's primary contexts are), so that tensors can refer
+/// to it by index alone.
+fn devices() -> &'static Mutex<Vec<Option<&'static DeviceState>>> {
+    static DEVICES: OnceLock<Mutex<Vec<Option<&'static DeviceState>>>> = OnceLock::new();
+    DEVICES.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// The state of device `index`, opening it on first use.
+pub(crate) fn state(index: usize) -> Result<&'static DeviceState, Error> {
+    let mut devices = devices().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(Some(state)) = devices.get(index) {
+        return Ok(state);
+    }
+    let state: &'static DeviceState = Box::leak(Box::new(open(index)?));
+    if devices.len() <= index {
+        devices.resize(index + 1, None);
+    }
+    devices[index] = Some(state);
+    Ok(state)
+}
+
+fn open(index: usize) -> Result<DeviceState, Error> {
+    cust::init(cust::CudaFlags::empty()).map_err(cuda_error("initializing the driver"))?;
+    let ordinal =
+        u32::try_from(index).map_err(|_| Error::InvalidDevice(format!("cuda:{index}")))?;
+    let device = CudaDevice::get_device(ordinal).map_err(cuda_error("opening the device"))?;
+    let context = Context::new(device).map_err(cuda_error("creating the context"))?;
+    CurrentContext::set_current(&context).map_err(cuda_error("making the device current"))?;
+    let stream =
+        Stream::new(StreamFlags::NON_BLOCKING, None).map_err(cuda_error("creating the stream"))?;
+    let module = Module::from_fatbin(FATBIN, &[]).map_err(cuda_error("loading the kernels"))?;
+    let multiprocessors = device
+        .get_attribute(DeviceAttribute::MultiprocessorCount)
+        .map_err(cuda_error("reading the device's attributes"))?;
+    Ok(DeviceState {
+        index,
+        device,
+        context,
+        stream,
+        module,
+        multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
+        resident: Mutex::new(HashMap::new()),
+    })
+}
+
+/// `Ok` for a driver call that succeeded, else [`Error::Cuda`], saying what
+/// was being done.
+pub(crate) fn check(result: cust::sys::CUresult, during: &'static str) -> Result<(), Error> {
+    if result == cust::sys::CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::Cuda {
+            message: format!("{result:?}"),
+            during,
+        })
+    }
+}
+
+/// Turns a driver error into [`Error::Cuda`], saying what was being done.
+pub(crate) fn cuda_error(during: &'static str) -> impl Fn(CudaError) -> Error {
+    move |e| Error::Cuda {
+        message: e.to_string().trim_matches('"').to_string(),
+        during,
+    }
+}
+
+impl Backend for Cuda {
+    type Buffer<T: Element> = CudaBuffer<T>;
+    type Ptr<T: Element> = CudaPtr<T>;
+
+    fn ptr<T: Element>(buffer: &CudaBuffer<T>) -> CudaPtr<T> {
+        buffer.ptr()
+    }
+    fn ptr_mut<T: Element>(buffer: &mut CudaBuffer<T>) -> CudaPtr<T> {
+        buffer.ptr()
+    }
+    fn cast_ptr<T: Element, U: Element>(ptr: CudaPtr<T>) -> CudaPtr<U> {
+        ptr.cast()
+    }
+    fn len<T: Element>(buffer: &CudaBuffer<T>) -> usize {
+        buffer.len()
+    }
+    fn storage_id<T: Element>(buffer: &CudaBuffer<T>) -> StorageId {
+        buffer.storage_id()
+    }
+    fn device<T: Element>(buffer: &CudaBuffer<T>) -> Device {
+        Device::Cuda(buffer.device_index())
+    }
+}

@@ -1,0 +1,126 @@
+//! Copies between the host and a CUDA device (`to_device`, `to_cpu`), and
+//! tensors made on the device.
+
+use super::{check, Cuda, CudaBuffer};
+use crate::dtype::Element;
+use crate::error::Error;
+use crate::layout::{check_contiguous_strides, checked_numel, checked_storage, Layout};
+use crate::ops::kernels::Constant;
+use crate::ops::{Elementwise, StridedMut};
+use crate::shape::Shape;
+use crate::storage::cpu::CpuBuffer;
+use crate::storage::{Cpu, Repr, Storage};
+use crate::tensor::Tensor;
+use crate::view::MemoryFormat;
+use core::ffi::c_void;
+use cust::sys;
+
+impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
+    /// A copy on `gpu`, contiguous (PyTorch's `x.to("cuda:0")`).
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = Tensor::<i32, shape![2, 2]>::from_vec(vec![1, 2, 3, 4])?.to_device(&gpu)?;
+    /// assert_eq!(x.to_cpu()?.to_vec(), vec![1, 2, 3, 4]);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn to_device(&self, gpu: &Cuda) -> Result<Tensor<T, S, Cuda>, Error> {
+        let host = self.to_vec();
+        let buffer = CudaBuffer::<T>::uninit(gpu.index, host.len())?;
+        if !host.is_empty() {
+            let state = buffer.state()?;
+            state.make_current()?;
+            // SAFETY: the device buffer and `host` both hold `host.len()`
+            // elements of `T`; the copy is queued on the buffer's stream
+            // (where it was allocated) and waited for below, while `host`
+            // is still alive.
+            let result = unsafe {
+                sys::cuMemcpyHtoDAsync_v2(
+                    buffer.ptr().addr,
+                    host.as_ptr().cast::<c_void>(),
+                    host.len() * size_of::<T>(),
+                    state.stream.as_inner(),
+                )
+            };
+            check(result, "copying to the device")?;
+            state.synchronize()?;
+        }
+        Ok(Tensor::from_buffer(
+            buffer,
+            Layout::contiguous(self.layout.size_array().clone()),
+        ))
+    }
+}
+
+impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
+    /// A copy in host memory, contiguous (PyTorch's `x.cpu()`); waits for
+    /// the device, so a failure of earlier work on it shows up here.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = Tensor::<f32, shape![3]>::ones().to_device(&gpu)?;
+    /// assert_eq!((-&x).to_cpu()?.to_vec(), vec![-1.0; 3]);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn to_cpu(&self) -> Result<Tensor<T, S, Cpu>, Error> {
+        let dense = self.try_contiguous_in(MemoryFormat::Contiguous)?;
+        let n = self.numel();
+        let mut host = CpuBuffer::try_full(n, T::ZERO)?;
+        if n > 0 {
+            let ptr = dense.data.ptr();
+            let state = super::state(ptr.device)?;
+            state.make_current()?;
+            let start = ptr.addr + (dense.layout.offset() * size_of::<T>()) as u64;
+            let dst = host.as_mut_slice();
+            // SAFETY: `dense` is contiguous, so its `n` elements from its
+            // offset lie inside its device buffer, which it keeps alive (and
+            // unwritten) until the copy, queued in order after the work that
+            // wrote it, has been waited for below; `dst` holds `n` elements.
+            let result = unsafe {
+                sys::cuMemcpyDtoHAsync_v2(
+                    dst.as_mut_ptr().cast::<c_void>(),
+                    start,
+                    n * size_of::<T>(),
+                    state.stream.as_inner(),
+                )
+            };
+            check(result, "copying to the host")?;
+            state.synchronize()?;
+        }
+        Ok(Tensor::from_buffer(
+            host,
+            Layout::contiguous(self.layout.size_array().clone()),
+        ))
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S, Cuda> {
+    /// A tensor of `sizes` on `gpu` with every element `value`; `Err` when
+    /// the sizes contradict the shape or the memory cannot be had.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = DynTensor::<f32, Cuda>::full_on(&gpu, &[1 << 20], 1.5)?;
+    /// assert_eq!(x.numel(), 1 << 20);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn full_on(gpu: &Cuda, sizes: &[usize], value: T) -> Result<Self, Error> {
+        let sizes = S::check_sizes(sizes)?;
+        checked_storage(sizes.as_ref(), size_of::<T>())?;
+        check_contiguous_strides(sizes.as_ref())?;
+        let numel = checked_numel(sizes.as_ref())?;
+        let buffer = CudaBuffer::uninit(gpu.index, numel)?;
+        let tensor = Tensor::<T, S, Cuda>::from_buffer(buffer, Layout::contiguous(sizes));
+        let out = StridedMut {
+            ptr: tensor.data.buffer.ptr(),
+            sizes: tensor.layout.sizes(),
+            strides: tensor.layout.strides(),
+            offset: 0,
+        };
+        Cuda::update1(out, Constant(value))?;
+        Ok(tensor)
+    }
+}
