@@ -432,20 +432,7 @@ mod tests {
 
     #[test]
     fn dtype_facts() {
-        let all = [
-            DType::F16,
-            DType::BF16,
-            DType::F32,
-            DType::F64,
-            DType::C64,
-            DType::C128,
-            DType::U8,
-            DType::I8,
-            DType::I16,
-            DType::I32,
-            DType::I64,
-            DType::Bool,
-        ];
+        let all = DType::ALL;
         let sizes: Vec<usize> = all.iter().map(|d| d.itemsize()).collect();
         assert_eq!(sizes, vec![2, 2, 4, 8, 8, 16, 1, 1, 2, 4, 8, 1]);
         assert_eq!(all.iter().filter(|d| d.is_floating_point()).count(), 4);

@@ -178,6 +178,13 @@ macro_rules! for_distinct_pairs {
     };
 }
 
+/// [`for_distinct_pairs!`] over the twelve element types.
+macro_rules! for_distinct_element_pairs {
+    ($m:ident) => {
+        for_distinct_pairs!($m; [] [f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool]);
+    };
+}
+
 macro_rules! promote_from_table {
     ($a:ty, $b:ty) => {
         impl PromoteTypes<$b> for $a {
@@ -185,7 +192,7 @@ macro_rules! promote_from_table {
         }
     };
 }
-for_distinct_pairs!(promote_from_table; [] [f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool]);
+for_distinct_element_pairs!(promote_from_table);
 
 // ------------------------------------------------------ combine_categories
 
@@ -213,7 +220,7 @@ macro_rules! combine_by_category {
         }
     };
 }
-for_distinct_pairs!(combine_by_category; [] [f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool]);
+for_distinct_element_pairs!(combine_by_category);
 
 /// One rule of `combine_categories`, chosen by the pair of categories
 /// `(higher, lower)`.
@@ -388,7 +395,7 @@ macro_rules! common_type_by_priority {
         }
     };
 }
-for_distinct_pairs!(common_type_by_priority; [] [f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool]);
+for_distinct_element_pairs!(common_type_by_priority);
 
 /// The common type of a tensor of `Self`s with shape `SA` and a plain
 /// number of type `B` (on either side).
@@ -411,7 +418,7 @@ macro_rules! common_with_scalar_by_priority {
         }
     };
 }
-for_distinct_pairs!(common_with_scalar_by_priority; [] [f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool]);
+for_distinct_element_pairs!(common_with_scalar_by_priority);
 
 /// The common type of tensors of `A`s (shape `SA`) and `B`s (shape `SB`).
 pub type Common<A, SA, B, SB> = <A as CommonType<B, SA, SB>>::Output;
@@ -470,7 +477,7 @@ macro_rules! storable_by_category {
         }
     };
 }
-for_distinct_pairs!(storable_by_category; [] [f16, bf16, f32, f64, C64, C128, u8, i8, i16, i32, i64, bool]);
+for_distinct_element_pairs!(storable_by_category);
 
 /// One rule of [`StorableIn`], by the pair of categories `(result, output)`.
 /// The forbidden pairs have an impl too, which requires a trait nothing
@@ -617,22 +624,9 @@ impl DType {
         DType::Bool,
     ];
 
-    /// This dtype's position in [`DType::ALL`].
+    /// This dtype's position in [`DType::ALL`] (the order of the variants).
     const fn index(self) -> usize {
-        match self {
-            DType::F16 => 0,
-            DType::BF16 => 1,
-            DType::F32 => 2,
-            DType::F64 => 3,
-            DType::C64 => 4,
-            DType::C128 => 5,
-            DType::U8 => 6,
-            DType::I8 => 7,
-            DType::I16 => 8,
-            DType::I32 => 9,
-            DType::I64 => 10,
-            DType::Bool => 11,
-        }
+        self as usize
     }
 
     /// `torch.promote_types(a, b)`.
@@ -785,7 +779,8 @@ mod tests {
     /// impl of [`PromoteTypes`] assumes.
     #[test]
     fn the_table_diagonal_is_the_identity() {
-        for d in DType::ALL {
+        for (i, d) in DType::ALL.into_iter().enumerate() {
+            assert_eq!(d.index(), i, "DType::ALL follows the variants' order");
             assert_eq!(DType::promote(d, d), d);
             assert_eq!(DType::combine_categories(d, d), d);
         }
