@@ -25,17 +25,47 @@ pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
 /// for every dtype of 4 bytes or less).
 const PIECE_ALIGN: usize = 64;
 
-/// Runs per tile: a transposed operand is read `TILE_ROWS` elements at a
-/// time along its contiguous dimension (a cache line of `f32`), and the
-/// output streams through only that many runs at once.
-pub const TILE_ROWS: usize = 16;
-/// Elements per run of a tile.
-pub const TILE_COLS: usize = 64;
-/// Rows of a band, the unit of tiled work: its tiles are walked block by
-/// block of `TILE_COLS` columns.
-pub const BAND_ROWS: usize = 4 * TILE_ROWS;
-/// Elements per tile: the size of a kernel's staging buffer.
-pub const TILE_ELEMENTS: usize = TILE_ROWS * TILE_COLS;
+/// Bytes of one tile at most: the size of a kernel's staging buffer.
+pub const TILE_BYTES: usize = 4096;
+
+/// The shape of the tiles that carry a transposed operand, for elements of
+/// a given size. The engine walks bands of `4 * rows` rows in blocks of
+/// `cols` columns, and each block in tiles of `rows` runs.
+///
+/// Chosen by measuring transposed `(4096, 4096)` copies: 4- and 8-byte
+/// elements, which move through registers in blocks, go fastest when a
+/// transposed operand is read 256 to 512 bytes at a time along its
+/// contiguous dimension (a stream the hardware prefetcher follows) and each
+/// run of the output is one cache line; elements moved one by one go
+/// fastest in small square tiles.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TileShape {
+    /// Runs per tile.
+    pub rows: usize,
+    /// Elements per run.
+    pub cols: usize,
+}
+
+impl TileShape {
+    /// The tile shape for elements of `bytes` bytes (1 to 16); `rows *
+    /// cols * bytes` never exceeds [`TILE_BYTES`].
+    pub const fn for_element_bytes(bytes: usize) -> Self {
+        let (rows, cols) = match bytes {
+            4 => (64, 16),
+            8 => (64, 8),
+            _ => (MIN_TILE_ROWS, 16),
+        };
+        TileShape { rows, cols }
+    }
+
+    /// Rows of a band, the unit of tiled work.
+    pub const fn band_rows(self) -> usize {
+        4 * self.rows
+    }
+}
+
+/// The fewest runs of a tile; a plan tiles only dimensions longer than this.
+const MIN_TILE_ROWS: usize = 16;
 
 /// One run of elements for a row kernel: for each operand, the storage index
 /// of the first element and the stride between consecutive ones.
@@ -133,6 +163,12 @@ impl<const N: usize> Tile<N> {
 pub trait Visit<const N: usize>: Sync {
     /// Processes one run.
     fn row(&self, row: Row<N>);
+
+    /// The size in bytes of the widest element the visitor reads or
+    /// writes: it sets the [`TileShape`].
+    fn widest_element(&self) -> usize {
+        4
+    }
 
     /// Processes one tile; by default, run by run.
     fn tile(&self, tile: Tile<N>) {
@@ -232,8 +268,8 @@ impl<const N: usize> Plan<N> {
         // Tile when some operand's inner stride is large while it moves
         // slowly along the next dimension out: a transposed operand.
         plan.tiled = rank >= 2
-            && sizes[rank - 1] > TILE_ROWS
-            && sizes[rank - 2] > TILE_ROWS
+            && sizes[rank - 1] > MIN_TILE_ROWS
+            && sizes[rank - 2] > MIN_TILE_ROWS
             && (0..N)
                 .any(|k| strides[rank - 1][k] > 1 && strides[rank - 2][k] < strides[rank - 1][k]);
         plan
@@ -263,6 +299,7 @@ impl<const N: usize> Plan<N> {
         if numel == 0 {
             return;
         }
+        let tile = TileShape::for_element_bytes(visit.widest_element());
         let threads = if numel < PARALLEL_MIN_ELEMENTS {
             1
         } else {
@@ -270,39 +307,39 @@ impl<const N: usize> Plan<N> {
         };
         if threads == 1 {
             let pieces = 1;
-            self.run_units(0, self.units(pieces), pieces, visit);
+            self.run_units(0, self.units(pieces, tile), pieces, tile, visit);
             return;
         }
         // Aim for a few chunks per thread; cut rows into pieces when there
         // are too few rows (a contiguous tensor is a single row).
         let chunks = threads * 4;
-        let rows = self.units(1);
+        let rows = self.units(1, tile);
         let pieces = if self.tiled || rows >= chunks {
             1
         } else {
             chunks.div_ceil(rows)
         };
-        let units = self.units(pieces);
+        let units = self.units(pieces, tile);
         let chunks = chunks.min(units);
         (0..chunks).into_par_iter().for_each(|c| {
             let start = units * c / chunks;
             let end = units * (c + 1) / chunks;
-            self.run_units(start, end, pieces, visit);
+            self.run_units(start, end, pieces, tile, visit);
         });
     }
 
     /// Rank 0 has one element; otherwise units are rows cut in `pieces`
-    /// (plain) or bands of up to `TILE_ROWS` rows (tiled) over all outer
+    /// (plain) or bands of up to `tile.band_rows()` rows (tiled) over all outer
     /// indices. Only for a plan with elements: no size is 0, so every
     /// product of sizes is at most the element count.
-    fn units(&self, pieces: usize) -> usize {
+    fn units(&self, pieces: usize, tile: TileShape) -> usize {
         let rank = self.sizes.len();
         if rank == 0 {
             return 1;
         }
         if self.tiled {
             let outer: usize = self.sizes[..rank - 2].iter().product();
-            outer * self.sizes[rank - 2].div_ceil(BAND_ROWS)
+            outer * self.sizes[rank - 2].div_ceil(tile.band_rows())
         } else {
             self.sizes[..rank - 1].iter().product::<usize>() * pieces
         }
@@ -314,7 +351,14 @@ impl<const N: usize> Plan<N> {
         inner_len.div_ceil(pieces).next_multiple_of(PIECE_ALIGN)
     }
 
-    fn run_units<V: Visit<N>>(&self, start: usize, end: usize, pieces: usize, visit: &V) {
+    fn run_units<V: Visit<N>>(
+        &self,
+        start: usize,
+        end: usize,
+        pieces: usize,
+        tile: TileShape,
+        visit: &V,
+    ) {
         let rank = self.sizes.len();
         if rank == 0 {
             visit.row(Row {
@@ -361,26 +405,27 @@ impl<const N: usize> Plan<N> {
             }
             return;
         }
-        // Tiled: a unit is a band of up to BAND_ROWS rows of dimension rank-2
-        // at one outer index. The band is walked in blocks of TILE_COLS
-        // columns, and each block in tiles of TILE_ROWS rows: a block reads
-        // and writes a few cache lines from each of at most BAND_ROWS +
-        // TILE_COLS rows, so a transposed operand's pages stay in the TLB
-        // and its cache lines are used whole.
-        let bands = self.sizes[rank - 2].div_ceil(BAND_ROWS);
+        // Tiled: a unit is a band of rows of dimension rank-2 at one outer
+        // index. The band is walked in blocks of `tile.cols` columns, and
+        // each block in tiles of `tile.rows` rows: a block writes one cache
+        // line of each of the band's output rows and reads a few lines
+        // running along each of `tile.cols` rows of a transposed operand,
+        // which the hardware prefetcher follows.
+        let band_rows = tile.band_rows();
+        let bands = self.sizes[rank - 2].div_ceil(band_rows);
         let outer = &self.sizes[..rank - 2];
         let mid = self.strides[rank - 2];
         let rows = self.sizes[rank - 2];
         for unit in start..end {
             let (outer_unit, band) = (unit / bands, unit % bands);
             let base = self.offsets_at(&unravel(outer_unit, outer));
-            let band_end = ((band + 1) * BAND_ROWS).min(rows);
+            let band_end = ((band + 1) * band_rows).min(rows);
             let mut c0 = 0;
             while c0 < inner_len {
-                let len = TILE_COLS.min(inner_len - c0);
-                let mut r0 = band * BAND_ROWS;
+                let len = tile.cols.min(inner_len - c0);
+                let mut r0 = band * band_rows;
                 while r0 < band_end {
-                    let r1 = (r0 + TILE_ROWS).min(band_end);
+                    let r1 = (r0 + tile.rows).min(band_end);
                     visit.tile(Tile {
                         offsets: core::array::from_fn(|k| base[k] + r0 * mid[k] + c0 * inner[k]),
                         row_strides: mid,

@@ -7,7 +7,7 @@
 //! general strided path.
 
 use super::device_op::{KernelOp, OpCode, Side};
-use super::engine::{self, Row, Tile, Visit, TILE_ELEMENTS};
+use super::engine::{self, Row, Tile, Visit, TILE_BYTES};
 use super::{Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
@@ -25,6 +25,11 @@ pub trait UnaryFn<A, U>: Copy + Send + Sync {
     /// The device kernel that computes the same (`None`: host only).
     fn kernel_op(&self) -> Option<KernelOp> {
         None
+    }
+    /// Whether the function returns its argument unchanged, so a kernel
+    /// may move bits instead of calling it when `A` is `U`.
+    fn is_identity(&self) -> bool {
+        false
     }
 }
 
@@ -222,6 +227,9 @@ impl<T: Element> UnaryFn<T, T> for Identity {
     fn kernel_op(&self) -> Option<KernelOp> {
         Some(KernelOp::new(OpCode::Identity))
     }
+    fn is_identity(&self) -> bool {
+        true
+    }
 }
 
 /// A constant, whatever the element was (for `fill`).
@@ -310,8 +318,32 @@ impl<A: Element, U: Element, F: UnaryFn<A, U>> Visit<2> for Map1<A, U, F> {
         unsafe { map1_row(self.dst, self.a, r, self.f) }
     }
 
+    fn widest_element(&self) -> usize {
+        size_of::<A>().max(size_of::<U>())
+    }
+
     fn tile(&self, t: Tile<2>) {
-        let mut scratch = [const { MaybeUninit::<A>::uninit() }; TILE_ELEMENTS];
+        if self.f.is_identity()
+            && core::any::TypeId::of::<A>() == core::any::TypeId::of::<U>()
+            && BLOCK_TRANSPOSED.contains(&size_of::<A>())
+            && t.row_strides[1] == 1
+            && t.col_strides[0] == 1
+        {
+            // A transposed copy of elements that move in register blocks:
+            // straight from the input into the output, with no staging.
+            let src = self.a.as_ptr().wrapping_add(t.offsets[1]);
+            let dst = self.dst.as_ptr().wrapping_add(t.offsets[0]).cast::<A>();
+            // SAFETY: every `(r, c)` of the tile is inside `a`'s layout, at
+            // `src + r + c * col_strides[1]`, and its output element at
+            // `dst + r * row_strides[0] + c` is inside the fresh output,
+            // written by no other tile; the output does not overlap `a`;
+            // `A` is `U`, and the copy keeps every value.
+            unsafe {
+                transpose_block(src, t.col_strides[1], t.rows, t.cols, dst, t.row_strides[0])
+            };
+            return;
+        }
+        let mut scratch = Scratch::new();
         // SAFETY: the tile's input elements lie inside `a`'s layout.
         let (a, ra) = unsafe { stage(self.a, &t, 1, &mut scratch) };
         for r in 0..t.rows {
@@ -330,6 +362,17 @@ impl<A: Element, U: Element, F: UnaryFn<A, U>> Visit<2> for Map1<A, U, F> {
     }
 }
 
+/// A staging buffer for one operand's part of a tile: [`TILE_BYTES`]
+/// bytes, aligned for every element type.
+#[repr(C, align(64))]
+struct Scratch([MaybeUninit<u8>; TILE_BYTES]);
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch([MaybeUninit::uninit(); TILE_BYTES])
+    }
+}
+
 /// Where a tile's run `r` of one input starts and steps, after staging.
 #[derive(Copy, Clone)]
 struct Staged {
@@ -345,12 +388,14 @@ struct Staged {
 /// read in place.
 ///
 /// # Safety
-/// Every element of operand `k` in the tile must be valid for reads.
+/// Every element of operand `k` in the tile must be valid for reads, and
+/// the tile hold at most [`TILE_BYTES`] bytes of `T` (the engine's tile
+/// shapes do, for the widest element of the operation).
 unsafe fn stage<T: Element, const N: usize>(
     src: CpuPtr<T>,
     t: &Tile<N>,
     k: usize,
-    scratch: &mut [MaybeUninit<T>; TILE_ELEMENTS],
+    scratch: &mut Scratch,
 ) -> (CpuPtr<T>, Staged) {
     let (rs, cs) = (t.row_strides[k], t.col_strides[k]);
     if cs <= 1 {
@@ -363,27 +408,30 @@ unsafe fn stage<T: Element, const N: usize>(
             },
         );
     }
+    debug_assert!(t.rows * t.cols * size_of::<T>() <= TILE_BYTES);
     let src = src.as_ptr().wrapping_add(t.offsets[k]);
-    let dst = scratch.as_mut_ptr().cast::<T>();
+    // Aligned for `T` (64 bytes), and large enough (caller's contract).
+    let staged = core::ptr::NonNull::from(&mut scratch.0).cast::<T>();
+    let dst = staged.as_ptr();
     if rs == 1 {
         // A transposed operand: contiguous along the tile's rows.
         // SAFETY: every `(r, c)` of the tile is inside the operand's layout
         // (caller's contract), at `src + r + c * cs`; `scratch` holds
-        // `TILE_ELEMENTS >= rows * cols` entries.
-        unsafe { transpose_block(src, cs, t.rows, t.cols, dst) };
+        // `rows * cols` entries of `T` (caller's contract).
+        unsafe { transpose_block(src, cs, t.rows, t.cols, dst, t.cols) };
     } else {
         for c in 0..t.cols {
             for r in 0..t.rows {
                 // SAFETY: `(r, c)` is inside the tile, so the read is inside
                 // the operand's layout (caller's contract), and
-                // `r * cols + c < TILE_ELEMENTS`.
+                // `r * cols + c < rows * cols`, which `scratch` holds.
                 unsafe { dst.add(r * t.cols + c).write(*src.add(r * rs + c * cs)) };
             }
         }
     }
     // The first `rows * cols` entries are now initialized.
     (
-        CpuPtr::from_mut(scratch).cast_init(),
+        CpuPtr::from_non_null(staged),
         Staged {
             offsets: [0],
             row_stride: t.cols,
@@ -465,29 +513,34 @@ impl Elementwise for Cpu {
     }
 }
 
+/// The element sizes `transpose_block` moves through registers in blocks.
+const BLOCK_TRANSPOSED: [usize; 2] = [4, 8];
+
 /// Copies the `rows x cols` block whose element `(r, c)` is at
-/// `src + r + c * cs` (contiguous along `r`) into `dst`, row-major
-/// (`dst[r * cols + c]`): a transpose. Four- and eight-byte elements move
+/// `src + r + c * cs` (contiguous along `r`) to `dst + r * ds + c`: a
+/// transpose. Four- and eight-byte elements move
 /// through SSE2 registers in 4x4 and 2x2 blocks, since a transposed operand
 /// is otherwise gathered one element per instruction.
 ///
 /// # Safety
-/// Every `src + r + c * cs` with `r < rows`, `c < cols` must be valid for
-/// reads, `dst` valid for `rows * cols` writes, and the two not overlap.
+/// For `r < rows`, `c < cols`, every `src + r + c * cs` must be valid for
+/// reads and every `dst + r * ds + c` valid for writes, and no element
+/// written be one read.
 unsafe fn transpose_block<T: Element>(
     src: *const T,
     cs: usize,
     rows: usize,
     cols: usize,
     dst: *mut T,
+    ds: usize,
 ) {
     // SAFETY: the caller's contract; the block functions only move bits, so
     // reinterpreting `T` as same-sized float lanes is exact.
     #[cfg(target_arch = "x86_64")]
     let (r_done, c_done) = unsafe {
         match size_of::<T>() {
-            4 => simd::transpose_4x4(src.cast(), cs, rows, cols, dst.cast()),
-            8 => simd::transpose_2x2(src.cast(), cs, rows, cols, dst.cast()),
+            4 => simd::transpose_4x4(src.cast(), cs, rows, cols, dst.cast(), ds),
+            8 => simd::transpose_2x2(src.cast(), cs, rows, cols, dst.cast(), ds),
             _ => (0, 0),
         }
     };
@@ -499,7 +552,7 @@ unsafe fn transpose_block<T: Element>(
         let r_from = if c < c_done { r_done } else { 0 };
         for r in r_from..rows {
             // SAFETY: `r < rows`, `c < cols`: the caller's contract.
-            unsafe { dst.add(r * cols + c).write(*src.add(r + c * cs)) };
+            unsafe { dst.add(r * ds + c).write(*src.add(r + c * cs)) };
         }
     }
 }
@@ -520,18 +573,11 @@ mod simd {
         rows: usize,
         cols: usize,
         dst: *mut f32,
+        ds: usize,
     ) -> (usize, usize) {
         let (r4, c4) = (rows / 4 * 4, cols / 4 * 4);
-        for c in (0..c4).step_by(4) {
-            for k in 0..4 {
-                // The same rows' lines of the tile `TILE_COLS` columns on:
-                // the engine's next block (see `BAND_ROWS`). A prefetch
-                // never faults, wherever it points.
-                let ahead = src.wrapping_add((c + k + super::engine::TILE_COLS) * cs);
-                // SAFETY: `_mm_prefetch` only hints the cache.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.cast()) };
-            }
-            for r in (0..r4).step_by(4) {
+        for r in (0..r4).step_by(4) {
+            for c in (0..c4).step_by(4) {
                 // SAFETY: the 16 elements read are `(r..r + 4, c..c + 4)`,
                 // inside the block; the 16 written are inside `dst`. SSE2 is
                 // part of every x86_64 target.
@@ -542,11 +588,11 @@ mod simd {
                     let mut v2 = _mm_loadu_ps(p.add(2 * cs));
                     let mut v3 = _mm_loadu_ps(p.add(3 * cs));
                     _MM_TRANSPOSE4_PS(&mut v0, &mut v1, &mut v2, &mut v3);
-                    let q = dst.add(r * cols + c);
+                    let q = dst.add(r * ds + c);
                     _mm_storeu_ps(q, v0);
-                    _mm_storeu_ps(q.add(cols), v1);
-                    _mm_storeu_ps(q.add(2 * cols), v2);
-                    _mm_storeu_ps(q.add(3 * cols), v3);
+                    _mm_storeu_ps(q.add(ds), v1);
+                    _mm_storeu_ps(q.add(2 * ds), v2);
+                    _mm_storeu_ps(q.add(3 * ds), v3);
                 }
             }
         }
@@ -564,19 +610,20 @@ mod simd {
         rows: usize,
         cols: usize,
         dst: *mut f64,
+        ds: usize,
     ) -> (usize, usize) {
         let (r2, c2) = (rows / 2 * 2, cols / 2 * 2);
-        for c in (0..c2).step_by(2) {
-            for r in (0..r2).step_by(2) {
+        for r in (0..r2).step_by(2) {
+            for c in (0..c2).step_by(2) {
                 // SAFETY: the 4 elements read are `(r..r + 2, c..c + 2)`,
                 // inside the block; the 4 written are inside `dst`.
                 unsafe {
                     let p = src.add(r + c * cs);
                     let v0 = _mm_loadu_pd(p);
                     let v1 = _mm_loadu_pd(p.add(cs));
-                    let q = dst.add(r * cols + c);
+                    let q = dst.add(r * ds + c);
                     _mm_storeu_pd(q, _mm_unpacklo_pd(v0, v1));
-                    _mm_storeu_pd(q.add(cols), _mm_unpackhi_pd(v0, v1));
+                    _mm_storeu_pd(q.add(ds), _mm_unpackhi_pd(v0, v1));
                 }
             }
         }
@@ -598,9 +645,12 @@ impl<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>> Visit<3> for Map2
         unsafe { map2_row(self.dst, self.a, self.b, r, self.f) }
     }
 
+    fn widest_element(&self) -> usize {
+        size_of::<A>().max(size_of::<B>()).max(size_of::<U>())
+    }
+
     fn tile(&self, t: Tile<3>) {
-        let mut scratch_a = [const { MaybeUninit::<A>::uninit() }; TILE_ELEMENTS];
-        let mut scratch_b = [const { MaybeUninit::<B>::uninit() }; TILE_ELEMENTS];
+        let (mut scratch_a, mut scratch_b) = (Scratch::new(), Scratch::new());
         // SAFETY: the tile's input elements lie inside the inputs' layouts.
         let (a, ra) = unsafe { stage(self.a, &t, 1, &mut scratch_a) };
         // SAFETY: as above.
@@ -884,5 +934,58 @@ mod tests {
         transposed_operands::<u8>();
         transposed_operands::<half::bf16>();
         transposed_operands::<Complex<f64>>();
+    }
+
+    /// Transposed copies over several bands of tiles, batched, from an
+    /// offset view.
+    fn transposed_copies_across_bands<T: Numeric + core::fmt::Debug>() {
+        let x = batches::<T>();
+        let v = x.narrow(1, 1, 600).unwrap().transpose(1, 2).unwrap();
+        assert!(v.storage_offset() == 300 && !v.is_contiguous());
+        let copy = v.contiguous();
+        assert!(copy.is_contiguous());
+        let xv = x.to_vec();
+        for b in 0..2 {
+            for r in 0..300 {
+                for c in 0..600 {
+                    assert_eq!(copy[[b, r, c]], xv[b * 601 * 300 + (c + 1) * 300 + r]);
+                }
+            }
+        }
+    }
+
+    /// A `(2, 601, 300)` tensor; the test views its rows 1.. with the last
+    /// two dimensions swapped: `(2, 300, 600)` at offset 300.
+    fn batches<T: Numeric>() -> DynTensor<T> {
+        let values = (0..2 * 601 * 300).map(|i| T::from_index(i % 89)).collect();
+        DynTensor::<T>::from_vec(values, &[2, 601, 300]).unwrap()
+    }
+
+    /// Operands of different sizes: the tiles are shaped for the widest
+    /// (the bound on the staging buffers), and the narrow one is staged.
+    #[test]
+    fn transposed_operand_narrower_than_the_result() {
+        let x = batches::<u8>();
+        let v = x.narrow(1, 1, 600).unwrap().transpose(1, 2).unwrap();
+        let wide = DynTensor::<Complex<f64>>::ones(&[2, 300, 600]);
+        let sum = v.try_add(&wide).unwrap();
+        let xv = x.to_vec();
+        for b in 0..2 {
+            for r in 0..300 {
+                for c in 0..600 {
+                    let expected = f64::from(xv[b * 601 * 300 + (c + 1) * 300 + r]) + 1.0;
+                    assert_eq!(sum[[b, r, c]], Complex::new(expected, 0.0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn transposed_copies_across_bands_of_every_element_size() {
+        transposed_copies_across_bands::<f32>();
+        transposed_copies_across_bands::<i64>();
+        transposed_copies_across_bands::<Complex<f64>>();
+        transposed_copies_across_bands::<u8>();
+        transposed_copies_across_bands::<i16>();
     }
 }

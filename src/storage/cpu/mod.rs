@@ -31,26 +31,15 @@ impl<T> CpuPtr<T> {
         CpuPtr(NonNull::new(slice.as_mut_ptr()).expect("slice pointers are never null"))
     }
 
-    /// The same address, as a pointer to initialized elements.
-    pub(crate) fn cast_init(self) -> CpuPtr<T::Init>
-    where
-        T: Uninit,
-    {
-        CpuPtr(self.0.cast())
+    /// A pointer this crate made from a live allocation.
+    pub(crate) fn from_non_null(ptr: NonNull<T>) -> Self {
+        CpuPtr(ptr)
     }
 
     /// The raw pointer.
     pub fn as_ptr(self) -> *mut T {
         self.0.as_ptr()
     }
-}
-
-/// `MaybeUninit<T>`, whose initialized form is `T`.
-pub(crate) trait Uninit {
-    type Init;
-}
-impl<T> Uninit for core::mem::MaybeUninit<T> {
-    type Init = T;
 }
 
 impl<T> Clone for CpuPtr<T> {
