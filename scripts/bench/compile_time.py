@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Build time of type-level shapes: one program of 200 differently-shaped
+operations, written once with `shaped` and once with `ndarray`, compiled by
+the same cargo; prints the seconds of each and their ratio.
+
+The two programs do the same work in the same order: broadcasting adds,
+matrix products, sums along an axis, transposed copies and
+concatenations, each on its own sizes, so every static shape is a new
+instantiation. Dependencies are built first; then each program's own crate
+is rebuilt (after a touch) `--runs` times and the fastest build counts.
+
+    python3 scripts/bench/compile_time.py [--ops 200] [--runs 3] [--release]
+
+The projects are written under `target/compile-time/` (ignored by git).
+"""
+
+import argparse
+import os
+import pathlib
+import random
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUT = ROOT / "target" / "compile-time"
+
+
+def sizes(rng, count):
+    return [rng.randint(2, 9) for _ in range(count)]
+
+
+def op_pair(i, rng):
+    """The `i`-th operation as (shaped statement, ndarray statement)."""
+    kind = i % 5
+    if kind == 0:  # (m, 1, k) + (n, k) broadcast to (m, n, k)
+        m, n, k = sizes(rng, 3)
+        return (
+            f"let a = Tensor::<f32, shape![{m}, 1, {k}]>::ones();\n"
+            f"    let b = Tensor::<f32, shape![{n}, {k}]>::ones();\n"
+            f"    let c = &a + &b;\n    acc += c[[0, 0, 0]];",
+            f"let a = Array3::<f32>::ones(({m}, 1, {k}));\n"
+            f"    let b = Array2::<f32>::ones(({n}, {k}));\n"
+            f"    let c = &a + &b;\n    acc += c[[0, 0, 0]];",
+        )
+    if kind == 1:  # (m, k) . (k, n)
+        m, k, n = sizes(rng, 3)
+        return (
+            f"let a = Tensor::<f32, shape![{m}, {k}]>::ones();\n"
+            f"    let b = Tensor::<f32, shape![{k}, {n}]>::ones();\n"
+            f"    let c = a.matmul(&b);\n    acc += c[[0, 0]];",
+            f"let a = Array2::<f32>::ones(({m}, {k}));\n"
+            f"    let b = Array2::<f32>::ones(({k}, {n}));\n"
+            f"    let c = a.dot(&b);\n    acc += c[[0, 0]];",
+        )
+    if kind == 2:  # sum of (m, n, k) along axis 1
+        m, n, k = sizes(rng, 3)
+        return (
+            f"let a = Tensor::<f32, shape![{m}, {n}, {k}]>::ones();\n"
+            f"    let c = a.sum_dim::<1>();\n    acc += c[[0, 0]];",
+            f"let a = Array3::<f32>::ones(({m}, {n}, {k}));\n"
+            f"    let c = a.sum_axis(Axis(1));\n    acc += c[[0, 0]];",
+        )
+    if kind == 3:  # a transposed (m, n) made contiguous
+        m, n = sizes(rng, 2)
+        return (
+            f"let a = Tensor::<f32, shape![{m}, {n}]>::ones();\n"
+            f"    let c = a.t().contiguous();\n    acc += c[[0, 0]];",
+            f"let a = Array2::<f32>::ones(({m}, {n}));\n"
+            f"    let c = a.t().as_standard_layout().into_owned();\n    acc += c[[0, 0]];",
+        )
+    # (m, k) and (n, k) concatenated along axis 0
+    m, n, k = sizes(rng, 3)
+    return (
+        f"let a = Tensor::<f32, shape![{m}, {k}]>::ones();\n"
+        f"    let b = Tensor::<f32, shape![{n}, {k}]>::ones();\n"
+        f"    let c = (&a, &b).cat::<0>();\n    acc += c[[0, 0]];",
+        f"let a = Array2::<f32>::ones(({m}, {k}));\n"
+        f"    let b = Array2::<f32>::ones(({n}, {k}));\n"
+        f"    let c = concatenate(Axis(0), &[a.view(), b.view()]).unwrap();\n"
+        f"    acc += c[[0, 0]];",
+    )
+
+
+def write_project(name, dependency, prelude, bodies):
+    project = OUT / name
+    (project / "src").mkdir(parents=True, exist_ok=True)
+    (project / "Cargo.toml").write_text(
+        f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2021"\n\n'
+        f"[dependencies]\n{dependency}\n\n[workspace]\n"
+    )
+    functions = "".join(
+        f"\n#[inline(never)]\nfn op{i}() -> f32 {{\n    let mut acc = 0.0;\n    {body}\n    acc\n}}\n"
+        for i, body in enumerate(bodies)
+    )
+    calls = " + ".join(f"op{i}()" for i in range(len(bodies)))
+    (project / "src" / "main.rs").write_text(
+        f"{prelude}\n{functions}\nfn main() {{\n    println!(\"{{}}\", {calls});\n}}\n"
+    )
+    return project
+
+
+def build_seconds(project, release, runs):
+    flags = ["--release"] if release else []
+    env = dict(os.environ, CARGO_TARGET_DIR=str(project / "target"))
+    subprocess.run(["cargo", "build", "-q", *flags], cwd=project, env=env, check=True)
+    best = float("inf")
+    for _ in range(runs):
+        (project / "src" / "main.rs").touch()
+        start = time.perf_counter()
+        subprocess.run(["cargo", "build", "-q", *flags], cwd=project, env=env, check=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ops", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--release", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(7)
+    pairs = [op_pair(i, rng) for i in range(args.ops)]
+    shaped = write_project(
+        "ops_shaped",
+        f'shaped = {{ path = "{ROOT}" }}',
+        "use shaped::prelude::*;",
+        [p[0] for p in pairs],
+    )
+    ndarray = write_project(
+        "ops_ndarray",
+        'ndarray = "0.17"',
+        "use ndarray::{concatenate, Array2, Array3, Axis};",
+        [p[1] for p in pairs],
+    )
+    profile = "release" if args.release else "debug"
+    s = build_seconds(shaped, args.release, args.runs)
+    n = build_seconds(ndarray, args.release, args.runs)
+    print(f"{args.ops} ops, {profile} build of the program's crate (best of {args.runs}):")
+    print(f"  shaped  {s:6.2f} s")
+    print(f"  ndarray {n:6.2f} s")
+    print(f"  ratio   {s / n:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
