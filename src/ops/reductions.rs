@@ -655,9 +655,12 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
 /// one axis (removed or kept), several axes (removed or kept).
 macro_rules! static_reductions {
     ($bound:ident, $out:ty, $reducer:ty, $whole:ident, $dim:ident, $keepdim:ident, $dims:ident, $dims_keepdim:ident, $what:literal, $example:literal) => {
-        impl<T: $bound, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+        impl<T: Element, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
             #[doc = concat!("The ", $what, " of every element, as a rank-0 tensor.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nlet y: Tensor<_, shape![]> = x.", stringify!($whole), "();\nassert_eq!(y.shape(), []);\n```")]
-            pub fn $whole(&self) -> Tensor<$out, ()> {
+            pub fn $whole(&self) -> Tensor<$out, ()>
+            where
+                T: $bound,
+            {
                 let mask = Mask::from_elem(true, self.rank());
                 self.reduce_with(&mask, false, kernel::<T, $reducer>)
             }
@@ -665,6 +668,7 @@ macro_rules! static_reductions {
             #[doc = concat!("The ", $what, " along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dim), "::<1>().shape(), [2]);\n```")]
             pub fn $dim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Removed>
             where
+                T: $bound,
                 S: ReduceAxis<I>,
             {
                 let mask = axis_mask(self.rank(), I);
@@ -674,6 +678,7 @@ macro_rules! static_reductions {
             #[doc = concat!("The ", $what, " along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($keepdim), "::<1>().shape(), [2, 1]);\n```")]
             pub fn $keepdim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Kept>
             where
+                T: $bound,
                 S: ReduceAxis<I>,
             {
                 let mask = axis_mask(self.rank(), I);
@@ -683,6 +688,7 @@ macro_rules! static_reductions {
             #[doc = concat!("The ", $what, " along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims), "::<axes![1, 0]>().shape(), []);\n```")]
             pub fn $dims<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Removed>
             where
+                T: $bound,
                 S: ReduceAxes<L>,
             {
                 self.reduce_with(&axes_mask::<L>(self.rank()), false, kernel::<T, $reducer>)
@@ -691,6 +697,7 @@ macro_rules! static_reductions {
             #[doc = concat!("The ", $what, " along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims_keepdim), "::<axes![0]>().shape(), [1, 3]);\n```")]
             pub fn $dims_keepdim<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Kept>
             where
+                T: $bound,
                 S: ReduceAxes<L>,
             {
                 self.reduce_with(&axes_mask::<L>(self.rank()), true, kernel::<T, $reducer>)
@@ -830,9 +837,12 @@ macro_rules! static_extremes {
     ($w:ty, $amax:ident $amax_dim:ident $amax_keepdim:ident $amax_dims:ident $amax_dims_keepdim:ident,
      $max:ident $max_dim:ident $max_keepdim:ident, $argmax:ident $argmax_dim:ident $argmax_keepdim:ident,
      $op:literal, $aop:literal, $argop:literal, $what:literal) => {
-        impl<T: Extremum, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+        impl<T: Element, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
             #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor; an error for an empty tensor.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax), "().unwrap().shape(), []);\n```")]
-            pub fn $amax(&self) -> Result<Tensor<T, ()>, Error> {
+            pub fn $amax(&self) -> Result<Tensor<T, ()>, Error>
+            where
+                T: Extremum,
+            {
                 check_nonempty($aop, self.layout.sizes(), &[], false)?;
                 let mask = Mask::from_elem(true, self.rank());
                 Ok(self.reduce_with(&mask, false, kernel::<T, Extreme<$w>>))
@@ -841,6 +851,7 @@ macro_rules! static_extremes {
             #[doc = concat!("The ", $what, " values along axis `I`, which leaves the type; an error if that axis has size 0.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dim), "::<0>().unwrap().shape(), [2]);\n```")]
             pub fn $amax_dim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Removed>, Error>
             where
+                T: Extremum,
                 S: ReduceAxis<I>,
             {
                 self.extreme_along::<$w, _>($aop, &[I], false)
@@ -849,6 +860,7 @@ macro_rules! static_extremes {
             #[doc = concat!("The ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
             pub fn $amax_keepdim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Kept>, Error>
             where
+                T: Extremum,
                 S: ReduceAxis<I>,
             {
                 self.extreme_along::<$w, _>($aop, &[I], true)
@@ -857,6 +869,7 @@ macro_rules! static_extremes {
             #[doc = concat!("The ", $what, " values along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims), "::<axes![0, 1]>().unwrap().to_vec().len(), 1);\n```")]
             pub fn $amax_dims<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Removed>, Error>
             where
+                T: Extremum,
                 S: ReduceAxes<L>,
             {
                 self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), false)
@@ -865,13 +878,17 @@ macro_rules! static_extremes {
             #[doc = concat!("The ", $what, " values along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims_keepdim), "::<axes![1]>().unwrap().shape(), [2, 1]);\n```")]
             pub fn $amax_dims_keepdim<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Kept>, Error>
             where
+                T: Extremum,
                 S: ReduceAxes<L>,
             {
                 self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), true)
             }
 
             #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().unwrap().shape(), []);\n```")]
-            pub fn $max(&self) -> Result<Tensor<T, ()>, Error> {
+            pub fn $max(&self) -> Result<Tensor<T, ()>, Error>
+            where
+                T: Extremum,
+            {
                 check_nonempty($op, self.layout.sizes(), &[], false)?;
                 let mask = Mask::from_elem(true, self.rank());
                 Ok(self.reduce_with(&mask, false, kernel::<T, Extreme<$w>>))
@@ -883,6 +900,7 @@ macro_rules! static_extremes {
                 &self,
             ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Removed>, Tensor<i64, <S as ReduceAxis<I>>::Removed>), Error>
             where
+                T: Extremum,
                 S: ReduceAxis<I>,
             {
                 self.extreme_at_axis::<$w, _>($op, I, false)
@@ -894,19 +912,24 @@ macro_rules! static_extremes {
                 &self,
             ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Kept>, Tensor<i64, <S as ReduceAxis<I>>::Kept>), Error>
             where
+                T: Extremum,
                 S: ReduceAxis<I>,
             {
                 self.extreme_at_axis::<$w, _>($op, I, true)
             }
 
             #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().unwrap().shape(), []);\n```")]
-            pub fn $argmax(&self) -> Result<Tensor<i64, ()>, Error> {
+            pub fn $argmax(&self) -> Result<Tensor<i64, ()>, Error>
+            where
+                T: Extremum,
+            {
                 Ok(scalar(self.flat_pair($argop, kernel::<T, ExtremeAt<$w>>)?.1))
             }
 
             #[doc = concat!("The indices of the ", $what, " values along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet i: Tensor<i64, shape![2]> = x.", stringify!($argmax_dim), "::<1>().unwrap();\nassert_eq!(i.shape(), [2]);\n```")]
             pub fn $argmax_dim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Removed>, Error>
             where
+                T: Extremum,
                 S: ReduceAxis<I>,
             {
                 Ok(self.extreme_at_axis::<$w, _>($argop, I, false)?.1)
@@ -915,6 +938,7 @@ macro_rules! static_extremes {
             #[doc = concat!("The indices of the ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
             pub fn $argmax_keepdim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Kept>, Error>
             where
+                T: Extremum,
                 S: ReduceAxis<I>,
             {
                 Ok(self.extreme_at_axis::<$w, _>($argop, I, true)?.1)
