@@ -24,7 +24,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ndarray::{Array1, Array2, Axis};
 use rayon::prelude::*;
-use rayon::{ThreadPool, ThreadPoolBuilder};
+use rayon::ThreadPoolBuilder;
 use shaped::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;
@@ -43,21 +43,16 @@ fn values(n: usize) -> Vec<f32> {
         .collect()
 }
 
-/// A rayon pool of `threads` threads.
-fn pool(threads: usize) -> ThreadPool {
-    ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a rayon thread pool")
-}
-
 fn bench(c: &mut Criterion) {
     let data = values(N);
     let flat = DynTensor::<f32>::from_vec(data.clone(), &[N]).unwrap();
     let square = DynTensor::<f32>::from_vec(data.clone(), &[SIDE, SIDE]).unwrap();
     let nd_flat = Array1::from_vec(data.clone());
     let nd_square = Array2::from_shape_vec((SIDE, SIDE), data.clone()).unwrap();
-    let one = pool(1);
+    let one = ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
 
     let mut g = c.benchmark_group("copy");
     g.sample_size(10)

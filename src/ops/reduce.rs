@@ -35,9 +35,9 @@ pub const LANES: usize = 16;
 /// Runs longer than this split in halves (pairwise summation).
 const ROW_BLOCK: usize = 4096;
 
-/// Output columns per block of the column plan (a block of `f64`
-/// accumulators stays in L1).
-const COLUMN_BLOCK: usize = 1024;
+/// Output columns per block of the column plan: whole rows of up to 16 KiB
+/// of `f32` accumulators (L1), read in order.
+const COLUMN_BLOCK: usize = 4096;
 
 /// Input rows added into one block of column accumulators before the
 /// pairwise split.
