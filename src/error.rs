@@ -422,6 +422,32 @@ pub enum Error {
         /// The most a kernel takes.
         max: usize,
     },
+    /// A reduction that needs elements (`max`, `amin`, `argmax`, ...)
+    /// along a dimension of size 0.
+    ReduceEmptyDim {
+        /// The operation (`max`).
+        op: &'static str,
+        /// The (wrapped) dimension.
+        dim: usize,
+    },
+    /// A reduction that needs elements, over a whole tensor of none.
+    ReduceEmptyTensor {
+        /// The operation (`max`).
+        op: &'static str,
+    },
+    /// `mean` of a tensor that is neither floating nor complex.
+    MeanDType {
+        /// The tensor's dtype.
+        dtype: DType,
+    },
+    /// An operation that does not take input of a kind of dtype:
+    /// `max(dim)` of complex input, `argmax` of bool input.
+    UnsupportedInput {
+        /// The operation (`argmax`).
+        op: &'static str,
+        /// `"complex"` or `"bool"`.
+        kind: &'static str,
+    },
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -523,6 +549,26 @@ impl fmt::Display for Error {
             ),
             Error::NoDeviceKernel { function } => {
                 write!(f, "no CUDA kernel computes the element function {function}")
+            }
+            Error::ReduceEmptyDim { op, dim } => write!(
+                f,
+                "{op}(): Expected reduction dim {dim} to have non-zero size."
+            ),
+            Error::ReduceEmptyTensor { op } if op.starts_with("arg") => write!(
+                f,
+                "{op}(): Expected reduction dim to be specified for input.numel() == 0."
+            ),
+            Error::ReduceEmptyTensor { op } => write!(
+                f,
+                "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            ),
+            Error::MeanDType { dtype } => write!(
+                f,
+                "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+                dtype.torch_name()
+            ),
+            Error::UnsupportedInput { op, kind } => {
+                write!(f, "{op}(): does not support {kind} input")
             }
             Error::KernelRank { rank, max } => write!(
                 f,

@@ -7,6 +7,8 @@
 //! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
 //! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
 //!   element functions it runs.
+//! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
+//!   run by the CPU reduction engine [`reduce`] with the [`reducers`].
 
 pub mod arith;
 pub mod assign;
@@ -16,6 +18,9 @@ pub mod device_op;
 pub mod engine;
 pub mod expand;
 pub mod kernels;
+pub mod reduce;
+pub mod reducers;
+pub mod reductions;
 
 use crate::dtype::Element;
 use crate::error::Error;

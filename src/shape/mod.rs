@@ -20,6 +20,7 @@ pub mod diagnostics;
 pub mod digits;
 mod dim;
 pub mod list;
+pub mod reduce;
 pub mod slice;
 pub mod split;
 

@@ -1,0 +1,670 @@
+//! The CPU reduction engine shared by every reduction (`sum`, `mean`,
+//! `prod`, `amax`, `amin`, `max`, `min`, `argmax`, `argmin`, `all`, `any`).
+//!
+//! It is shape-erased: the input arrives as sizes, strides and an offset, and
+//! the reduced dimensions as a mask, so one compiled loop per reducer and
+//! dtype serves every shape. What to compute is a [`Reducer`]: an
+//! accumulator with `init`, `step`, `combine` and `finish`.
+//!
+//! Plan, after dropping size-1 dimensions and merging reduced dimensions that
+//! are contiguous with each other:
+//! - **Rows** (the reduced dimensions include the one with the smallest
+//!   stride, e.g. `sum(-1)` of a contiguous tensor or a whole-tensor sum):
+//!   each output element reduces runs of the input with [`LANES`]
+//!   independent accumulators, which the compiler turns into SIMD lanes.
+//!   Long runs split in halves (pairwise summation, as PyTorch's cascade
+//!   sum), in parallel above [`PARALLEL_MIN_ELEMENTS`].
+//! - **Columns** (a kept dimension has the smallest stride, e.g. `sum(0)` of
+//!   a contiguous matrix): a block of output columns keeps a row of
+//!   accumulators, and whole input rows are added into it, so memory is read
+//!   in order. The reduced rows split in halves (pairwise) too.
+//!
+//! Output blocks are shared out across rayon's threads.
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+use rayon::prelude::*;
+use smallvec::SmallVec;
+
+pub use super::engine::PARALLEL_MIN_ELEMENTS;
+
+/// Independent accumulators per run: 16 `f32`s are four SSE or two AVX
+/// registers, enough to hide the latency of the additions.
+pub const LANES: usize = 16;
+
+/// Runs longer than this split in halves (pairwise summation).
+const ROW_BLOCK: usize = 4096;
+
+/// Output columns per block of the column plan: whole rows of up to 16 KiB
+/// of `f32` accumulators (L1), read in order.
+const COLUMN_BLOCK: usize = 4096;
+
+/// Input rows added into one block of column accumulators before the
+/// pairwise split.
+const ROWS_PER_LEAF: usize = 128;
+
+/// An accumulation: what a reduction computes, independent of the shape.
+///
+/// `step` takes the element's index along the reduced dimension (only
+/// `argmax`-like reducers use it; they reduce one dimension). `combine`
+/// joins two accumulators of disjoint sets of elements, in any order, so it
+/// must settle ties by index itself.
+///
+/// ```
+/// use shaped::ops::reduce::{reduce, Input, Reducer};
+/// #[derive(Copy, Clone)]
+/// struct Count;
+/// impl Reducer<f32> for Count {
+///     type Acc = usize;
+///     type Out = usize;
+///     fn init(self) -> usize { 0 }
+///     fn step(self, acc: usize, _: f32, _: usize) -> usize { acc + 1 }
+///     fn combine(self, a: usize, b: usize) -> usize { a + b }
+///     fn finish(self, acc: usize, _: usize) -> usize { acc }
+/// }
+/// let data = [1.0f32; 6];
+/// let x = Input::from_slice(&data, &[2, 3], &[3, 1], 0).unwrap();
+/// assert_eq!(reduce(x, &[false, true], Count), vec![3, 3]);
+/// ```
+pub trait Reducer<T>: Copy + Send + Sync {
+    /// The running state.
+    type Acc: Copy + Send + Sync;
+    /// One output element.
+    type Out: Copy + Send + Sync;
+    /// The state before any element.
+    fn init(self) -> Self::Acc;
+    /// The state after one more element `x` at position `index`.
+    fn step(self, acc: Self::Acc, x: T, index: usize) -> Self::Acc;
+    /// The state of two disjoint sets of elements together.
+    fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// The output of a state over `count` elements.
+    fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
+}
+
+/// A shape-erased, read-only strided operand: the start of a storage and
+/// the layout of the tensor within it. Every index of the layout lies
+/// inside the storage, and nothing writes those elements while it exists.
+#[derive(Copy, Clone, Debug)]
+pub struct Input<'a, T> {
+    start: NonNull<T>,
+    len: usize,
+    sizes: &'a [usize],
+    strides: &'a [usize],
+    offset: usize,
+    borrow: PhantomData<&'a [T]>,
+}
+
+// SAFETY: an `Input` is a shared borrow of elements (`&'a [T]` is `Send`
+// and `Sync` for `T: Sync`); it only reads.
+unsafe impl<T: Sync> Send for Input<'_, T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Sync> Sync for Input<'_, T> {}
+
+impl<'a, T: Copy> Input<'a, T> {
+    /// The operand of layout `(sizes, strides, offset)` over `data`; `None`
+    /// when an index of the layout falls outside `data` or the lengths of
+    /// `sizes` and `strides` differ.
+    pub fn from_slice(
+        data: &'a [T],
+        sizes: &'a [usize],
+        strides: &'a [usize],
+        offset: usize,
+    ) -> Option<Self> {
+        let fits = sizes.len() == strides.len()
+            && (sizes.contains(&0)
+                || sizes
+                    .iter()
+                    .zip(strides)
+                    .try_fold(offset, |end, (&n, &s)| {
+                        end.checked_add((n - 1).checked_mul(s)?)
+                    })
+                    .is_some_and(|last| last < data.len()));
+        fits.then(|| Input {
+            start: NonNull::from(data).cast(),
+            len: data.len(),
+            sizes,
+            strides,
+            offset,
+            borrow: PhantomData,
+        })
+    }
+
+    /// The operand of a tensor's layout over its storage.
+    ///
+    /// # Safety
+    /// `start` points at `len` initialized elements that stay valid and
+    /// unwritten for `'a`, and every index of the layout is below `len`.
+    pub(crate) unsafe fn from_raw(
+        start: NonNull<T>,
+        len: usize,
+        sizes: &'a [usize],
+        strides: &'a [usize],
+        offset: usize,
+    ) -> Self {
+        Input {
+            start,
+            len,
+            sizes,
+            strides,
+            offset,
+            borrow: PhantomData,
+        }
+    }
+
+    /// The `len` elements from storage index `at` on, all indices of the
+    /// layout (the callers only ask for runs of the layout).
+    #[inline(always)]
+    fn run(&self, at: usize, len: usize) -> &'a [T] {
+        assert!(
+            at + len <= self.len,
+            "a run of the layout lies in the storage"
+        );
+        // SAFETY: in bounds (checked above) of `len` initialized elements
+        // that nothing writes for `'a` (the contract of the constructors).
+        unsafe { core::slice::from_raw_parts(self.start.as_ptr().add(at), len) }
+    }
+
+    /// The element at storage index `at`, an index of the layout.
+    #[inline(always)]
+    fn get(&self, at: usize) -> T {
+        assert!(at < self.len, "an index of the layout lies in the storage");
+        // SAFETY: as in `run`.
+        unsafe { *self.start.as_ptr().add(at) }
+    }
+}
+
+/// A dimension: its size and stride (in the input; for kept dimensions also
+/// the stride of the contiguous output).
+#[derive(Copy, Clone, Debug)]
+struct Axis {
+    size: usize,
+    stride: usize,
+    out_stride: usize,
+}
+
+type Axes = SmallVec<[Axis; 6]>;
+
+/// Reduces `input` along the dimensions where `reduced` is true, giving the
+/// outputs in row-major order of the kept dimensions.
+pub fn reduce<T, R>(input: Input<'_, T>, reduced: &[bool], r: R) -> Vec<R::Out>
+where
+    T: Copy + Send + Sync,
+    R: Reducer<T>,
+{
+    assert_eq!(
+        input.sizes.len(),
+        reduced.len(),
+        "one mask entry per dimension"
+    );
+    assert_eq!(
+        input.sizes.len(),
+        input.strides.len(),
+        "one stride per size"
+    );
+    let mut kept = Axes::new();
+    let mut red = Axes::new();
+    let mut out_numel = 1usize;
+    let mut count = 1usize;
+    for d in (0..reduced.len()).rev() {
+        let (size, stride) = (input.sizes[d], input.strides[d]);
+        if reduced[d] {
+            count *= size;
+            if size != 1 {
+                red.push(Axis {
+                    size,
+                    stride,
+                    out_stride: 0,
+                });
+            }
+        } else {
+            if size != 1 {
+                kept.push(Axis {
+                    size,
+                    stride,
+                    out_stride: out_numel,
+                });
+            }
+            out_numel *= size;
+        }
+    }
+    kept.reverse();
+    red.reverse();
+    if out_numel == 0 {
+        return Vec::new();
+    }
+    if count == 0 {
+        return vec![r.finish(r.init(), 0); out_numel];
+    }
+    let red = coalesce(red);
+    let smallest_reduced = red.last().map_or(usize::MAX, |a| a.stride);
+    let smallest_kept = kept.iter().map(|a| a.stride).min().unwrap_or(usize::MAX);
+    let plan = Plan {
+        parallel: out_numel * count >= PARALLEL_MIN_ELEMENTS,
+        kept,
+        red,
+        out_numel,
+        count,
+    };
+    if plan.kept.is_empty() || smallest_reduced < smallest_kept {
+        plan.rows(input, r)
+    } else {
+        plan.columns(input, r)
+    }
+}
+
+/// Merges neighbouring reduced dimensions that walk memory as one (an outer
+/// dimension whose stride is the inner one's extent). Only the set of
+/// elements matters to a multi-dimension reduction, and those reduce one
+/// dimension at most, whose index stays intact.
+fn coalesce(axes: Axes) -> Axes {
+    let mut out = Axes::new();
+    for a in axes {
+        match out.last_mut() {
+            Some(prev) if prev.stride == a.stride * a.size => {
+                prev.size *= a.size;
+                prev.stride = a.stride;
+            }
+            _ => out.push(a),
+        }
+    }
+    out
+}
+
+/// The input offset and output offset of linear index `i` over `axes`.
+fn locate(axes: &[Axis], mut i: usize) -> (usize, usize) {
+    let (mut input, mut output) = (0, 0);
+    for a in axes.iter().rev() {
+        let k = i % a.size;
+        i /= a.size;
+        input += k * a.stride;
+        output += k * a.out_stride;
+    }
+    (input, output)
+}
+
+/// An odometer over `axes`, giving input offsets in row-major order.
+struct Odometer<'a> {
+    axes: &'a [Axis],
+    index: SmallVec<[usize; 6]>,
+    offset: usize,
+}
+
+impl<'a> Odometer<'a> {
+    /// Starts at linear index `start`.
+    fn new(axes: &'a [Axis], mut start: usize) -> Self {
+        let mut index = SmallVec::from_elem(0, axes.len());
+        let mut offset = 0;
+        for (d, a) in axes.iter().enumerate().rev() {
+            index[d] = start % a.size;
+            start /= a.size;
+            offset += index[d] * a.stride;
+        }
+        Odometer {
+            axes,
+            index,
+            offset,
+        }
+    }
+
+    /// Moves to the next index.
+    fn advance(&mut self) {
+        for (d, a) in self.axes.iter().enumerate().rev() {
+            self.index[d] += 1;
+            self.offset += a.stride;
+            if self.index[d] < a.size {
+                return;
+            }
+            self.offset -= a.size * a.stride;
+            self.index[d] = 0;
+        }
+    }
+}
+
+/// What a reduction walks: the kept and reduced dimensions (without
+/// size-1 ones), the number of outputs, and the elements per output.
+struct Plan {
+    kept: Axes,
+    red: Axes,
+    out_numel: usize,
+    count: usize,
+    parallel: bool,
+}
+
+impl Plan {
+    /// The fields, by value where `Copy`.
+    fn parts(&self) -> (&[Axis], &[Axis], usize, usize, bool) {
+        (
+            &self.kept,
+            &self.red,
+            self.out_numel,
+            self.count,
+            self.parallel,
+        )
+    }
+
+    /// The row plan: every output element reduces runs along the innermost
+    /// reduced dimension.
+    fn rows<T, R>(&self, input: Input<'_, T>, r: R) -> Vec<R::Out>
+    where
+        T: Copy + Send + Sync,
+        R: Reducer<T>,
+    {
+        let (kept, red, out_numel, count, parallel) = self.parts();
+        let (inner, outer) = red.split_last().map_or(
+            (
+                Axis {
+                    size: 1,
+                    stride: 0,
+                    out_stride: 0,
+                },
+                &[][..],
+            ),
+            |(i, o)| (*i, o),
+        );
+        let outer_count = count / inner.size;
+        let one = |o: usize| {
+            let base = input.offset + locate(kept, o).0;
+            let mut acc = r.init();
+            let mut rows = Odometer::new(outer, 0);
+            for _ in 0..outer_count {
+                let row = reduce_run(
+                    input,
+                    base + rows.offset,
+                    inner.stride,
+                    inner.size,
+                    0,
+                    parallel,
+                    r,
+                );
+                acc = r.combine(acc, row);
+                rows.advance();
+            }
+            r.finish(acc, count)
+        };
+        let mut out = vec![r.finish(r.init(), 0); out_numel];
+        if parallel && out_numel > 1 {
+            let chunk = out_numel.div_ceil(4 * rayon::current_num_threads()).max(1);
+            out.par_chunks_mut(chunk).enumerate().for_each(|(c, slot)| {
+                for (k, o) in slot.iter_mut().enumerate() {
+                    *o = one(c * chunk + k);
+                }
+            });
+        } else {
+            for (o, slot) in out.iter_mut().enumerate() {
+                *slot = one(o);
+            }
+        }
+        out
+    }
+
+    /// The column plan: blocks of output columns along the kept dimension of
+    /// smallest stride, each with a row of accumulators.
+    fn columns<T, R>(&self, input: Input<'_, T>, r: R) -> Vec<R::Out>
+    where
+        T: Copy + Send + Sync,
+        R: Reducer<T>,
+    {
+        let (kept, red, out_numel, count, parallel) = self.parts();
+        let c = (0..kept.len())
+            .min_by_key(|&d| kept[d].stride)
+            .expect("the column plan has a kept dimension");
+        let column = kept[c];
+        let others: Axes = kept
+            .iter()
+            .enumerate()
+            .filter(|&(d, _)| d != c)
+            .map(|(_, a)| *a)
+            .collect();
+        let blocks = column.size.div_ceil(COLUMN_BLOCK);
+        let items = out_numel / column.size * blocks;
+        let work = |item: usize| {
+            let (q, b) = (item / blocks, item % blocks);
+            let (in_base, out_base) = locate(&others, q);
+            let j0 = b * COLUMN_BLOCK;
+            let cols = COLUMN_BLOCK.min(column.size - j0);
+            let block = Columns {
+                data: input,
+                base: input.offset + in_base + j0 * column.stride,
+                stride: column.stride,
+                cols,
+                red,
+                parallel,
+            };
+            let acc = block.reduce(0, count, r);
+            (out_base + j0 * column.out_stride, acc)
+        };
+        let results: Vec<(usize, Vec<R::Acc>)> = if parallel && items > 1 {
+            (0..items).into_par_iter().map(work).collect()
+        } else {
+            (0..items).map(work).collect()
+        };
+        let mut out = vec![r.finish(r.init(), 0); out_numel];
+        for (at, acc) in results {
+            for (j, a) in acc.into_iter().enumerate() {
+                out[at + j * column.out_stride] = r.finish(a, count);
+            }
+        }
+        out
+    }
+}
+
+/// Reduces `len` elements from `start`, `stride` apart; `first` is the
+/// index of the first along the reduced dimension.
+fn reduce_run<T, R>(
+    data: Input<'_, T>,
+    start: usize,
+    stride: usize,
+    len: usize,
+    first: usize,
+    parallel: bool,
+    r: R,
+) -> R::Acc
+where
+    T: Copy + Send + Sync,
+    R: Reducer<T>,
+{
+    if len > ROW_BLOCK {
+        let half = (len / 2).next_multiple_of(LANES);
+        let left = || reduce_run(data, start, stride, half, first, parallel, r);
+        let right = || {
+            reduce_run(
+                data,
+                start + half * stride,
+                stride,
+                len - half,
+                first + half,
+                parallel,
+                r,
+            )
+        };
+        let (a, b) = if parallel && len >= PARALLEL_MIN_ELEMENTS {
+            rayon::join(left, right)
+        } else {
+            (left(), right())
+        };
+        return r.combine(a, b);
+    }
+    let mut acc = [r.init(); LANES];
+    if stride == 1 {
+        let run = data.run(start, len);
+        let mut chunks = run.chunks_exact(LANES);
+        let mut index = first;
+        for chunk in &mut chunks {
+            for (a, &x) in acc.iter_mut().zip(chunk) {
+                *a = r.step(*a, x, index);
+                index += 1;
+            }
+        }
+        for (a, &x) in acc.iter_mut().zip(chunks.remainder()) {
+            *a = r.step(*a, x, index);
+            index += 1;
+        }
+    } else {
+        for k in 0..len {
+            let lane = &mut acc[k % LANES];
+            *lane = r.step(*lane, data.get(start + k * stride), first + k);
+        }
+    }
+    combine_lanes(&acc, r)
+}
+
+/// Joins lane accumulators pairwise.
+fn combine_lanes<T, R: Reducer<T>>(acc: &[R::Acc], r: R) -> R::Acc {
+    match acc {
+        [a] => *a,
+        _ => {
+            let (lo, hi) = acc.split_at(acc.len() / 2);
+            r.combine(combine_lanes(lo, r), combine_lanes(hi, r))
+        }
+    }
+}
+
+/// One block of output columns of the column plan.
+struct Columns<'a, T> {
+    data: Input<'a, T>,
+    base: usize,
+    stride: usize,
+    cols: usize,
+    red: &'a [Axis],
+    parallel: bool,
+}
+
+impl<T: Copy + Send + Sync> Columns<'_, T> {
+    /// Accumulators of the reduced rows `from..to` (row-major over the
+    /// reduced dimensions), split in halves above [`ROWS_PER_LEAF`].
+    fn reduce<R: Reducer<T>>(&self, from: usize, to: usize, r: R) -> Vec<R::Acc> {
+        let rows = to - from;
+        if rows > ROWS_PER_LEAF {
+            let mid = from + rows / 2;
+            let (a, b) = if self.parallel && rows * self.cols >= PARALLEL_MIN_ELEMENTS {
+                rayon::join(|| self.reduce(from, mid, r), || self.reduce(mid, to, r))
+            } else {
+                (self.reduce(from, mid, r), self.reduce(mid, to, r))
+            };
+            return a.into_iter().zip(b).map(|(x, y)| r.combine(x, y)).collect();
+        }
+        let mut acc = vec![r.init(); self.cols];
+        let mut odometer = Odometer::new(self.red, from);
+        for row in from..to {
+            let start = self.base + odometer.offset;
+            if self.stride == 1 {
+                for (a, &x) in acc.iter_mut().zip(self.data.run(start, self.cols)) {
+                    *a = r.step(*a, x, row);
+                }
+            } else {
+                for (j, a) in acc.iter_mut().enumerate() {
+                    *a = r.step(*a, self.data.get(start + j * self.stride), row);
+                }
+            }
+            odometer.advance();
+        }
+        acc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Copy, Clone)]
+    struct Sum;
+    impl Reducer<i64> for Sum {
+        type Acc = i64;
+        type Out = i64;
+        fn init(self) -> i64 {
+            0
+        }
+        fn step(self, acc: i64, x: i64, _: usize) -> i64 {
+            acc + x
+        }
+        fn combine(self, a: i64, b: i64) -> i64 {
+            a + b
+        }
+        fn finish(self, acc: i64, _: usize) -> i64 {
+            acc
+        }
+    }
+
+    /// The sum along `reduced` by a plain loop over every index.
+    fn reference(data: &[i64], sizes: &[usize], strides: &[usize], reduced: &[bool]) -> Vec<i64> {
+        let out_sizes: Vec<usize> = sizes
+            .iter()
+            .zip(reduced)
+            .map(|(&s, &r)| if r { 1 } else { s })
+            .collect();
+        let mut out = vec![0; out_sizes.iter().product()];
+        let numel: usize = sizes.iter().product();
+        for i in 0..numel {
+            let (mut rest, mut at, mut o, mut ostride) = (i, 0, 0, 1);
+            for d in (0..sizes.len()).rev() {
+                let k = rest % sizes[d];
+                rest /= sizes[d];
+                at += k * strides[d];
+                if !reduced[d] {
+                    o += k * ostride;
+                    ostride *= sizes[d];
+                }
+            }
+            out[o] += data[at];
+        }
+        out
+    }
+
+    #[test]
+    fn rows_and_columns_agree_with_a_plain_loop() {
+        let data: Vec<i64> = (0..3 * 5000).map(|i| (i * 7919 % 1000) as i64).collect();
+        // (3, 5000) contiguous and its transpose (5000, 3), every mask.
+        for (sizes, strides) in [([3, 5000], [5000, 1]), ([5000, 3], [1, 5000])] {
+            for mask in [[true, false], [false, true], [true, true], [false, false]] {
+                let x = Input::from_slice(&data, &sizes, &strides, 0).unwrap();
+                assert_eq!(
+                    reduce(x, &mask, Sum),
+                    reference(&data, &sizes, &strides, &mask),
+                    "{sizes:?} {strides:?} {mask:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn large_inputs_split_across_threads() {
+        let n = 3 * PARALLEL_MIN_ELEMENTS + 17;
+        let data: Vec<i64> = (0..n as i64).collect();
+        let flat = [n];
+        let whole = Input::from_slice(&data, &flat, &[1], 0).unwrap();
+        assert_eq!(
+            reduce(whole, &[true], Sum),
+            vec![(n as i64 - 1) * n as i64 / 2]
+        );
+        let cols = n / 17;
+        let (sizes, strides) = ([17, cols], [cols, 1]);
+        let m = Input::from_slice(&data, &sizes, &strides, 0).unwrap();
+        assert_eq!(
+            reduce(m, &[true, false], Sum),
+            reference(&data, &sizes, &strides, &[true, false])
+        );
+        assert_eq!(
+            reduce(m, &[false, true], Sum),
+            reference(&data, &sizes, &strides, &[false, true])
+        );
+    }
+
+    #[test]
+    fn layouts_outside_the_slice_are_refused() {
+        let data = [1i64; 6];
+        assert!(Input::from_slice(&data, &[2, 3], &[3, 1], 1).is_none());
+        assert!(Input::from_slice(&data, &[2, 3], &[4, 1], 0).is_none());
+        assert!(Input::from_slice(&data, &[2, 3], &[1], 0).is_none());
+        assert!(Input::from_slice(&data, &[0, 9], &[9, 1], 99).is_some());
+        let x = Input::from_slice(&data, &[2, 2], &[3, 2], 0).unwrap();
+        assert_eq!(reduce(x, &[true, true], Sum), vec![4]);
+    }
+
+    #[test]
+    fn empty_reductions_give_the_initial_state() {
+        let data: Vec<i64> = vec![];
+        let x = Input::from_slice(&data, &[0, 4], &[4, 1], 0).unwrap();
+        assert_eq!(reduce(x, &[true, false], Sum), vec![0; 4]);
+        assert!(reduce(x, &[false, true], Sum).is_empty());
+    }
+}

@@ -1,0 +1,950 @@
+//! Reductions with PyTorch's semantics, on the CPU.
+//!
+//! Names, the same scheme for every reduction (`sum` shown; also `mean`,
+//! `prod`, `amax`, `amin`, `max`, `min`, `argmax`, `argmin`, `all`, `any`):
+//!
+//! | form | static shapes (axes in the type) | `DynTensor` (PyTorch's arguments) |
+//! |---|---|---|
+//! | whole tensor | `x.sum()` | `x.sum_all()` |
+//! | one axis, removed | `x.sum_dim::<1>()` | `x.sum(&[1], false)?` |
+//! | one axis, kept as size 1 | `x.sum_keepdim::<1>()` | `x.sum(&[1], true)?` |
+//! | several axes, removed | `x.sum_dims::<axes![0, 2]>()` | `x.sum(&[0, 2], false)?` |
+//! | several axes, kept | `x.sum_dims_keepdim::<axes![0, 2]>()` | `x.sum(&[0, 2], true)?` |
+//!
+//! Whole-tensor results are rank-0 tensors (`Tensor<_, shape![]>`), as
+//! PyTorch's 0-dim tensors. The several-axes forms exist where PyTorch takes
+//! a list of dims (`sum`, `mean`, `amax`, `amin`, `all`, `any`); `prod`,
+//! `max`, `min`, `argmax`, `argmin` take one dim (`x.prod(0, false)?`,
+//! `x.max(1, false)?` on `DynTensor`). `max_dim`/`min_dim` give the values
+//! and their `i64` indices. On `DynTensor`, the whole-tensor forms are
+//! `sum_all`, `mean_all`, `prod_all`, `max_all`, `min_all`, `argmax_all`,
+//! `argmin_all`, `all_all`, `any_all`.
+//!
+//! Result types are PyTorch's: integer and bool sums and products are `i64`;
+//! `mean` needs a floating or complex type (a compile error on static
+//! shapes, PyTorch's error on `DynTensor`); `all`/`any` give `bool` (`u8`
+//! for `u8` input); the order-based reductions do not take complex input
+//! (again a compile error, or PyTorch's error). The ones that need an
+//! element (`amax`, `amin`, `max`, `min`, `argmax`, `argmin`) return
+//! `Result` on every shape: a dimension of size 0 is an error.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let x = Tensor::<f32, shape![2, 3]>::from_vec(vec![1., 5., 3., 4., 2., 6.]).unwrap();
+//! let rows: Tensor<f32, shape![2]> = x.sum_dim::<1>();
+//! assert_eq!(rows.to_vec(), vec![9., 12.]);
+//! let (values, indices) = x.max_dim::<1>().unwrap();
+//! assert_eq!((values.to_vec(), indices.to_vec()), (vec![5., 6.], vec![1, 2]));
+//!
+//! let d = x.into_dyn();
+//! assert_eq!(d.sum(&[0, -1], false).unwrap().to_vec(), vec![21.]);
+//! assert_eq!(d.argmax(0, true).unwrap().shape(), [1, 3]);
+//! ```
+
+use super::reduce::{reduce, Input, Reducer};
+use super::reducers::{
+    Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
+    Sum, Summable, Truth,
+};
+use crate::dtype::Element;
+use crate::dynamic::{DynShape, DynTensor};
+use crate::error::Error;
+use crate::layout::views::wrap_dim;
+use crate::layout::{array_from, Layout};
+use crate::shape::list::TupleShape;
+use crate::shape::reduce::{axes_mask, ReduceAxes, ReduceAxis};
+use crate::shape::{FixedShape, Shape};
+use crate::storage::cpu::CpuBuffer;
+use crate::storage::{Cpu, Repr, Storage};
+use crate::tensor::Tensor;
+use smallvec::SmallVec;
+
+/// A mask of reduced dimensions.
+type Mask = SmallVec<[bool; 8]>;
+
+/// A reduction kernel for one element type: the input and its mask of
+/// reduced dimensions, to the outputs in row-major order.
+pub type Kernel<T, U> = fn(Input<'_, T>, &[bool]) -> Vec<U>;
+
+/// The kernel of a reducer that has a default value.
+fn kernel<T: Copy + Send + Sync, R: Reducer<T> + Default>(
+    x: Input<'_, T>,
+    mask: &[bool],
+) -> Vec<R::Out> {
+    reduce(x, mask, R::default())
+}
+
+/// The order-based kernels of an ordered element type.
+#[derive(Copy, Clone, Debug)]
+pub struct OrderedKernels<T> {
+    /// `amax`.
+    pub amax: Kernel<T, T>,
+    /// `amin`.
+    pub amin: Kernel<T, T>,
+    /// `max` along a dim: values and indices.
+    pub max: Kernel<T, (T, i64)>,
+    /// `min` along a dim: values and indices.
+    pub min: Kernel<T, (T, i64)>,
+}
+
+impl<T: Extremum> OrderedKernels<T> {
+    /// The kernels, for `T`.
+    pub const KERNELS: Self = OrderedKernels {
+        amax: kernel::<T, Extreme<Largest>>,
+        amin: kernel::<T, Extreme<Smallest>>,
+        max: kernel::<T, ExtremeAt<Largest>>,
+        min: kernel::<T, ExtremeAt<Smallest>>,
+    };
+}
+
+/// Element types of `DynTensor` reductions: all twelve. Which reductions
+/// apply depends on the type; the others give PyTorch's error at run time.
+///
+/// ```
+/// use shaped::ops::reductions::Reduce;
+/// assert!(<f32 as Reduce>::MEAN.is_some() && <i64 as Reduce>::MEAN.is_none());
+/// assert!(<num_complex::Complex<f32> as Reduce>::ORDERED.is_none());
+/// ```
+pub trait Reduce: Summable + Truth {
+    /// The `mean` kernel: `None` for integer and bool types.
+    const MEAN: Option<Kernel<Self, Self>>;
+    /// The order-based kernels: `None` for complex types.
+    const ORDERED: Option<OrderedKernels<Self>>;
+}
+macro_rules! reduce_element {
+    ($($t:ty: $mean:expr, $ordered:expr;)*) => {$(
+        impl Reduce for $t {
+            const MEAN: Option<Kernel<Self, Self>> = $mean;
+            const ORDERED: Option<OrderedKernels<Self>> = $ordered;
+        }
+    )*};
+}
+reduce_element! {
+    half::f16: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
+    half::bf16: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
+    f32: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
+    f64: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
+    num_complex::Complex<f32>: Some(kernel::<Self, Mean>), None;
+    num_complex::Complex<f64>: Some(kernel::<Self, Mean>), None;
+    u8: None, Some(OrderedKernels::KERNELS);
+    i8: None, Some(OrderedKernels::KERNELS);
+    i16: None, Some(OrderedKernels::KERNELS);
+    i32: None, Some(OrderedKernels::KERNELS);
+    i64: None, Some(OrderedKernels::KERNELS);
+    bool: None, Some(OrderedKernels::KERNELS);
+}
+
+/// Wraps PyTorch's list of dims into a mask: an empty list reduces every
+/// dimension (`sum`, `mean`, `amax`, `amin`); each dim may be negative,
+/// once.
+fn dims_mask(dims: &[isize], rank: usize) -> Result<(Mask, SmallVec<[usize; 8]>), Error> {
+    dims_mask_or(dims, rank, true)
+}
+
+/// [`dims_mask`], where an empty list reduces every dimension when `empty_is_all`,
+/// and none otherwise (PyTorch's `all`/`any` with `dim=()`).
+fn dims_mask_or(
+    dims: &[isize],
+    rank: usize,
+    empty_is_all: bool,
+) -> Result<(Mask, SmallVec<[usize; 8]>), Error> {
+    let mut mask = Mask::from_elem(dims.is_empty() && empty_is_all, rank);
+    let mut order = SmallVec::new();
+    for &d in dims {
+        let d = wrap_dim(d, rank)?;
+        if rank == 0 {
+            continue;
+        }
+        if mask[d] {
+            return Err(Error::DimRepeated { dim: d });
+        }
+        mask[d] = true;
+        order.push(d);
+    }
+    if dims.is_empty() && empty_is_all {
+        order.extend(0..rank);
+    }
+    Ok((mask, order))
+}
+
+/// The mask of one axis `axis < rank`.
+fn axis_mask(rank: usize, axis: usize) -> Mask {
+    let mut mask = Mask::from_elem(false, rank);
+    mask[axis] = true;
+    mask
+}
+
+/// The mask of one dim (a rank-0 tensor takes 0 and -1 and reduces nothing).
+fn dim_mask(dim: isize, rank: usize) -> Result<Mask, Error> {
+    let d = wrap_dim(dim, rank)?;
+    let mut mask = Mask::from_elem(false, rank);
+    if rank > 0 {
+        mask[d] = true;
+    }
+    Ok(mask)
+}
+
+/// The sizes of a result: reduced dimensions dropped, or kept as 1.
+fn out_sizes(sizes: &[usize], mask: &[bool], keepdim: bool) -> SmallVec<[usize; 8]> {
+    sizes
+        .iter()
+        .zip(mask)
+        .filter_map(|(&n, &r)| match (r, keepdim) {
+            (false, _) => Some(n),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
+/// An owned contiguous tensor of the given sizes.
+fn from_vec<U: Element, S: Shape>(values: Vec<U>, sizes: &[usize]) -> Tensor<U, S> {
+    Tensor::from_buffer(
+        CpuBuffer::from(values),
+        Layout::contiguous(array_from::<S>(sizes)),
+    )
+}
+
+/// Values and indices apart.
+fn unzip<T: Element, S: Shape>(
+    pairs: Vec<(T, i64)>,
+    sizes: &[usize],
+) -> (Tensor<T, S>, Tensor<i64, S>) {
+    let (values, indices) = pairs.into_iter().unzip();
+    (from_vec(values, sizes), from_vec(indices, sizes))
+}
+
+/// `op` needs an element along each reduced dimension (or, with none named,
+/// in the tensor).
+fn check_nonempty(
+    op: &'static str,
+    sizes: &[usize],
+    order: &[usize],
+    named: bool,
+) -> Result<(), Error> {
+    if !named && sizes.contains(&0) {
+        return Err(Error::ReduceEmptyTensor { op });
+    }
+    match order.iter().find(|&&d| sizes[d] == 0) {
+        Some(&dim) => Err(Error::ReduceEmptyDim { op, dim }),
+        None => Ok(()),
+    }
+}
+
+/// PyTorch's `argmax`/`argmin` do not take bool input.
+fn check_index_dtype<T: Element>(op: &'static str) -> Result<(), Error> {
+    if op.starts_with("arg") && T::DTYPE == crate::dtype::DType::Bool {
+        return Err(Error::UnsupportedInput { op, kind: "bool" });
+    }
+    Ok(())
+}
+
+impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
+    /// The engine's operand for this tensor.
+    fn reduction_input(&self) -> Input<'_, T> {
+        // SAFETY: the storage handle points at `len()` initialized elements
+        // that live as long as the borrow of `self`; every index of the
+        // layout lies inside them (the tensor's invariant); and no one
+        // writes the elements this layout addresses while `self` is
+        // borrowed (owners and `ViewMut`s are borrowed here, and a writable
+        // view's elements belong to it alone).
+        unsafe {
+            Input::from_raw(
+                core::ptr::NonNull::new(self.data.ptr().as_ptr())
+                    .expect("storage pointers are never null"),
+                self.data.len(),
+                self.layout.sizes(),
+                self.layout.strides(),
+                self.layout.offset(),
+            )
+        }
+    }
+
+    /// Runs a kernel into a tensor of shape `S2`.
+    fn reduce_with<U: Element, S2: Shape>(
+        &self,
+        mask: &[bool],
+        keepdim: bool,
+        k: Kernel<T, U>,
+    ) -> Tensor<U, S2> {
+        let sizes = out_sizes(self.layout.sizes(), mask, keepdim);
+        from_vec(k(self.reduction_input(), mask), &sizes)
+    }
+
+    /// Runs a values-and-indices kernel into two tensors of shape `S2`.
+    fn reduce_pair<S2: Shape>(
+        &self,
+        mask: &[bool],
+        keepdim: bool,
+        k: Kernel<T, (T, i64)>,
+    ) -> (Tensor<T, S2>, Tensor<i64, S2>) {
+        let sizes = out_sizes(self.layout.sizes(), mask, keepdim);
+        unzip(k(self.reduction_input(), mask), &sizes)
+    }
+
+    /// The elements as a contiguous rank-1 operand (a copy unless already
+    /// contiguous), for the flat index of `argmax_all`-like reductions.
+    fn flat_pair(&self, op: &'static str, k: Kernel<T, (T, i64)>) -> Result<(T, i64), Error> {
+        check_index_dtype::<T>(op)?;
+        let n = self.numel();
+        if n == 0 {
+            return Err(Error::ReduceEmptyTensor { op });
+        }
+        let pair = if self.is_contiguous() {
+            let flat = [n];
+            let one = [1];
+            // SAFETY: as in `reduction_input`: a contiguous layout's `n`
+            // elements from its offset are the same elements.
+            let x = unsafe {
+                Input::from_raw(
+                    core::ptr::NonNull::new(self.data.ptr().as_ptr())
+                        .expect("storage pointers are never null"),
+                    self.data.len(),
+                    &flat,
+                    &one,
+                    self.layout.offset(),
+                )
+            };
+            k(x, &[true])
+        } else {
+            let copy = self.to_vec();
+            k(
+                Input::from_slice(&copy, &[n], &[1], 0).expect("a vector holds its elements"),
+                &[true],
+            )
+        };
+        Ok(pair[0])
+    }
+}
+
+/// A rank-0 tensor.
+fn scalar<U: Element>(value: U) -> Tensor<U, ()> {
+    from_vec(vec![value], &[])
+}
+
+impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
+    /// The ordered kernels, or PyTorch's error for complex input.
+    fn ordered(err: impl FnOnce() -> Error) -> Result<OrderedKernels<T>, Error> {
+        T::ORDERED.ok_or_else(err)
+    }
+
+    /// PyTorch's `sum(dims, keepdim)`: an empty `dims` reduces every
+    /// dimension. Integer and bool tensors sum to `i64`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i32>::from_vec((0..6).collect(), &[2, 3]).unwrap();
+    /// let s: DynTensor<i64> = x.sum(&[0], false).unwrap();
+    /// assert_eq!(s.to_vec(), vec![3, 5, 7]);
+    /// assert_eq!(
+    ///     x.sum(&[0, -2], false).unwrap_err().to_string(),
+    ///     "dim 0 appears multiple times in the list of dims"
+    /// );
+    /// ```
+    pub fn sum(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Sum>, Error> {
+        let (mask, _) = dims_mask(dims, self.rank())?;
+        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Sum>))
+    }
+
+    /// The sum of every element, as a rank-0 tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<u8>::from_vec(vec![200, 100], &[2]).unwrap();
+    /// assert_eq!(x.sum_all().to_vec(), vec![300i64]);
+    /// ```
+    pub fn sum_all(&self) -> Tensor<T::Sum, ()> {
+        let mask = Mask::from_elem(true, self.rank());
+        self.reduce_with(&mask, false, kernel::<T, Sum>)
+    }
+
+    /// PyTorch's `mean(dims, keepdim)`, for floating and complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 2., 3., 4.], &[2, 2]).unwrap();
+    /// assert_eq!(x.mean(&[1], true).unwrap().to_vec(), vec![1.5, 3.5]);
+    /// let i = DynTensor::<i64>::zeros(&[2]);
+    /// assert_eq!(
+    ///     i.mean(&[0], false).unwrap_err().to_string(),
+    ///     "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
+    /// );
+    /// ```
+    pub fn mean(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T>, Error> {
+        let k = T::MEAN.ok_or(Error::MeanDType { dtype: T::DTYPE })?;
+        let (mask, _) = dims_mask(dims, self.rank())?;
+        Ok(self.reduce_with(&mask, keepdim, k))
+    }
+
+    /// The mean of every element (NaN for none), for floating and complex
+    /// tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f64>::from_vec(vec![1., 2.], &[2]).unwrap();
+    /// assert_eq!(x.mean_all().unwrap().to_vec(), vec![1.5]);
+    /// ```
+    pub fn mean_all(&self) -> Result<Tensor<T, ()>, Error> {
+        let k = T::MEAN.ok_or(Error::MeanDType { dtype: T::DTYPE })?;
+        let mask = Mask::from_elem(true, self.rank());
+        Ok(self.reduce_with(&mask, false, k))
+    }
+
+    /// PyTorch's `prod(dim, keepdim)`. Integer and bool tensors multiply
+    /// as `i64`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::from_vec(vec![1, 2, 3, 4], &[2, 2]).unwrap();
+    /// assert_eq!(x.prod(0, false).unwrap().to_vec(), vec![3, 8]);
+    /// ```
+    pub fn prod(&self, dim: isize, keepdim: bool) -> Result<DynTensor<T::Sum>, Error> {
+        let mask = dim_mask(dim, self.rank())?;
+        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Prod>))
+    }
+
+    /// The product of every element, as a rank-0 tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![2., 3.], &[2]).unwrap();
+    /// assert_eq!(x.prod_all().to_vec(), vec![6.]);
+    /// ```
+    pub fn prod_all(&self) -> Tensor<T::Sum, ()> {
+        let mask = Mask::from_elem(true, self.rank());
+        self.reduce_with(&mask, false, kernel::<T, Prod>)
+    }
+
+    /// PyTorch's `all(dims, keepdim)`: whether every element is nonzero.
+    /// `bool` results (`u8` for `u8` input). As in PyTorch, an empty `dims`
+    /// reduces nothing (each element's truth); [`all_all`](Self::all_all)
+    /// reduces everything.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 0., 2., 3.], &[2, 2]).unwrap();
+    /// assert_eq!(x.all(&[1], false).unwrap().to_vec(), vec![false, true]);
+    /// ```
+    pub fn all(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical>, Error> {
+        let (mask, _) = dims_mask_or(dims, self.rank(), false)?;
+        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Logical<false>>))
+    }
+
+    /// Whether every element is nonzero, as a rank-0 tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(DynTensor::<i32>::ones(&[3]).all_all().to_vec(), vec![true]);
+    /// ```
+    pub fn all_all(&self) -> Tensor<T::Logical, ()> {
+        let mask = Mask::from_elem(true, self.rank());
+        self.reduce_with(&mask, false, kernel::<T, Logical<false>>)
+    }
+
+    /// PyTorch's `any(dims, keepdim)`: whether some element is nonzero (an
+    /// empty `dims` reduces nothing, as in PyTorch).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 0., 0., 0.], &[2, 2]).unwrap();
+    /// assert_eq!(x.any(&[1], false).unwrap().to_vec(), vec![true, false]);
+    /// ```
+    pub fn any(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical>, Error> {
+        let (mask, _) = dims_mask_or(dims, self.rank(), false)?;
+        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Logical<true>>))
+    }
+
+    /// Whether some element is nonzero, as a rank-0 tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(DynTensor::<i32>::zeros(&[3]).any_all().to_vec(), vec![false]);
+    /// ```
+    pub fn any_all(&self) -> Tensor<T::Logical, ()> {
+        let mask = Mask::from_elem(true, self.rank());
+        self.reduce_with(&mask, false, kernel::<T, Logical<true>>)
+    }
+
+    /// `amax`/`amin`.
+    fn extreme(
+        &self,
+        op: &'static str,
+        cpu_op: &'static str,
+        dims: &[isize],
+        keepdim: bool,
+        largest: bool,
+    ) -> Result<DynTensor<T>, Error> {
+        let (mask, order) = dims_mask(dims, self.rank())?;
+        let k = Self::ordered(|| Error::NotImplementedFor {
+            op: cpu_op,
+            dtype: T::DTYPE,
+        })?;
+        check_nonempty(op, self.layout.sizes(), &order, !dims.is_empty())?;
+        Ok(self.reduce_with(&mask, keepdim, if largest { k.amax } else { k.amin }))
+    }
+
+    /// PyTorch's `amax(dims, keepdim)`: the largest values (NaN if any).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 4], &[2, 2]).unwrap();
+    /// assert_eq!(x.amax(&[0], false).unwrap().to_vec(), vec![3, 5]);
+    /// ```
+    pub fn amax(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T>, Error> {
+        self.extreme("amax", "max_values_cpu", dims, keepdim, true)
+    }
+
+    /// PyTorch's `amin(dims, keepdim)`: the smallest values (NaN if any).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 4], &[2, 2]).unwrap();
+    /// assert_eq!(x.amin(&[0], false).unwrap().to_vec(), vec![1, 4]);
+    /// ```
+    pub fn amin(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T>, Error> {
+        self.extreme("amin", "min_values_cpu", dims, keepdim, false)
+    }
+
+    /// `max`/`min` along one dim.
+    fn extreme_at(
+        &self,
+        op: &'static str,
+        dim: isize,
+        keepdim: bool,
+        largest: bool,
+    ) -> Result<(DynTensor<T>, DynTensor<i64>), Error> {
+        let k = Self::ordered(|| Error::UnsupportedInput {
+            op,
+            kind: "complex",
+        })?;
+        check_index_dtype::<T>(op)?;
+        let mask = dim_mask(dim, self.rank())?;
+        if self.rank() > 0 {
+            let d = wrap_dim(dim, self.rank())?;
+            check_nonempty(op, self.layout.sizes(), &[d], true)?;
+        }
+        Ok(self.reduce_pair(&mask, keepdim, if largest { k.max } else { k.min }))
+    }
+
+    /// PyTorch's `max(dim, keepdim)`: the largest values along `dim` and
+    /// their indices (the first NaN, or else the first largest value).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 5., 5., 4.], &[2, 2]).unwrap();
+    /// let (values, indices) = x.max(1, false).unwrap();
+    /// assert_eq!((values.to_vec(), indices.to_vec()), (vec![5., 5.], vec![1, 0]));
+    /// ```
+    pub fn max(&self, dim: isize, keepdim: bool) -> Result<(DynTensor<T>, DynTensor<i64>), Error> {
+        self.extreme_at("max", dim, keepdim, true)
+    }
+
+    /// PyTorch's `min(dim, keepdim)`: the smallest values along `dim` and
+    /// their indices.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 5., 5., 4.], &[2, 2]).unwrap();
+    /// let (values, indices) = x.min(0, true).unwrap();
+    /// assert_eq!((values.to_vec(), indices.to_vec()), (vec![1., 4.], vec![0, 1]));
+    /// ```
+    pub fn min(&self, dim: isize, keepdim: bool) -> Result<(DynTensor<T>, DynTensor<i64>), Error> {
+        self.extreme_at("min", dim, keepdim, false)
+    }
+
+    /// PyTorch's `argmax(dim, keepdim)`: the indices of [`max`](Self::max).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::from_vec(vec![1, 5, 7, 4], &[2, 2]).unwrap();
+    /// assert_eq!(x.argmax(1, false).unwrap().to_vec(), vec![1, 0]);
+    /// ```
+    pub fn argmax(&self, dim: isize, keepdim: bool) -> Result<DynTensor<i64>, Error> {
+        Ok(self.extreme_at("argmax", dim, keepdim, true)?.1)
+    }
+
+    /// PyTorch's `argmin(dim, keepdim)`: the indices of [`min`](Self::min).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::from_vec(vec![1, 5, 7, 4], &[2, 2]).unwrap();
+    /// assert_eq!(x.argmin(0, true).unwrap().to_vec(), vec![0, 1]);
+    /// ```
+    pub fn argmin(&self, dim: isize, keepdim: bool) -> Result<DynTensor<i64>, Error> {
+        Ok(self.extreme_at("argmin", dim, keepdim, false)?.1)
+    }
+
+    /// The extreme element and its flat index, or `complex` for complex
+    /// input.
+    fn flat_extreme(
+        &self,
+        op: &'static str,
+        complex: Error,
+        largest: bool,
+    ) -> Result<(T, i64), Error> {
+        let k = T::ORDERED.ok_or(complex)?;
+        self.flat_pair(op, if largest { k.max } else { k.min })
+    }
+
+    /// PyTorch's `max()`: the largest element (NaN if any), as a rank-0
+    /// tensor; an error for an empty tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 5., 3.], &[3]).unwrap();
+    /// assert_eq!(x.max_all().unwrap().to_vec(), vec![5.]);
+    /// assert!(DynTensor::<f32>::zeros(&[0]).max_all().is_err());
+    /// ```
+    pub fn max_all(&self) -> Result<Tensor<T, ()>, Error> {
+        let complex = Error::NotImplementedFor {
+            op: "max_all",
+            dtype: T::DTYPE,
+        };
+        Ok(scalar(self.flat_extreme("max", complex, true)?.0))
+    }
+
+    /// PyTorch's `min()`: the smallest element (NaN if any).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1., 5., 3.], &[3]).unwrap();
+    /// assert_eq!(x.min_all().unwrap().to_vec(), vec![1.]);
+    /// ```
+    pub fn min_all(&self) -> Result<Tensor<T, ()>, Error> {
+        let complex = Error::NotImplementedFor {
+            op: "min_all",
+            dtype: T::DTYPE,
+        };
+        Ok(scalar(self.flat_extreme("min", complex, false)?.0))
+    }
+
+    /// PyTorch's `argmax()`: the flat (row-major) index of the largest
+    /// element.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 9], &[2, 2]).unwrap();
+    /// assert_eq!(x.t().unwrap().argmax_all().unwrap().to_vec(), vec![3]);
+    /// ```
+    pub fn argmax_all(&self) -> Result<Tensor<i64, ()>, Error> {
+        let complex = Error::UnsupportedInput {
+            op: "argmax",
+            kind: "complex",
+        };
+        Ok(scalar(self.flat_extreme("argmax", complex, true)?.1))
+    }
+
+    /// PyTorch's `argmin()`: the flat (row-major) index of the smallest
+    /// element.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 0], &[2, 2]).unwrap();
+    /// assert_eq!(x.argmin_all().unwrap().to_vec(), vec![3]);
+    /// ```
+    pub fn argmin_all(&self) -> Result<Tensor<i64, ()>, Error> {
+        let complex = Error::UnsupportedInput {
+            op: "argmin",
+            kind: "complex",
+        };
+        Ok(scalar(self.flat_extreme("argmin", complex, false)?.1))
+    }
+}
+
+/// The static forms of a reduction that takes a list of axes: whole,
+/// one axis (removed or kept), several axes (removed or kept).
+macro_rules! static_reductions {
+    ($bound:ident, $out:ty, $reducer:ty, $whole:ident, $dim:ident, $keepdim:ident, $dims:ident, $dims_keepdim:ident, $what:literal, $example:literal) => {
+        impl<T: Element, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+            #[doc = concat!("The ", $what, " of every element, as a rank-0 tensor.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nlet y: Tensor<_, shape![]> = x.", stringify!($whole), "();\nassert_eq!(y.shape(), []);\n```")]
+            pub fn $whole(&self) -> Tensor<$out, ()>
+            where
+                T: $bound,
+            {
+                let mask = Mask::from_elem(true, self.rank());
+                self.reduce_with(&mask, false, kernel::<T, $reducer>)
+            }
+
+            #[doc = concat!("The ", $what, " along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dim), "::<1>().shape(), [2]);\n```")]
+            pub fn $dim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Removed>
+            where
+                T: $bound,
+                S: ReduceAxis<I>,
+            {
+                let mask = axis_mask(self.rank(), I);
+                self.reduce_with(&mask, false, kernel::<T, $reducer>)
+            }
+
+            #[doc = concat!("The ", $what, " along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($keepdim), "::<1>().shape(), [2, 1]);\n```")]
+            pub fn $keepdim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Kept>
+            where
+                T: $bound,
+                S: ReduceAxis<I>,
+            {
+                let mask = axis_mask(self.rank(), I);
+                self.reduce_with(&mask, true, kernel::<T, $reducer>)
+            }
+
+            #[doc = concat!("The ", $what, " along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims), "::<axes![1, 0]>().shape(), []);\n```")]
+            pub fn $dims<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Removed>
+            where
+                T: $bound,
+                S: ReduceAxes<L>,
+            {
+                self.reduce_with(&axes_mask::<L>(self.rank()), false, kernel::<T, $reducer>)
+            }
+
+            #[doc = concat!("The ", $what, " along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims_keepdim), "::<axes![0]>().shape(), [1, 3]);\n```")]
+            pub fn $dims_keepdim<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Kept>
+            where
+                T: $bound,
+                S: ReduceAxes<L>,
+            {
+                self.reduce_with(&axes_mask::<L>(self.rank()), true, kernel::<T, $reducer>)
+            }
+        }
+    };
+}
+static_reductions!(
+    Summable,
+    T::Sum,
+    Sum,
+    sum,
+    sum_dim,
+    sum_keepdim,
+    sum_dims,
+    sum_dims_keepdim,
+    "sum",
+    "Tensor::<i32, shape![2, 3]>::ones()"
+);
+static_reductions!(
+    MeanElement,
+    T,
+    Mean,
+    mean,
+    mean_dim,
+    mean_keepdim,
+    mean_dims,
+    mean_dims_keepdim,
+    "mean",
+    "Tensor::<f32, shape![2, 3]>::ones()"
+);
+static_reductions!(
+    Truth,
+    T::Logical,
+    Logical<false>,
+    all,
+    all_dim,
+    all_keepdim,
+    all_dims,
+    all_dims_keepdim,
+    "logical and",
+    "Tensor::<f32, shape![2, 3]>::ones()"
+);
+static_reductions!(
+    Truth,
+    T::Logical,
+    Logical<true>,
+    any,
+    any_dim,
+    any_keepdim,
+    any_dims,
+    any_dims_keepdim,
+    "logical or",
+    "Tensor::<f32, shape![2, 3]>::ones()"
+);
+
+impl<T: Summable, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+    /// The product of every element, as a rank-0 tensor (`i64` for integer
+    /// and bool tensors).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = tensor![[1, 2], [3, 4]];
+    /// assert_eq!(x.prod().to_vec(), vec![24i64]);
+    /// ```
+    pub fn prod(&self) -> Tensor<T::Sum, ()> {
+        let mask = Mask::from_elem(true, self.rank());
+        self.reduce_with(&mask, false, kernel::<T, Prod>)
+    }
+
+    /// The product along axis `I`, which leaves the type.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = tensor![[1, 2], [3, 4]];
+    /// let p: Tensor<i64, shape![2]> = x.prod_dim::<0>();
+    /// assert_eq!(p.to_vec(), vec![3, 8]);
+    /// ```
+    pub fn prod_dim<const I: usize>(&self) -> Tensor<T::Sum, <S as ReduceAxis<I>>::Removed>
+    where
+        S: ReduceAxis<I>,
+    {
+        let mask = axis_mask(self.rank(), I);
+        self.reduce_with(&mask, false, kernel::<T, Prod>)
+    }
+
+    /// The product along axis `I`, kept with size 1.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = tensor![[1, 2], [3, 4]];
+    /// assert_eq!(x.prod_keepdim::<1>().to_vec(), vec![2i64, 12]);
+    /// ```
+    pub fn prod_keepdim<const I: usize>(&self) -> Tensor<T::Sum, <S as ReduceAxis<I>>::Kept>
+    where
+        S: ReduceAxis<I>,
+    {
+        let mask = axis_mask(self.rank(), I);
+        self.reduce_with(&mask, true, kernel::<T, Prod>)
+    }
+}
+
+impl<T: Extremum, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
+    /// `amax`/`amin` along the given axes, each checked to be non-empty.
+    fn extreme_along<W: Direction + Default, S2: Shape>(
+        &self,
+        op: &'static str,
+        axes: &[usize],
+        keepdim: bool,
+    ) -> Result<Tensor<T, S2>, Error> {
+        check_nonempty(op, self.layout.sizes(), axes, true)?;
+        let mut mask = Mask::from_elem(false, self.rank());
+        for &a in axes {
+            mask[a] = true;
+        }
+        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Extreme<W>>))
+    }
+
+    /// `max`/`min` (values and indices) along a non-empty axis.
+    #[allow(clippy::type_complexity)]
+    fn extreme_at_axis<W: Direction + Default, S2: Shape>(
+        &self,
+        op: &'static str,
+        axis: usize,
+        keepdim: bool,
+    ) -> Result<(Tensor<T, S2>, Tensor<i64, S2>), Error> {
+        check_index_dtype::<T>(op)?;
+        check_nonempty(op, self.layout.sizes(), &[axis], true)?;
+        let mask = axis_mask(self.rank(), axis);
+        Ok(self.reduce_pair(&mask, keepdim, kernel::<T, ExtremeAt<W>>))
+    }
+}
+
+/// The static forms of `amax`/`amin` (whole, one axis, several axes), and
+/// of `max`/`min` (values and indices) and `argmax`/`argmin` along one axis.
+macro_rules! static_extremes {
+    ($w:ty, $amax:ident $amax_dim:ident $amax_keepdim:ident $amax_dims:ident $amax_dims_keepdim:ident,
+     $max:ident $max_dim:ident $max_keepdim:ident, $argmax:ident $argmax_dim:ident $argmax_keepdim:ident,
+     $op:literal, $aop:literal, $argop:literal, $what:literal) => {
+        impl<T: Element, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor; an error for an empty tensor.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax), "().unwrap().shape(), []);\n```")]
+            pub fn $amax(&self) -> Result<Tensor<T, ()>, Error>
+            where
+                T: Extremum,
+            {
+                check_nonempty($aop, self.layout.sizes(), &[], false)?;
+                let mask = Mask::from_elem(true, self.rank());
+                Ok(self.reduce_with(&mask, false, kernel::<T, Extreme<$w>>))
+            }
+
+            #[doc = concat!("The ", $what, " values along axis `I`, which leaves the type; an error if that axis has size 0.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dim), "::<0>().unwrap().shape(), [2]);\n```")]
+            pub fn $amax_dim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Removed>, Error>
+            where
+                T: Extremum,
+                S: ReduceAxis<I>,
+            {
+                self.extreme_along::<$w, _>($aop, &[I], false)
+            }
+
+            #[doc = concat!("The ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
+            pub fn $amax_keepdim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Kept>, Error>
+            where
+                T: Extremum,
+                S: ReduceAxis<I>,
+            {
+                self.extreme_along::<$w, _>($aop, &[I], true)
+            }
+
+            #[doc = concat!("The ", $what, " values along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims), "::<axes![0, 1]>().unwrap().to_vec().len(), 1);\n```")]
+            pub fn $amax_dims<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Removed>, Error>
+            where
+                T: Extremum,
+                S: ReduceAxes<L>,
+            {
+                self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), false)
+            }
+
+            #[doc = concat!("The ", $what, " values along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims_keepdim), "::<axes![1]>().unwrap().shape(), [2, 1]);\n```")]
+            pub fn $amax_dims_keepdim<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Kept>, Error>
+            where
+                T: Extremum,
+                S: ReduceAxes<L>,
+            {
+                self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), true)
+            }
+
+            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().unwrap().shape(), []);\n```")]
+            pub fn $max(&self) -> Result<Tensor<T, ()>, Error>
+            where
+                T: Extremum,
+            {
+                check_nonempty($op, self.layout.sizes(), &[], false)?;
+                let mask = Mask::from_elem(true, self.rank());
+                Ok(self.reduce_with(&mask, false, kernel::<T, Extreme<$w>>))
+            }
+
+            #[doc = concat!("The ", $what, " values along axis `I` and their indices (the first NaN, or else the first extreme value), the axis leaving the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_dim), "::<1>().unwrap();\nassert_eq!((values.shape(), indices.shape()), ([2], [2]));\n```")]
+            #[allow(clippy::type_complexity)]
+            pub fn $max_dim<const I: usize>(
+                &self,
+            ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Removed>, Tensor<i64, <S as ReduceAxis<I>>::Removed>), Error>
+            where
+                T: Extremum,
+                S: ReduceAxis<I>,
+            {
+                self.extreme_at_axis::<$w, _>($op, I, false)
+            }
+
+            #[doc = concat!("The ", $what, " values along axis `I` and their indices, the axis kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_keepdim), "::<1>().unwrap();\nassert_eq!((values.shape(), indices.shape()), ([2, 1], [2, 1]));\n```")]
+            #[allow(clippy::type_complexity)]
+            pub fn $max_keepdim<const I: usize>(
+                &self,
+            ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Kept>, Tensor<i64, <S as ReduceAxis<I>>::Kept>), Error>
+            where
+                T: Extremum,
+                S: ReduceAxis<I>,
+            {
+                self.extreme_at_axis::<$w, _>($op, I, true)
+            }
+
+            #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().unwrap().shape(), []);\n```")]
+            pub fn $argmax(&self) -> Result<Tensor<i64, ()>, Error>
+            where
+                T: Extremum,
+            {
+                Ok(scalar(self.flat_pair($argop, kernel::<T, ExtremeAt<$w>>)?.1))
+            }
+
+            #[doc = concat!("The indices of the ", $what, " values along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet i: Tensor<i64, shape![2]> = x.", stringify!($argmax_dim), "::<1>().unwrap();\nassert_eq!(i.shape(), [2]);\n```")]
+            pub fn $argmax_dim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Removed>, Error>
+            where
+                T: Extremum,
+                S: ReduceAxis<I>,
+            {
+                Ok(self.extreme_at_axis::<$w, _>($argop, I, false)?.1)
+            }
+
+            #[doc = concat!("The indices of the ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
+            pub fn $argmax_keepdim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Kept>, Error>
+            where
+                T: Extremum,
+                S: ReduceAxis<I>,
+            {
+                Ok(self.extreme_at_axis::<$w, _>($argop, I, true)?.1)
+            }
+        }
+    };
+}
+static_extremes!(Largest, amax amax_dim amax_keepdim amax_dims amax_dims_keepdim, max max_dim max_keepdim, argmax argmax_dim argmax_keepdim, "max", "amax", "argmax", "largest");
+static_extremes!(Smallest, amin amin_dim amin_keepdim amin_dims amin_dims_keepdim, min min_dim min_keepdim, argmin argmin_dim argmin_keepdim, "min", "amin", "argmin", "smallest");
