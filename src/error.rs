@@ -422,6 +422,8 @@ pub enum Error {
         /// The most a kernel takes.
         max: usize,
     },
+    /// A shape mistake of a matrix product (PyTorch's texts).
+    Matmul(crate::ops::matmul::MatmulError),
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -704,6 +706,7 @@ impl fmt::Display for Error {
                 }
                 _ => write!(f, "required rank 4 tensor to use channels_last format"),
             },
+            Error::Matmul(e) => write!(f, "{e}"),
             Error::SliceStepZero => write!(f, "slice step cannot be zero"),
             Error::SliceStepNegative => write!(f, "step must be greater than zero"),
             Error::IndexRank { rank, indices } => {

@@ -5,6 +5,7 @@
 //! - [`compare`]: `eq ne lt le gt ge`, giving `Tensor<bool, _>`.
 //! - [`assign`]: `+= -= *= /=` under the in-place rule.
 //! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
+//! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`.
 //! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
 //!   element functions it runs.
 
@@ -16,6 +17,7 @@ pub mod device_op;
 pub mod engine;
 pub mod expand;
 pub mod kernels;
+pub mod matmul;
 
 use crate::dtype::Element;
 use crate::error::Error;
