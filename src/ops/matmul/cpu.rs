@@ -4,8 +4,9 @@
 //! row and column strides (so transposed and sliced operands are read in
 //! place, without a copy), has AVX-512/AVX2 kernels chosen at run time,
 //! covers f32, f64, complex64 and complex128 with one entry point, and
-//! splits a large product across rayon's threads. (`matrixmultiply`, the
-//! other candidate, has no parallelism of its own.) float16 and bfloat16
+//! splits a large product across rayon's pool, the library's own.
+//! (`matrixmultiply`, the other candidate, also takes strides, but its
+//! kernels stop at AVX2 and its threading uses a pool of its own.) float16 and bfloat16
 //! compute in f32 and round once, as PyTorch's CPU kernels do. Integers use
 //! a blocked loop of ours with wrapping arithmetic: the product modulo 2^n
 //! is the same whatever the accumulation width, so it equals PyTorch's.
