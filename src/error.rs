@@ -448,6 +448,8 @@ pub enum Error {
         /// `"complex"` or `"bool"`.
         kind: &'static str,
     },
+    /// A shape mistake of a matrix product (PyTorch's texts).
+    Matmul(crate::ops::matmul::MatmulError),
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -750,6 +752,7 @@ impl fmt::Display for Error {
                 }
                 _ => write!(f, "required rank 4 tensor to use channels_last format"),
             },
+            Error::Matmul(e) => write!(f, "{e}"),
             Error::SliceStepZero => write!(f, "slice step cannot be zero"),
             Error::SliceStepNegative => write!(f, "step must be greater than zero"),
             Error::IndexRank { rank, indices } => {

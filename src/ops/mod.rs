@@ -5,6 +5,7 @@
 //! - [`compare`]: `eq ne lt le gt ge`, giving `Tensor<bool, _>`.
 //! - [`assign`]: `+= -= *= /=` under the in-place rule.
 //! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
+//! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`.
 //! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
 //!   element functions it runs.
 //! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
@@ -18,6 +19,7 @@ pub mod device_op;
 pub mod engine;
 pub mod expand;
 pub mod kernels;
+pub mod matmul;
 pub mod reduce;
 pub mod reducers;
 pub mod reductions;

@@ -77,3 +77,10 @@ impl<const EXTRA: u8> InPlaceRankReport for Dec<EXTRA> where (): InPlaceRankMism
 /// Routes `Dec<extra>` to [`ExpandRankMismatch`].
 pub trait ExpandRankReport {}
 impl<const EXTRA: u8> ExpandRankReport for Dec<EXTRA> where (): ExpandRankMismatch<EXTRA> {}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: MatmulInnerMismatch,
+    message: "matmul: the inner dimensions differ: a's last dimension has size {a}, b's contracted dimension has size {b}",
+    label: "these shapes cannot be multiplied: size {a} vs size {b}",
+    note: "in `a.matmul(&b)`, a's last dimension must equal b's second-to-last dimension (its only one if b is 1-d)",
+}

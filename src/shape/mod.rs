@@ -9,6 +9,7 @@
 //! - [`FixedShape`]: shapes whose sizes are all known at compile time.
 //! - [`BroadcastShape`] / [`Broadcast`]: the broadcasting rule, by trait resolution.
 //! - [`BroadcastInto`]: the in-place rule; [`ExpandTo`]: `expand`'s rule.
+//! - [`MatmulShape`] / [`MatmulOf`]: `matmul`'s shape rule.
 //! - [`broadcast_sizes`], [`check_in_place`], [`check_expand`]: the same
 //!   rules at run time.
 
@@ -20,6 +21,7 @@ pub mod diagnostics;
 pub mod digits;
 mod dim;
 pub mod list;
+mod matmul;
 pub mod reduce;
 pub mod slice;
 pub mod split;
@@ -34,6 +36,10 @@ pub use broadcast_to::{
     FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace, RankFails, SizeFails,
 };
 pub use dim::{Dec, Dim, Dyn, StaticDim, MAX_DIGITS, NO_DIGIT};
+pub use matmul::{
+    Batch, BmmBatchMismatch, EqualDim, Inner, InnerDim, IsNil, MatmulOf, MatmulOfRankZero,
+    MatmulRev, MatmulShape, PassIfEqual, ReportMismatch, SameBatch,
+};
 
 use crate::error::Error;
 use core::fmt::Debug;

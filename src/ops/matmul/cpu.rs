@@ -1,0 +1,316 @@
+//! The CPU matrix products.
+//!
+//! Floating and complex products run on the [`gemm`] crate: it takes any
+//! row and column strides (so transposed and sliced operands are read in
+//! place, without a copy), has AVX-512/AVX2 kernels chosen at run time,
+//! covers f32, f64, complex64 and complex128 with one entry point, and
+//! splits a large product across rayon's pool, the library's own.
+//! (`matrixmultiply`, the other candidate, also takes strides, but its
+//! kernels stop at AVX2 and its threading uses a pool of its own.) float16 and bfloat16
+//! compute in f32 and round once, as PyTorch's CPU kernels do. Integers use
+//! a blocked loop of ours with wrapping arithmetic: the product modulo 2^n
+//! is the same whatever the accumulation width, so it equals PyTorch's.
+
+use super::plan::{MatmulPlan, MatrixStrides};
+use crate::dtype::{Element, Numeric};
+use crate::error::Error;
+use crate::layout::checked_numel;
+use crate::storage::cpu::CpuBuffer;
+use crate::storage::{Cpu, StridedRef};
+use half::{bf16, f16};
+use num_complex::Complex;
+use rayon::prelude::*;
+
+/// Products with at least this many multiply-adds (`m * k * n`) are split
+/// across threads; smaller ones run on one.
+pub const PARALLEL_MIN_MKN: usize = 64 * 64 * 64;
+
+/// A batch of products each smaller than this (`m * k * n`) is shared out
+/// product by product across threads, rather than splitting each product.
+pub const BATCH_PARALLEL_MAX_MKN: usize = 256 * 256 * 256;
+
+/// One `m x k` times `k x n` product into `m` rows of `n` contiguous
+/// elements. Only this crate makes them, from a checked plan: every index
+/// `i * rows + j * cols` of an operand lies in its buffer, and `out` has
+/// room for `m * n` elements that nothing else touches.
+#[doc(hidden)]
+#[derive(Copy, Clone, Debug)]
+pub struct Product<T> {
+    pub(crate) m: usize,
+    pub(crate) k: usize,
+    pub(crate) n: usize,
+    pub(crate) a: *const T,
+    pub(crate) a_strides: MatrixStrides,
+    pub(crate) b: *const T,
+    pub(crate) b_strides: MatrixStrides,
+    pub(crate) out: *mut T,
+    pub(crate) threads: usize,
+}
+
+/// Element types with a matrix product: every numeric type PyTorch
+/// multiplies on the CPU (bool has none: PyTorch's `"addmm_impl_cpu_" not
+/// implemented for 'Bool'`).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let a = tensor![[1u8, 2], [3, 4]];
+/// assert_eq!(a.matmul(&a).to_vec(), vec![7, 10, 15, 22]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "matmul: there is no matrix product of `{Self}` elements",
+    label = "PyTorch has no CPU matrix product for this element type",
+    note = "PyTorch: \"addmm_impl_cpu_\" not implemented for 'Bool'; cast to an integer type first"
+)]
+pub trait MatmulElement: Element {
+    /// Computes one product.
+    ///
+    /// # Safety
+    /// `p` must come from this crate's plan (see [`Product`]).
+    #[doc(hidden)]
+    unsafe fn product(p: Product<Self>);
+}
+
+/// The gemm crate's parallelism for `threads`.
+fn parallelism(threads: usize) -> gemm::Parallelism {
+    if threads > 1 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    }
+}
+
+macro_rules! gemm_product {
+    ($($t:ty),*) => {$(
+        impl MatmulElement for $t {
+            unsafe fn product(p: Product<Self>) {
+                // SAFETY: the caller guarantees every operand index of the
+                // product lies in its buffer and `out` holds `m * n`
+                // elements of its own; gemm reads `a` and `b` at exactly
+                // those indices and, with `read_dst` false, only writes
+                // `out` (row stride `n`, column stride 1). Strides fit in
+                // `isize`: they index allocations, which never exceed it.
+                unsafe {
+                    gemm::gemm(
+                        p.m,
+                        p.n,
+                        p.k,
+                        p.out,
+                        1,
+                        p.n as isize,
+                        false,
+                        p.a,
+                        p.a_strides.cols as isize,
+                        p.a_strides.rows as isize,
+                        p.b,
+                        p.b_strides.cols as isize,
+                        p.b_strides.rows as isize,
+                        <$t as Element>::ZERO,
+                        <$t as Element>::ONE,
+                        false,
+                        false,
+                        false,
+                        parallelism(p.threads),
+                    )
+                }
+            }
+        }
+    )*};
+}
+gemm_product!(f32, f64, Complex<f32>, Complex<f64>);
+
+/// `rows x cols` elements of a strided matrix, widened to f32, row-major.
+///
+/// # Safety
+/// Every index `i * strides.rows + j * strides.cols` lies in the buffer at `ptr`.
+unsafe fn widen<T: Copy>(
+    ptr: *const T,
+    rows: usize,
+    cols: usize,
+    strides: MatrixStrides,
+    to_f32: fn(T) -> f32,
+) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            // SAFETY: an index of the matrix, in the buffer by the contract.
+            out.push(to_f32(unsafe {
+                *ptr.add(i * strides.rows + j * strides.cols)
+            }));
+        }
+    }
+    out
+}
+
+macro_rules! widened_product {
+    ($($t:ty),*) => {$(
+        impl MatmulElement for $t {
+            unsafe fn product(p: Product<Self>) {
+                let Product { m, k, n, .. } = p;
+                // SAFETY: the plan's indices of both operands are in bounds.
+                let (a, b) = unsafe {
+                    (
+                        widen(p.a, m, k, p.a_strides, <$t>::to_f32),
+                        widen(p.b, k, n, p.b_strides, <$t>::to_f32),
+                    )
+                };
+                let mut out = vec![0f32; m * n];
+                // SAFETY: contiguous row-major f32 matrices of the product's
+                // sizes, and an output of `m * n` elements of its own.
+                unsafe {
+                    f32::product(Product {
+                        m,
+                        k,
+                        n,
+                        a: a.as_ptr(),
+                        a_strides: MatrixStrides { rows: k, cols: 1 },
+                        b: b.as_ptr(),
+                        b_strides: MatrixStrides { rows: n, cols: 1 },
+                        out: out.as_mut_ptr(),
+                        threads: p.threads,
+                    })
+                };
+                for (i, &x) in out.iter().enumerate() {
+                    // SAFETY: `out` of the product holds `m * n` elements.
+                    unsafe { p.out.add(i).write(<$t>::from_f32(x)) };
+                }
+            }
+        }
+    )*};
+}
+widened_product!(f16, bf16);
+
+/// Rows of `b` taken together by the integer product, so that they stay in
+/// cache while every row of `a` passes over them.
+const INTEGER_BLOCK_K: usize = 128;
+
+/// The integer product: for each block of `k`, each row of `a` adds its
+/// multiples of `b`'s rows into the output row (wrapping, as PyTorch).
+///
+/// # Safety
+/// As [`MatmulElement::product`].
+unsafe fn integer_product<T: Numeric>(p: Product<T>) {
+    let Product { m, k, n, .. } = p;
+    for i in 0..m * n {
+        // SAFETY: `out` holds `m * n` elements.
+        unsafe { p.out.add(i).write(T::ZERO) };
+    }
+    for k0 in (0..k).step_by(INTEGER_BLOCK_K) {
+        for i in 0..m {
+            // SAFETY: row `i` of the output, initialized above, is `n`
+            // elements that only this product writes.
+            let row = unsafe { core::slice::from_raw_parts_mut(p.out.add(i * n), n) };
+            for kk in k0..(k0 + INTEGER_BLOCK_K).min(k) {
+                // SAFETY: index (i, kk) of `a` and row `kk` of `b` are
+                // indices of the plan, in bounds by the contract.
+                let aik = unsafe { *p.a.add(i * p.a_strides.rows + kk * p.a_strides.cols) };
+                let b_row = unsafe { p.b.add(kk * p.b_strides.rows) };
+                if p.b_strides.cols == 1 {
+                    // SAFETY: a contiguous row of `n` elements of `b`.
+                    let b_row = unsafe { core::slice::from_raw_parts(b_row, n) };
+                    for (o, &x) in row.iter_mut().zip(b_row) {
+                        *o = T::add(*o, T::mul(aik, x));
+                    }
+                } else {
+                    for (j, o) in row.iter_mut().enumerate() {
+                        // SAFETY: index (kk, j) of `b`.
+                        let x = unsafe { *b_row.add(j * p.b_strides.cols) };
+                        *o = T::add(*o, T::mul(aik, x));
+                    }
+                }
+            }
+        }
+    }
+}
+
+macro_rules! integer_element {
+    ($($t:ty),*) => {$(
+        impl MatmulElement for $t {
+            unsafe fn product(p: Product<Self>) {
+                // SAFETY: the caller's contract is the same.
+                unsafe { integer_product(p) }
+            }
+        }
+    )*};
+}
+integer_element!(u8, i8, i16, i32, i64);
+
+/// Devices with a matrix product kernel.
+#[diagnostic::on_unimplemented(
+    message = "matmul has no kernel on `{Self}` yet",
+    label = "this device has no matrix product",
+    note = "copy the operands to the CPU with `to_cpu()` first"
+)]
+pub trait MatmulBackend: crate::storage::Backend {
+    /// The product that `plan` describes, into a new contiguous buffer of
+    /// `plan.out_sizes()`; `Err` when it cannot be allocated.
+    fn matmul_buffer<T: MatmulElement>(
+        plan: &MatmulPlan,
+        a: StridedRef<'_, T, Self>,
+        b: StridedRef<'_, T, Self>,
+    ) -> Result<Self::Buffer<T>, Error>;
+}
+
+/// A raw address shared by the threads of one product, each writing a part
+/// of its own.
+#[derive(Copy, Clone)]
+struct Shared<T>(*mut T);
+// SAFETY: the threads of one batch read the operands (elements are
+// `Send + Sync`) and write disjoint output products.
+unsafe impl<T: Send + Sync> Send for Shared<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for Shared<T> {}
+impl<T> Shared<T> {
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+impl MatmulBackend for Cpu {
+    fn matmul_buffer<T: MatmulElement>(
+        plan: &MatmulPlan,
+        a: StridedRef<'_, T, Cpu>,
+        b: StridedRef<'_, T, Cpu>,
+    ) -> Result<CpuBuffer<T>, Error> {
+        let len = checked_numel(plan.out_sizes())?;
+        let (m, k, n) = plan.mkn();
+        let count = plan.batch_count();
+        let mkn = m.saturating_mul(k).saturating_mul(n);
+        let threads = rayon::current_num_threads();
+        // SAFETY: the offsets are the operands' own, inside their buffers.
+        let a_start = Shared(unsafe { a.ptr.as_ptr().add(a.offset) });
+        let b_start = Shared(unsafe { b.ptr.as_ptr().add(b.offset) });
+        CpuBuffer::try_new_with(len, |out| {
+            if len == 0 {
+                return;
+            }
+            let out = Shared(out.as_mut_ptr().cast::<T>());
+            let run = |index: usize, threads: usize| {
+                let (a_offset, b_offset) = plan.batch_offsets(index);
+                // SAFETY: the plan comes from checked operands, so each
+                // product's indices lie in the operands' buffers; product
+                // `index` owns output elements `index * m * n ..` of the
+                // `count * m * n` allocated, which it writes before anything
+                // reads them.
+                unsafe {
+                    T::product(Product {
+                        m,
+                        k,
+                        n,
+                        a: a_start.get().add(a_offset),
+                        a_strides: plan.a,
+                        b: b_start.get().add(b_offset),
+                        b_strides: plan.b,
+                        out: out.get().add(index * m * n),
+                        threads,
+                    })
+                }
+            };
+            if count > 1 && threads > 1 && mkn < BATCH_PARALLEL_MAX_MKN {
+                (0..count).into_par_iter().for_each(|i| run(i, 1));
+            } else {
+                let threads = if mkn >= PARALLEL_MIN_MKN { threads } else { 1 };
+                (0..count).for_each(|i| run(i, threads));
+            }
+        })
+    }
+}
