@@ -5,17 +5,22 @@
 //! - [`compare`]: `eq ne lt le gt ge`, giving `Tensor<bool, _>`.
 //! - [`assign`]: `+= -= *= /=` under the in-place rule.
 //! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
+//! - [`math`]: `exp`, `ln`, `sqrt`, `abs`, `clamp`, ..., `maximum`,
+//!   `minimum`, `pow`, `where_`.
+//! - [`concat`]: `cat` and `stack`, sized at compile time.
 //! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
 //!   element functions it runs.
 
 pub mod arith;
 pub mod assign;
 pub mod compare;
+pub mod concat;
 pub mod convert;
 pub mod device_op;
 pub mod engine;
 pub mod expand;
 pub mod kernels;
+pub mod math;
 
 use crate::dtype::Element;
 use crate::error::Error;
