@@ -450,3 +450,132 @@ fn static_result_types_match_pytorch() {
     );
     assert_eq!(w.to_vec(), vec![-128.0, 5.0, 0.25, 0.25]);
 }
+
+// -------------------------------------------------------------- properties
+
+mod properties {
+    use proptest::prelude::*;
+    use shaped::prelude::*;
+
+    /// Row-major index of `index` in `sizes`.
+    fn flat(sizes: &[usize], index: &[usize]) -> usize {
+        index.iter().zip(sizes).fold(0, |acc, (&i, &s)| acc * s + i)
+    }
+
+    /// Every index of `sizes`, row-major.
+    fn indices(sizes: &[usize]) -> Vec<Vec<usize>> {
+        let mut out = vec![vec![]];
+        for &s in sizes {
+            out = out
+                .into_iter()
+                .flat_map(|p| {
+                    (0..s).map(move |i| {
+                        let mut q = p.clone();
+                        q.push(i);
+                        q
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// A rank-3 shape, a cat axis, and the second part's size along it.
+    fn cat_case() -> impl Strategy<Value = (Vec<usize>, usize, usize, bool)> {
+        (
+            prop::collection::vec(0usize..4, 3),
+            0usize..3,
+            0usize..4,
+            any::<bool>(),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// `DynTensor::cat` and `stack` of a contiguous part and a permuted
+        /// (strided) one equal a plain loop over the result's indices.
+        #[test]
+        fn cat_and_stack_match_a_reference_loop((sizes, axis, other, permuted) in cat_case()) {
+            let n: usize = sizes.iter().product();
+            let a = DynTensor::<i64>::from_vec((0..n as i64).collect(), &sizes).unwrap();
+            let mut bs = sizes.clone();
+            bs[axis] = other;
+            let nb: usize = bs.iter().product();
+            // `b` stored with its first two dimensions swapped, viewed back.
+            let stored = [bs[1], bs[0], bs[2]];
+            let base = DynTensor::<i64>::from_vec((1000..1000 + nb as i64).collect(), &stored).unwrap();
+            let b_view = base.transpose(0, 1).unwrap();
+            let b_owned = b_view.to_owned();
+            let b = if permuted { b_view } else { b_owned.as_view() };
+            let got = DynTensor::cat(&[&a.as_view(), &b], axis as isize).unwrap();
+            let mut out = sizes.clone();
+            out[axis] += other;
+            prop_assert_eq!(got.shape().to_vec(), out.clone());
+            let (av, bv) = (a.to_vec(), b.to_vec());
+            let got_v = got.to_vec();
+            for idx in indices(&out) {
+                let want = if idx[axis] < sizes[axis] {
+                    av[flat(&sizes, &idx)]
+                } else {
+                    let mut j = idx.clone();
+                    j[axis] -= sizes[axis];
+                    bv[flat(&bs, &j)]
+                };
+                prop_assert_eq!(got_v[flat(&out, &idx)], want);
+            }
+            // stack of two equal shapes along `axis`.
+            let s = DynTensor::stack(&[&a.as_view(), &a.as_view()], axis as isize).unwrap();
+            let mut ss = sizes.clone();
+            ss.insert(axis, 2);
+            prop_assert_eq!(s.shape().to_vec(), ss.clone());
+            let sv = s.to_vec();
+            for idx in indices(&ss) {
+                let mut j = idx.clone();
+                j.remove(axis);
+                prop_assert_eq!(sv[flat(&ss, &idx)], av[flat(&sizes, &j)]);
+            }
+        }
+
+        /// Static `cat` equals the dynamic one.
+        #[test]
+        fn static_cat_equals_dynamic(values in prop::collection::vec(-50i32..50, 2 * 3 + 2 * 5)) {
+            let a = Tensor::<i32, shape![2, 3]>::from_vec(values[..6].to_vec()).unwrap();
+            let b = Tensor::<i32, shape![2, 5]>::from_vec(values[6..].to_vec()).unwrap();
+            let s: Tensor<i32, shape![2, 8]> = (&a, &b).cat::<1>();
+            let (da, db) = (a.clone().into_dyn(), b.clone().into_dyn());
+            let d = DynTensor::cat(&[&da, &db], 1).unwrap();
+            prop_assert_eq!(s.to_vec(), d.to_vec());
+            let t: Tensor<i32, shape![2, 2, 3]> = [&a, &a].stack::<0>();
+            prop_assert_eq!(t.to_vec(), DynTensor::stack(&[&da, &da], 0).unwrap().to_vec());
+        }
+
+        /// `maximum`, `minimum`, `where_` and `clamp` of broadcast operands
+        /// equal an elementwise loop, NaN included.
+        #[test]
+        fn maximum_minimum_where_clamp_match_a_loop(
+            a in prop::collection::vec(prop_oneof![Just(f32::NAN), -5.0f32..5.0], 6),
+            b in prop::collection::vec(prop_oneof![Just(f32::NAN), -5.0f32..5.0], 3),
+            mask in prop::collection::vec(any::<bool>(), 2),
+        ) {
+            let ta = Tensor::<f32, shape![2, 3]>::from_vec(a.clone()).unwrap();
+            let tb = Tensor::<f32, shape![3]>::from_vec(b.clone()).unwrap();
+            let cond = Tensor::<bool, shape![2, 1]>::from_vec(mask.clone()).unwrap();
+            let (mx, mn) = (ta.maximum(&tb).to_vec(), ta.minimum(&tb).to_vec());
+            let w = shaped::where_(&cond, &ta, &tb).to_vec();
+            let c = ta.clamp(-1.0, 1.0).to_vec();
+            let same = |x: f32, y: f32| (x.is_nan() && y.is_nan()) || x == y;
+            for i in 0..6 {
+                let (x, y) = (a[i], b[i % 3]);
+                let nan = x.is_nan() || y.is_nan();
+                let (want_max, want_min) = if nan { (f32::NAN, f32::NAN) } else { (x.max(y), x.min(y)) };
+                let want_where = if mask[i / 3] { x } else { y };
+                let want_clamp = if x.is_nan() { x } else { x.clamp(-1.0, 1.0) };
+                prop_assert!(same(mx[i], want_max), "maximum {} {}", x, y);
+                prop_assert!(same(mn[i], want_min), "minimum {} {}", x, y);
+                prop_assert!(same(w[i], want_where), "where at {}", i);
+                prop_assert!(same(c[i], want_clamp), "clamp {}", x);
+            }
+        }
+    }
+}
