@@ -414,6 +414,64 @@ pub enum Error {
         /// The function's type.
         function: &'static str,
     },
+    /// An operation PyTorch refuses for this kind of operand, with
+    /// PyTorch's fixed text (`clamp is not supported for complex types`).
+    Unsupported {
+        /// PyTorch's text.
+        message: &'static str,
+    },
+    /// A `clamp` bound that leaves no value of an integer type.
+    ClampRange {
+        /// `min` or `max`.
+        bound: &'static str,
+        /// The bound.
+        value: i64,
+        /// The tensor's dtype.
+        dtype: DType,
+    },
+    /// `where` with a condition that is not a bool tensor.
+    WhereCondition {
+        /// The condition's dtype.
+        dtype: DType,
+    },
+    /// `cat` or `stack` of no tensors.
+    EmptyTensorList {
+        /// `cat` or `stack`.
+        op: &'static str,
+    },
+    /// `cat` of tensors whose sizes differ outside the concatenation
+    /// dimension.
+    CatSizes {
+        /// The concatenation dimension.
+        dim: usize,
+        /// The first tensor's size.
+        expected: usize,
+        /// The other tensor's size.
+        actual: usize,
+        /// The other tensor's position in the list.
+        tensor: usize,
+    },
+    /// `cat` of tensors of different ranks.
+    CatRank {
+        /// The first tensor's rank.
+        first: usize,
+        /// The other tensor's rank.
+        other: usize,
+    },
+    /// `cat` of a rank-0 tensor.
+    CatZeroDim {
+        /// Its position in the list.
+        position: usize,
+    },
+    /// `stack` of tensors of different shapes.
+    StackSizes {
+        /// The first tensor's sizes.
+        first: Vec<usize>,
+        /// The position of the other tensor.
+        index: usize,
+        /// Its sizes.
+        other: Vec<usize>,
+    },
     /// A layout that keeps more dimensions than the device kernels take,
     /// after merging the dimensions that can be merged.
     KernelRank {
@@ -548,6 +606,39 @@ impl fmt::Display for Error {
             Error::DeviceMismatch { a, b } => write!(
                 f,
                 "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
+            ),
+            Error::Unsupported { message } => write!(f, "{message}"),
+            Error::ClampRange { bound, value, dtype } => write!(
+                f,
+                "Clamp {bound} value {value} is outside the representable range of {}",
+                dtype.torch_name()
+            ),
+            Error::WhereCondition { dtype } => write!(
+                f,
+                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+                dtype.torch_name()
+            ),
+            Error::EmptyTensorList { op } => match *op {
+                "stack" => write!(f, "stack expects a non-empty TensorList"),
+                _ => write!(f, "torch.cat(): expected a non-empty list of Tensors"),
+            },
+            Error::CatSizes { dim, expected, actual, tensor } => write!(
+                f,
+                "Sizes of tensors must match except in dimension {dim}. Expected size {expected} but got size {actual} for tensor number {tensor} in the list."
+            ),
+            Error::CatRank { first, other } => write!(
+                f,
+                "Tensors must have same number of dimensions: got {first} and {other}"
+            ),
+            Error::CatZeroDim { position } => write!(
+                f,
+                "zero-dimensional tensor (at position {position}) cannot be concatenated"
+            ),
+            Error::StackSizes { first, index, other } => write!(
+                f,
+                "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {index}",
+                Sizes(first),
+                Sizes(other)
             ),
             Error::NoDeviceKernel { function } => {
                 write!(f, "no CUDA kernel computes the element function {function}")

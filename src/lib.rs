@@ -51,6 +51,7 @@ pub mod view;
 pub use dtype::{DType, Element};
 pub use dynamic::{AnyTensor, DynShape, DynTensor};
 pub use error::Error;
+pub use ops::math::where_;
 pub use shape::{Dec, Dyn};
 #[cfg(feature = "cuda")]
 pub use storage::Cuda;
@@ -164,6 +165,7 @@ pub mod prelude {
     pub use crate::dynamic::{AnyTensor, DynConstructors, DynShape, DynTensor};
     pub use crate::error::Error;
     pub use crate::layout::views::{Ellipsis, NewAxis};
+    pub use crate::ops::concat::Concat;
     pub use crate::shape::{Dec, Dyn};
     #[cfg(feature = "cuda")]
     pub use crate::storage::Cuda;

@@ -7,6 +7,7 @@
 //! - [`Ordered`]: the ones with `lt`/`le`/`gt`/`ge` (all but complex).
 
 pub mod cast;
+pub mod math;
 pub mod promote;
 
 use core::fmt::Debug;
@@ -382,7 +383,7 @@ numeric_float!(
 /// gives a complex infinity or NaN (`(2+0i)/0` is `inf + NaN i`), where the
 /// textbook formula would give NaN in both parts.
 #[inline(always)]
-fn complex_div<T: num_traits::Float>(x: Complex<T>, y: Complex<T>) -> Complex<T> {
+pub(crate) fn complex_div<T: num_traits::Float>(x: Complex<T>, y: Complex<T>) -> Complex<T> {
     let (a, b, c, d) = (x.re, x.im, y.re, y.im);
     if c.abs() >= d.abs() {
         if c == T::zero() && d == T::zero() {

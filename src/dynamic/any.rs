@@ -87,7 +87,7 @@ macro_rules! any_tensor {
             }
 
             /// A rank-0 tensor of `dtype` holding `value` converted to it.
-            fn full_scalar(dtype: DType, value: Scalar) -> AnyTensor {
+            pub(crate) fn full_scalar(dtype: DType, value: Scalar) -> AnyTensor {
                 match dtype {
                     $(DType::$variant => AnyTensor::$variant(DynTensor::<$t>::full(&[], scalar_as(value))),)*
                 }
@@ -112,6 +112,8 @@ macro_rules! any_tensor {
         }
     };
 }
+
+pub(crate) use any_tensor;
 
 any_tensor!(
     F16(f16),
@@ -140,9 +142,10 @@ macro_rules! same_variant {
         }
     };
 }
+pub(crate) use same_variant;
 
 /// A plain number as an element of type `T`.
-fn scalar_as<T: Element>(value: Scalar) -> T {
+pub(crate) fn scalar_as<T: Element>(value: Scalar) -> T {
     match value {
         Scalar::Bool(b) => cast(b),
         Scalar::Int(i) => cast(i),
@@ -152,7 +155,7 @@ fn scalar_as<T: Element>(value: Scalar) -> T {
 }
 
 /// The dtype a plain number stands for before its category's default.
-fn scalar_dtype(value: Scalar) -> DType {
+pub(crate) fn scalar_dtype(value: Scalar) -> DType {
     match value {
         Scalar::Bool(_) => DType::Bool,
         Scalar::Int(_) => DType::I64,
@@ -253,7 +256,7 @@ impl AnyTensor {
     }
 
     /// This tensor as `dtype`, without a copy when it already is one.
-    fn as_dtype(&self, dtype: DType) -> Cow<'_, AnyTensor> {
+    pub(crate) fn as_dtype(&self, dtype: DType) -> Cow<'_, AnyTensor> {
         if self.dtype() == dtype {
             Cow::Borrowed(self)
         } else {

@@ -25,10 +25,12 @@
 //! ```
 
 mod any;
+mod any_math;
 mod construct;
 mod convert;
 mod sizes;
 
+pub(crate) use any::scalar_as;
 pub use any::{AnyElement, AnyTensor, Operand};
 pub use construct::DynConstructors;
 pub use sizes::{DynSizes, INLINE_RANK};

@@ -302,6 +302,25 @@ pub(crate) fn write_map1<A: Element, U: Element, F: UnaryFn<A, U>>(
     engine::run_contiguous_output(a.sizes, [&[], a.strides], [0, a.offset], visit);
 }
 
+/// Writes `f(a)` into the part of `dst` that starts at `offset` with
+/// strides `strides` (one run per contiguous stretch, tiles for transposed
+/// inputs): how `cat` fills each part of its output.
+///
+/// # Safety
+/// Every index `offset + i · strides` for `i` inside `a.sizes` must lie in
+/// the buffer `dst` points to, no two of them equal, and no other access
+/// to those elements may happen during the call.
+pub(crate) unsafe fn write_map1_strided<A: Element, U: Element, F: UnaryFn<A, U>>(
+    dst: CpuPtr<MaybeUninit<U>>,
+    strides: &[usize],
+    offset: usize,
+    a: StridedRef<'_, A, Cpu>,
+    f: F,
+) {
+    let visit = Map1 { dst, a: a.ptr, f };
+    engine::run(a.sizes, [strides, a.strides], [offset, a.offset], visit);
+}
+
 /// The visitor of `map1`: writes `f(a)` into a fresh contiguous output.
 struct Map1<A, U, F> {
     dst: CpuPtr<MaybeUninit<U>>,

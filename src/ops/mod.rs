@@ -6,6 +6,9 @@
 //! - [`assign`]: `+= -= *= /=` under the in-place rule.
 //! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
 //! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`.
+//! - [`math`]: `exp`, `ln`, `sqrt`, `abs`, `clamp`, ..., `maximum`,
+//!   `minimum`, `pow`, `where_`.
+//! - [`concat`]: `cat` and `stack`, sized at compile time.
 //! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
 //!   element functions it runs.
 //! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
@@ -14,11 +17,13 @@
 pub mod arith;
 pub mod assign;
 pub mod compare;
+pub mod concat;
 pub mod convert;
 pub mod device_op;
 pub mod engine;
 pub mod expand;
 pub mod kernels;
+pub mod math;
 pub mod matmul;
 pub mod reduce;
 pub mod reducers;

@@ -17,6 +17,7 @@ pub mod arith;
 pub mod axes;
 mod broadcast;
 mod broadcast_to;
+pub mod concat;
 pub mod diagnostics;
 pub mod digits;
 mod dim;

@@ -1,0 +1,84 @@
+//! Elementwise math and concatenation, `f32`: `shaped` against `ndarray`
+//! in the same run. The PyTorch/numpy counterpart is `scripts/bench/math.py`.
+//!
+//! Run with `cargo bench --bench math`.
+//!
+//! Cases:
+//! - `exp`, `sigmoid`, `tanh` of 16M `f32` (a new output each time, as in
+//!   every library compared): `shaped` (rayon's pool, all cores) and
+//!   `ndarray`'s `mapv` (one thread, `f32::exp` from the platform's libm).
+//! - `cat` of two contiguous (2048, 4096) `f32` along axis 0 and axis 1:
+//!   `shaped`'s static `(&a, &b).cat::<AXIS>()` and `ndarray::concatenate`.
+//!
+//! Throughput counts each element read or written once (4 bytes each):
+//! 2 x 4 x n for the unary functions and for `cat`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ndarray::{concatenate, Array1, Array2, Axis};
+use shaped::prelude::*;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// Elements of the unary cases: 16M.
+const N: usize = 1 << 24;
+type Flat = shape![16777216];
+type Half = shape![2048, 4096];
+
+/// Deterministic values in [-4, 4).
+fn values(n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i.wrapping_mul(2654435761) % 8000) as f32) * 0.001 - 4.0)
+        .collect()
+}
+
+fn unary(c: &mut Criterion) {
+    let x = Tensor::<f32, Flat>::from_vec(values(N)).unwrap();
+    let nd = Array1::from_vec(values(N));
+    let mut g = c.benchmark_group("unary_16M");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .throughput(Throughput::Bytes(2 * 4 * N as u64));
+    g.bench_function("exp/shaped", |b| b.iter(|| black_box(x.exp())));
+    g.bench_function("exp/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd.mapv(f32::exp)))
+    });
+    g.bench_function("sigmoid/shaped", |b| b.iter(|| black_box(x.sigmoid())));
+    g.bench_function("sigmoid/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd.mapv(|v| 1.0 / (1.0 + (-v).exp()))))
+    });
+    g.bench_function("tanh/shaped", |b| b.iter(|| black_box(x.tanh())));
+    g.bench_function("tanh/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd.mapv(f32::tanh)))
+    });
+    g.finish();
+}
+
+fn cat(c: &mut Criterion) {
+    let n = 2048 * 4096;
+    let a = Tensor::<f32, Half>::from_vec(values(n)).unwrap();
+    let b = Tensor::<f32, Half>::from_vec(values(n)).unwrap();
+    let na = Array2::from_shape_vec((2048, 4096), values(n)).unwrap();
+    let nb = Array2::from_shape_vec((2048, 4096), values(n)).unwrap();
+    let mut g = c.benchmark_group("cat_2x(2048,4096)");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .throughput(Throughput::Bytes(2 * 4 * 2 * n as u64));
+    g.bench_function("axis0/shaped", |bch| {
+        bch.iter(|| black_box((&a, &b).cat::<0>()))
+    });
+    g.bench_function("axis0/ndarray", |bch| {
+        bch.iter(|| black_box(concatenate(Axis(0), &[na.view(), nb.view()]).unwrap()))
+    });
+    g.bench_function("axis1/shaped", |bch| {
+        bch.iter(|| black_box((&a, &b).cat::<1>()))
+    });
+    g.bench_function("axis1/ndarray", |bch| {
+        bch.iter(|| black_box(concatenate(Axis(1), &[na.view(), nb.view()]).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, unary, cat);
+criterion_main!(benches);

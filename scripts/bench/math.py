@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# Requires: torch==2.15.0, numpy==2.4.6
+"""Elementwise math and concatenation in numpy and PyTorch (CPU, float32),
+the counterpart of `benches/math.rs`, with the same byte accounting.
+
+Cases:
+  exp, sigmoid, tanh of 16M float32 (a new output each call)
+  cat of two (2048, 4096) float32 along axis 0 and axis 1
+  (torch.cat / np.concatenate)
+
+PyTorch runs on 2 threads (torch.set_num_threads(2)); numpy on one.
+Bytes: each element read or written counts once, 4 bytes each (2 x 4 x n).
+Timing: timeit, best of --repeat runs of --number calls.
+
+Usage: python3 scripts/bench/math.py [--repeat R] [--number K]
+"""
+
+import argparse
+import timeit
+
+import numpy as np
+import torch
+
+assert torch.__version__.startswith("2.15.0"), torch.__version__
+torch.set_num_threads(2)
+
+N = 1 << 24
+
+
+def values(n):
+    i = np.arange(n, dtype=np.uint64)
+    return ((i * np.uint64(2654435761)) % np.uint64(8000)).astype(np.float32) * np.float32(0.001) - np.float32(4.0)
+
+
+def report(name, seconds, n_bytes, n_elems):
+    print(f"{name:32s} {seconds * 1e3:9.2f} ms  {seconds / n_elems * 1e9:7.3f} ns/elem  {n_bytes / seconds / 1e9:7.2f} GB/s")
+
+
+def best(f, repeat, number):
+    return min(timeit.repeat(f, repeat=repeat, number=number)) / number
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--number", type=int, default=3)
+    args = p.parse_args()
+    x = values(N)
+    t = torch.from_numpy(x.copy())
+    unary_bytes = 2 * 4 * N
+    for name, np_f, torch_f in [
+        ("exp", lambda: np.exp(x), lambda: torch.exp(t)),
+        ("sigmoid", lambda: 1.0 / (1.0 + np.exp(-x)), lambda: torch.sigmoid(t)),
+        ("tanh", lambda: np.tanh(x), lambda: torch.tanh(t)),
+    ]:
+        report(f"{name}/numpy", best(np_f, args.repeat, args.number), unary_bytes, N)
+        report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), unary_bytes, N)
+    n = 2048 * 4096
+    a = values(n).reshape(2048, 4096)
+    b = values(n).reshape(2048, 4096)
+    ta, tb = torch.from_numpy(a.copy()), torch.from_numpy(b.copy())
+    cat_bytes = 2 * 4 * 2 * n
+    for axis in (0, 1):
+        report(f"cat_axis{axis}/numpy", best(lambda: np.concatenate([a, b], axis), args.repeat, args.number), cat_bytes, 2 * n)
+        report(f"cat_axis{axis}/torch_2_threads", best(lambda: torch.cat([ta, tb], axis), args.repeat, args.number), cat_bytes, 2 * n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,441 @@
+//! What each element type can compute beyond `+ - * /`: the element
+//! capabilities behind [`crate::ops::math`].
+//!
+//! - [`FloatMath`]: the transcendental functions (`exp`, `ln`, `sqrt`, ...),
+//!   for floating and complex types; half types compute in `f32` and round
+//!   once, as PyTorch does.
+//! - [`ToFloat`]: the type such a function computes in: the type itself, or
+//!   float32 (PyTorch's default dtype) for integers and bool.
+//! - [`Abs`], [`Rounding`], [`Clampable`], [`MaxMin`], [`Power`]: the
+//!   functions PyTorch defines on fewer types, each with the compile error
+//!   that names what PyTorch refuses.
+//!
+//! ```
+//! use shaped::dtype::math::{Abs, FloatMath, Rounding};
+//! use num_complex::Complex;
+//! assert_eq!(Complex::new(3.0f32, 4.0).abs(), 5.0f32);
+//! assert_eq!(Rounding::round(2.5f32), 2.0); // half to even
+//! assert_eq!(FloatMath::recip(4.0f64), 0.25);
+//! ```
+
+use super::Element;
+use half::{bf16, f16};
+use num_complex::Complex;
+
+/// Element types with the transcendental functions: floating and complex.
+///
+/// ```
+/// use shaped::dtype::math::FloatMath;
+/// assert_eq!(FloatMath::sigmoid(0.0f32), 0.5);
+/// assert_eq!(FloatMath::log2(half::f16::from_f32(8.0)).to_f32(), 3.0);
+/// ```
+pub trait FloatMath: Element {
+    /// `e^x`.
+    fn exp(self) -> Self;
+    /// The natural logarithm (PyTorch's `log`).
+    fn ln(self) -> Self;
+    /// The base-2 logarithm.
+    fn log2(self) -> Self;
+    /// The square root.
+    fn sqrt(self) -> Self;
+    /// The sine.
+    fn sin(self) -> Self;
+    /// The cosine.
+    fn cos(self) -> Self;
+    /// The hyperbolic tangent.
+    fn tanh(self) -> Self;
+    /// `1 / (1 + e^-x)`.
+    fn sigmoid(self) -> Self;
+    /// `1 / x`.
+    fn recip(self) -> Self;
+    /// `self^e`.
+    fn pow(self, e: Self) -> Self;
+    /// `self^e` for an exponent given as a number, as PyTorch's
+    /// `pow(tensor, scalar)` computes it: the exponents 2, 3, 0.5, -0.5, -1
+    /// and -2 go through multiplication, `sqrt` and reciprocals (so
+    /// `(-inf)^0.5` is NaN, as `sqrt`), every other one through `pow`.
+    fn pow_scalar(self, e: Self) -> Self;
+}
+
+/// [`FloatMath::pow_scalar`] of a type with the usual operations;
+/// `sqrt_cases` says whether the exponents ±0.5 go through `sqrt` (PyTorch
+/// does so for every floating type but float16).
+#[inline(always)]
+fn pow_by_cases<T>(
+    x: T,
+    e: f64,
+    one: T,
+    sqrt_cases: bool,
+    sqrt: impl Fn(T) -> T,
+    pow: impl Fn(T) -> T,
+) -> T
+where
+    T: Copy + core::ops::Mul<Output = T> + core::ops::Div<Output = T>,
+{
+    match e {
+        2.0 => x * x,
+        3.0 => x * x * x,
+        0.5 if sqrt_cases => sqrt(x),
+        -0.5 if sqrt_cases => one / sqrt(x),
+        -1.0 => one / x,
+        -2.0 => one / (x * x),
+        _ => pow(x),
+    }
+}
+
+/// The real floating types: `f32` and `f64` compute directly, `f16` and
+/// `bf16` through `f32`, rounding once.
+macro_rules! float_math {
+    ($($t:ty => |$x:ident| $to:expr, |$y:ident| $from:expr, $sqrt_cases:expr;)*) => {$(
+        impl FloatMath for $t {
+            #[inline(always)]
+            fn exp(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.exp()) }
+            #[inline(always)]
+            fn ln(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.ln()) }
+            #[inline(always)]
+            fn log2(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.log2()) }
+            #[inline(always)]
+            fn sqrt(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.sqrt()) }
+            #[inline(always)]
+            fn sin(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.sin()) }
+            #[inline(always)]
+            fn cos(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.cos()) }
+            #[inline(always)]
+            fn tanh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.tanh()) }
+            #[inline(always)]
+            fn sigmoid(self) -> Self {
+                float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / (1.0 + (-v).exp()))
+            }
+            #[inline(always)]
+            fn recip(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / v) }
+            #[inline(always)]
+            fn pow(self, e: Self) -> Self {
+                let f = |$x: $t| $to;
+                let g = |$y| -> $t { $from };
+                g(f(self).powf(f(e)))
+            }
+            #[inline(always)]
+            fn pow_scalar(self, e: Self) -> Self {
+                let f = |$x: $t| $to;
+                let g = |$y| -> $t { $from };
+                let (x, e) = (f(self), f(e));
+                g(pow_by_cases(x, e as f64, 1.0, $sqrt_cases, |v| v.sqrt(), |v| v.powf(e)))
+            }
+        }
+    )*};
+    (@via $v:expr, $x:ident, $to:expr, $y:ident, $from:expr, |$w:ident| $body:expr) => {{
+        let f = |$x: Self| $to;
+        let g = |$y| -> Self { $from };
+        let $w = f($v);
+        g($body)
+    }};
+}
+float_math! {
+    f32 => |x| x, |y| y, true;
+    f64 => |x| x, |y| y, true;
+    f16 => |x| x.to_f32(), |y| f16::from_f32(y), false;
+    bf16 => |x| x.to_f32(), |y| bf16::from_f32(y), true;
+}
+
+/// The complex types, by num-complex's formulas; `recip` divides as `/`
+/// does (Smith's scaled division, as PyTorch).
+macro_rules! complex_math {
+    ($($r:ty),*) => {$(
+        impl FloatMath for Complex<$r> {
+            #[inline(always)]
+            fn exp(self) -> Self { Complex::exp(self) }
+            #[inline(always)]
+            fn ln(self) -> Self { Complex::ln(self) }
+            #[inline(always)]
+            fn log2(self) -> Self { Complex::ln(self) / core::f64::consts::LN_2 as $r }
+            #[inline(always)]
+            fn sqrt(self) -> Self { Complex::sqrt(self) }
+            #[inline(always)]
+            fn sin(self) -> Self { Complex::sin(self) }
+            #[inline(always)]
+            fn cos(self) -> Self { Complex::cos(self) }
+            #[inline(always)]
+            fn tanh(self) -> Self { Complex::tanh(self) }
+            #[inline(always)]
+            fn sigmoid(self) -> Self {
+                <Self as FloatMath>::recip(Complex::new(1.0, 0.0) + Complex::exp(-self))
+            }
+            #[inline(always)]
+            fn recip(self) -> Self { super::complex_div(Complex::new(1.0, 0.0), self) }
+            #[inline(always)]
+            fn pow(self, e: Self) -> Self { Complex::powc(self, e) }
+            #[inline(always)]
+            fn pow_scalar(self, e: Self) -> Self {
+                let real = if e.im == 0.0 { e.re as f64 } else { f64::NAN };
+                let recip = |z: Self| <Self as FloatMath>::recip(z);
+                match real {
+                    -1.0 => recip(self),
+                    -0.5 => recip(Complex::sqrt(self)),
+                    -2.0 => recip(self * self),
+                    _ => pow_by_cases(self, real, Complex::new(1.0, 0.0), true, Complex::sqrt, |z| {
+                        Complex::powc(z, e)
+                    }),
+                }
+            }
+        }
+    )*};
+}
+complex_math!(f32, f64);
+
+/// The type an element computes [`FloatMath`] functions in: floating and
+/// complex types their own, integers and bool float32 (`torch.exp` of an
+/// int64 tensor is float32).
+///
+/// ```
+/// use shaped::dtype::math::ToFloat;
+/// let x: <i64 as ToFloat>::Float = 1.5f32;
+/// let y: <f64 as ToFloat>::Float = 1.5f64;
+/// # let _ = (x, y);
+/// ```
+pub trait ToFloat: Element {
+    /// The type of the result.
+    type Float: FloatMath;
+}
+macro_rules! to_float {
+    ($($t:ty => $f:ty),*) => {$(
+        impl ToFloat for $t {
+            type Float = $f;
+        }
+    )*};
+}
+to_float!(f16 => f16, bf16 => bf16, f32 => f32, f64 => f64,
+    Complex<f32> => Complex<f32>, Complex<f64> => Complex<f64>,
+    u8 => f32, i8 => f32, i16 => f32, i32 => f32, i64 => f32, bool => f32);
+
+/// The type [`FloatMath`] functions of a `T` give.
+pub type FloatOf<T> = <T as ToFloat>::Float;
+
+/// Element types with `abs`: all but bool. Integers wrap as PyTorch's do
+/// (`abs(-128i8)` is `-128`); a complex value gives its magnitude, of the
+/// real type.
+#[diagnostic::on_unimplemented(
+    message = "`abs` is not implemented for {Self} tensors",
+    label = "the elements are {Self}",
+    note = "PyTorch raises `\"abs_cpu\" not implemented for 'Bool'`; a bool is its own absolute value"
+)]
+pub trait Abs: Element {
+    /// The result type (the real type for complex elements).
+    type Output: Element;
+    /// `|x|`.
+    fn abs(self) -> Self::Output;
+}
+macro_rules! abs_impls {
+    ($($t:ty => |$x:ident| $body:expr),*) => {$(
+        impl Abs for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn abs(self) -> $t {
+                let $x = self;
+                $body
+            }
+        }
+    )*};
+}
+abs_impls!(f16 => |x| if x.is_sign_negative() { -x } else { x },
+    bf16 => |x| if x.is_sign_negative() { -x } else { x },
+    f32 => |x| x.abs(), f64 => |x| x.abs(), u8 => |x| x,
+    i8 => |x| x.wrapping_abs(), i16 => |x| x.wrapping_abs(),
+    i32 => |x| x.wrapping_abs(), i64 => |x| x.wrapping_abs());
+impl<R: num_traits::Float> Abs for Complex<R>
+where
+    Complex<R>: Element,
+    R: Element,
+{
+    type Output = R;
+    #[inline(always)]
+    fn abs(self) -> R {
+        self.re.hypot(self.im)
+    }
+}
+
+/// Element types with `floor`, `ceil` and `round`: real floating types
+/// (`round` goes half to even, as PyTorch), and integers (unchanged).
+#[diagnostic::on_unimplemented(
+    message = "`floor`, `ceil` and `round` need real numbers, not {Self}",
+    label = "the elements are {Self}",
+    note = "PyTorch raises `floor is not supported for complex inputs` and `\"floor_vml_cpu\" not implemented for 'Bool'`"
+)]
+pub trait Rounding: Element {
+    /// The largest integer not above `x`.
+    fn floor(self) -> Self;
+    /// The smallest integer not below `x`.
+    fn ceil(self) -> Self;
+    /// The nearest integer, half to even.
+    fn round(self) -> Self;
+}
+macro_rules! rounding_float {
+    ($($t:ty => |$x:ident| $to:expr, |$y:ident| $from:expr;)*) => {$(
+        impl Rounding for $t {
+            #[inline(always)]
+            fn floor(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.floor()) }
+            #[inline(always)]
+            fn ceil(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.ceil()) }
+            #[inline(always)]
+            fn round(self) -> Self {
+                float_math!(@via self, $x, $to, $y, $from, |v| v.round_ties_even())
+            }
+        }
+    )*};
+}
+rounding_float! {
+    f32 => |x| x, |y| y;
+    f64 => |x| x, |y| y;
+    f16 => |x| x.to_f32(), |y| f16::from_f32(y);
+    bf16 => |x| x.to_f32(), |y| bf16::from_f32(y);
+}
+macro_rules! rounding_int {
+    ($($t:ty),*) => {$(
+        impl Rounding for $t {
+            #[inline(always)]
+            fn floor(self) -> Self { self }
+            #[inline(always)]
+            fn ceil(self) -> Self { self }
+            #[inline(always)]
+            fn round(self) -> Self { self }
+        }
+    )*};
+}
+rounding_int!(u8, i8, i16, i32, i64);
+
+/// Element types with `clamp` and `relu`: real numbers, not bool.
+#[diagnostic::on_unimplemented(
+    message = "`clamp` and `relu` need real, non-bool numbers, not {Self}",
+    label = "computed as {Self}",
+    note = "PyTorch raises `clamp is not supported for complex types`, `Boolean inputs not supported for relu` and `\"clamp_scalar_cpu\" not implemented for 'Bool'`"
+)]
+pub trait Clampable: Element + PartialOrd {
+    /// The values an integer type holds (`None` for floating types): clamp
+    /// bounds outside it are limited to it, or refused when no value fits.
+    const RANGE: Option<(i64, i64)>;
+}
+macro_rules! clampable {
+    ($($t:ty => $range:expr),*) => {$(
+        impl Clampable for $t {
+            const RANGE: Option<(i64, i64)> = $range;
+        }
+    )*};
+}
+clampable!(f16 => None, bf16 => None, f32 => None, f64 => None,
+    u8 => Some((0, u8::MAX as i64)), i8 => Some((i8::MIN as i64, i8::MAX as i64)),
+    i16 => Some((i16::MIN as i64, i16::MAX as i64)),
+    i32 => Some((i32::MIN as i64, i32::MAX as i64)), i64 => Some((i64::MIN, i64::MAX)));
+macro_rules! marker_impls {
+    ($tr:ident: $($t:ty),*) => {$( impl $tr for $t {} )*};
+}
+
+/// Element types with `maximum` and `minimum`: all but complex. A NaN on
+/// either side gives NaN.
+#[diagnostic::on_unimplemented(
+    message = "`maximum` and `minimum` are not implemented for complex tensors, not for {Self}",
+    label = "compared as {Self}",
+    note = "PyTorch raises `maximum not implemented for complex tensors.`; compare magnitudes (`abs()`) or real parts instead"
+)]
+pub trait MaxMin: Element + PartialOrd {}
+marker_impls!(MaxMin: f16, bf16, f32, f64, u8, i8, i16, i32, i64, bool);
+
+/// Element types with `pow`: all but bool. Integers to a negative integer
+/// power give `1` for a base of 1, `±1` for -1 and `0` otherwise, as PyTorch
+/// does for tensor exponents; integer powers wrap.
+///
+/// ```
+/// use shaped::dtype::math::Power;
+/// assert_eq!(Power::power(3i8, 5i8), -13); // 243 wraps
+/// assert_eq!(Power::power(-1i32, -3i32), -1);
+/// assert_eq!(Power::power(2i32, -1i32), 0);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`pow` is not implemented for {Self}",
+    label = "computed as {Self}",
+    note = "PyTorch raises `\"pow\" not implemented for 'Bool'`; `cast::<i64>()` or `cast::<f32>()` the operands first"
+)]
+pub trait Power: Element {
+    /// `self^e`.
+    fn power(self, e: Self) -> Self;
+    /// `self^e` with `e` given as a number ([`FloatMath::pow_scalar`] for
+    /// floating types).
+    fn power_scalar(self, e: Self) -> Self {
+        self.power(e)
+    }
+}
+macro_rules! power_float {
+    ($($t:ty),*) => {$(
+        impl Power for $t {
+            #[inline(always)]
+            fn power(self, e: Self) -> Self { FloatMath::pow(self, e) }
+            #[inline(always)]
+            fn power_scalar(self, e: Self) -> Self { FloatMath::pow_scalar(self, e) }
+        }
+    )*};
+}
+power_float!(f16, bf16, f32, f64, Complex<f32>, Complex<f64>);
+macro_rules! power_int {
+    ($($t:ty),*) => {$(
+        impl Power for $t {
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn power(self, e: Self) -> Self {
+                if e < 0 {
+                    // Only 1 and -1 have integer reciprocals.
+                    return match self as i64 {
+                        1 => 1,
+                        -1 if e % 2 == 0 => 1,
+                        -1 => self,
+                        _ => 0,
+                    };
+                }
+                // Square and multiply, wrapping.
+                let (mut base, mut e, mut acc) = (self, e, 1 as $t);
+                while e > 0 {
+                    if e & 1 == 1 {
+                        acc = acc.wrapping_mul(base);
+                    }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                acc
+            }
+        }
+    )*};
+}
+power_int!(u8, i8, i16, i32, i64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_types_compute_in_f32_and_round_once() {
+        assert_eq!(
+            FloatMath::pow_scalar(f16::from_f32(-3.0), f16::from_f32(2.0)).to_f32(),
+            9.0
+        );
+        assert!(FloatMath::pow_scalar(f32::NEG_INFINITY, 0.5).is_nan());
+        assert_eq!(FloatMath::pow(f32::NEG_INFINITY, 0.5), f32::INFINITY);
+        let h = f16::from_f32(1.0);
+        assert_eq!(FloatMath::exp(h), f16::from_f32(1.0f32.exp()));
+        assert_eq!(
+            FloatMath::sqrt(bf16::from_f32(2.0)),
+            bf16::from_f32(2.0f32.sqrt())
+        );
+        assert_eq!(Rounding::round(f16::from_f32(2.5)).to_f32(), 2.0);
+        assert_eq!(Rounding::round(f16::from_f32(3.5)).to_f32(), 4.0);
+        assert_eq!(Abs::abs(f16::from_f32(-0.0)).to_bits(), 0);
+    }
+
+    #[test]
+    fn integer_powers_wrap_and_handle_negative_exponents() {
+        assert_eq!(Power::power(2i64, 62), 1 << 62);
+        assert_eq!(Power::power(2i64, 64), 0);
+        assert_eq!(Power::power(0i32, 0), 1);
+        assert_eq!(Power::power(0i32, -1), 0);
+        assert_eq!(Power::power(1i16, -5), 1);
+        assert_eq!(Power::power(-1i16, -4), 1);
+        assert_eq!(Power::power(200u8, 2), 64);
+        assert_eq!(Abs::abs(i8::MIN), i8::MIN);
+    }
+}

@@ -1,0 +1,323 @@
+//! Elementwise math on [`AnyTensor`]: the functions of
+//! [`crate::ops::math`] with the element type known at run time, failing
+//! with PyTorch's texts where PyTorch refuses a dtype.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![1, 4], &[2]).unwrap());
+//! assert_eq!(x.sqrt().unwrap().dtype(), DType::F32);
+//! let z = AnyTensor::from(DynTensor::<num_complex::Complex<f32>>::ones(&[1]));
+//! assert_eq!(z.floor().unwrap_err().to_string(), "floor is not supported for complex inputs");
+//! ```
+
+use super::any::{any_tensor, same_variant, scalar_as, scalar_dtype, AnyTensor, Operand};
+use super::DynTensor;
+use crate::dtype::math::{Clampable, Power};
+use crate::dtype::promote::OperandKind;
+use crate::dtype::{DType, Scalar};
+use crate::error::Error;
+use crate::ops::math::{clamp_bounds, Clamp, PowScalar};
+use std::borrow::Cow;
+
+/// PyTorch's `"kernel" not implemented for 'Type'`.
+fn not_implemented(op: &'static str, dtype: DType) -> Error {
+    Error::NotImplementedFor { op, dtype }
+}
+
+/// PyTorch's fixed text.
+fn unsupported(message: &'static str) -> Error {
+    Error::Unsupported { message }
+}
+
+/// The promotion kind of a tensor of this rank.
+fn kind(rank: usize) -> OperandKind {
+    if rank == 0 {
+        OperandKind::ZeroDim
+    } else {
+        OperandKind::Dimensioned
+    }
+}
+
+/// Runs `$body` on the typed tensor for the variants listed; any other
+/// dtype gives `$err`.
+macro_rules! for_variants {
+    ($any:expr, |$x:ident| $body:expr; [$($v:ident),*] else |$d:ident| $err:expr) => {
+        match $any {
+            $(AnyTensor::$v($x) => Ok(AnyTensor::from($body)),)*
+            #[allow(unreachable_patterns)]
+            other => {
+                let $d = other.dtype();
+                Err($err)
+            }
+        }
+    };
+}
+
+/// The unary methods, each with the variants it takes and the error for
+/// the others.
+macro_rules! any_unary {
+    ($($(#[$doc:meta])* $name:ident: [$($v:ident),*] else |$d:ident| $err:expr;)*) => {
+        impl AnyTensor {$(
+            $(#[$doc])*
+            pub fn $name(&self) -> Result<AnyTensor, Error> {
+                for_variants!(self, |x| x.$name(); [$($v),*] else |$d| $err)
+            }
+        )*}
+    };
+}
+
+/// Every variant (the transcendental functions take all twelve dtypes).
+macro_rules! any_float_unary {
+    ($($(#[$doc:meta])* $name:ident;)*) => {
+        impl AnyTensor {$(
+            $(#[$doc])*
+            pub fn $name(&self) -> Result<AnyTensor, Error> {
+                Ok(any_tensor!(@each self, x => AnyTensor::from(x.$name())))
+            }
+        )*}
+    };
+}
+
+any_float_unary! {
+    /// `e^x`; integers and bool give float32. Never fails (the `Result`
+    /// keeps the unary methods alike).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
+    /// assert_eq!(x.exp().unwrap().dtype(), DType::F32);
+    /// ```
+    exp;
+    /// The natural logarithm (PyTorch's `log`).
+    ln;
+    /// The base-2 logarithm.
+    log2;
+    /// The square root.
+    sqrt;
+    /// The sine.
+    sin;
+    /// The cosine.
+    cos;
+    /// The hyperbolic tangent.
+    tanh;
+    /// `1 / (1 + e^-x)`.
+    sigmoid;
+    /// `1 / x` (PyTorch's `reciprocal`).
+    recip;
+}
+
+any_unary! {
+    /// `|x|`; complex tensors give their real type; `Err` for bool.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
+    /// assert_eq!(m.abs().unwrap_err().to_string(), "\"abs_cpu\" not implemented for 'Bool'");
+    /// ```
+    abs: [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
+        else |d| not_implemented("abs_cpu", d);
+    /// Rounds down; `Err` for complex and bool.
+    floor: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d| match d.is_complex() {
+        true => unsupported("floor is not supported for complex inputs"),
+        false => not_implemented("floor_vml_cpu", d),
+    };
+    /// Rounds up; `Err` for complex and bool.
+    ceil: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d| match d.is_complex() {
+        true => unsupported("ceil is not supported for complex inputs"),
+        false => not_implemented("ceil_vml_cpu", d),
+    };
+    /// Rounds half to even; `Err` for complex and bool.
+    round: [F16, BF16, F32, F64, U8, I8, I16, I32, I64]
+        else |d| not_implemented("round_vml_cpu", d);
+    /// `max(x, 0)`; `Err` for complex and bool.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
+    /// assert_eq!(m.relu().unwrap_err().to_string(), "Boolean inputs not supported for relu");
+    /// ```
+    relu: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d| match d.is_complex() {
+        true => unsupported("clamp is not supported for complex types"),
+        false => unsupported("Boolean inputs not supported for relu"),
+    };
+}
+
+/// `t.clamp(min, max)` with the bounds converted to `t`'s element type.
+fn clamp_in_own_type<T: Clampable>(
+    t: &DynTensor<T>,
+    min: Scalar,
+    max: Scalar,
+) -> Result<DynTensor<T>, Error> {
+    let (lo, hi) = clamp_bounds(min, max)?;
+    crate::ops::unary(t, Clamp(lo, hi))
+}
+
+/// `t^e` for a number `e` converted to `t`'s element type.
+fn pow_number<T: Power>(t: &DynTensor<T>, e: Scalar) -> Result<DynTensor<T>, Error> {
+    crate::ops::unary(t, PowScalar(scalar_as(e)))
+}
+
+/// The binary operations with a promoted common type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MathOp {
+    Maximum,
+    Minimum,
+    Pow,
+}
+
+impl AnyTensor {
+    /// `self` and `rhs` converted to their common type (PyTorch's
+    /// `result_type`), `rhs` a tensor or a number (made a rank-0 tensor).
+    fn promoted_pair<'a>(
+        &'a self,
+        rhs: Operand<'a>,
+    ) -> (DType, Cow<'a, AnyTensor>, Cow<'a, AnyTensor>) {
+        let lhs = (self.dtype(), kind(self.rank()));
+        let common = match rhs {
+            Operand::Tensor(t) => DType::result_type(lhs, (t.dtype(), kind(t.rank()))),
+            Operand::Number(s) => DType::result_type(lhs, (scalar_dtype(s), OperandKind::Scalar)),
+        };
+        let b = match rhs {
+            Operand::Tensor(t) => t.as_dtype(common),
+            Operand::Number(s) => Cow::Owned(AnyTensor::full_scalar(common, s)),
+        };
+        (common, self.as_dtype(common), b)
+    }
+
+    fn math_binary(&self, rhs: Operand<'_>, op: MathOp) -> Result<AnyTensor, Error> {
+        let (common, a, b) = self.promoted_pair(rhs);
+        match op {
+            MathOp::Maximum | MathOp::Minimum if common.is_complex() => {
+                return Err(unsupported(match op {
+                    MathOp::Maximum => "maximum not implemented for complex tensors.",
+                    _ => "minimum not implemented for complex tensors.",
+                }))
+            }
+            MathOp::Pow if common == DType::Bool => return Err(not_implemented("pow", common)),
+            MathOp::Pow => {
+                let negative = matches!(rhs, Operand::Number(Scalar::Int(e)) if e < 0);
+                if negative && common.category() == 1 {
+                    return Err(unsupported(
+                        "Integers to negative integer powers are not allowed.",
+                    ));
+                }
+            }
+            _ => {}
+        }
+        if let (MathOp::Pow, Operand::Number(e)) = (op, rhs) {
+            return for_variants!(a.as_ref(), |t| pow_number(t, e)?;
+                [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
+                else |d| not_implemented("pow", d));
+        }
+        let (a, b) = (a.as_ref(), b.as_ref());
+        Ok(match op {
+            MathOp::Maximum => same_variant!(a, b, |x, y| x.try_maximum(y);
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            MathOp::Minimum => same_variant!(a, b, |x, y| x.try_minimum(y);
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            MathOp::Pow => same_variant!(a, b, |x, y| x.try_pow(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64),
+        })
+    }
+
+    /// The larger element of `self` and `rhs`, broadcast and promoted;
+    /// `Err` for complex values, or shapes that do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 5], &[2]).unwrap());
+    /// let b = AnyTensor::from(DynTensor::<f32>::full(&[1], 2.5));
+    /// let m = a.try_maximum(&b).unwrap();
+    /// assert_eq!(m.downcast::<f32>().unwrap().to_vec(), vec![2.5, 5.0]);
+    /// ```
+    pub fn try_maximum(&self, rhs: &AnyTensor) -> Result<AnyTensor, Error> {
+        self.math_binary(Operand::Tensor(rhs), MathOp::Maximum)
+    }
+
+    /// The smaller element of `self` and `rhs`, broadcast and promoted;
+    /// `Err` for complex values, or shapes that do not broadcast.
+    pub fn try_minimum(&self, rhs: &AnyTensor) -> Result<AnyTensor, Error> {
+        self.math_binary(Operand::Tensor(rhs), MathOp::Minimum)
+    }
+
+    /// `self` to the power `rhs` (a tensor or a number), broadcast and
+    /// promoted; `Err` for bool, and for an integer tensor to a negative
+    /// integer number, as PyTorch.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let a = AnyTensor::from(DynTensor::<i32>::full(&[2], 3));
+    /// assert_eq!(a.try_pow(Scalar::Int(2)).unwrap().downcast::<i32>().unwrap().to_vec(), vec![9, 9]);
+    /// assert_eq!(
+    ///     a.try_pow(Scalar::Int(-1)).unwrap_err().to_string(),
+    ///     "Integers to negative integer powers are not allowed."
+    /// );
+    /// ```
+    pub fn try_pow<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<AnyTensor, Error> {
+        self.math_binary(rhs.into(), MathOp::Pow)
+    }
+
+    /// Each element limited to `[min, max]` (numbers, promoted as
+    /// PyTorch's scalars); `Err` for complex and bool results.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let a = AnyTensor::from(DynTensor::<i64>::from_vec(vec![-4, 9], &[2]).unwrap());
+    /// let c = a.clamp(Scalar::Int(0), Scalar::Float(2.5)).unwrap();
+    /// assert_eq!(c.downcast::<f32>().unwrap().to_vec(), vec![0.0, 2.5]);
+    /// ```
+    pub fn clamp(&self, min: Scalar, max: Scalar) -> Result<AnyTensor, Error> {
+        let bounds = DType::promote(scalar_dtype(min), scalar_dtype(max));
+        let common = DType::result_type(
+            (self.dtype(), kind(self.rank())),
+            (bounds, OperandKind::Scalar),
+        );
+        if common.is_complex() {
+            return Err(unsupported("clamp is not supported for complex types"));
+        }
+        let x = self.as_dtype(common);
+        for_variants!(x.as_ref(), |t| clamp_in_own_type(t, min, max)?;
+            [F16, BF16, F32, F64, U8, I8, I16, I32, I64]
+            else |d| not_implemented("clamp_scalar_cpu", d))
+    }
+
+    /// `self` to the power `e`, a float: integer and bool tensors give
+    /// float32. Never fails (the `Result` keeps the methods alike).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = AnyTensor::from(DynTensor::<u8>::full(&[1], 4));
+    /// assert_eq!(a.powf(0.5).unwrap().downcast::<f32>().unwrap().to_vec(), vec![2.0]);
+    /// ```
+    pub fn powf(&self, e: f64) -> Result<AnyTensor, Error> {
+        self.math_binary(Operand::Number(Scalar::Float(e)), MathOp::Pow)
+    }
+
+    /// `where(cond, a, b)` with runtime dtypes: `cond` must be bool; `a`
+    /// and `b` are promoted to their common type and the three broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let c = AnyTensor::from(DynTensor::<i32>::ones(&[2]));
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[2]));
+    /// assert_eq!(
+    ///     AnyTensor::where_(&c, &x, &x).unwrap_err().to_string(),
+    ///     "where expected condition to be a boolean tensor, but got a tensor with dtype Int"
+    /// );
+    /// ```
+    pub fn where_(cond: &AnyTensor, a: &AnyTensor, b: &AnyTensor) -> Result<AnyTensor, Error> {
+        let AnyTensor::Bool(cond) = cond else {
+            return Err(Error::WhereCondition {
+                dtype: cond.dtype(),
+            });
+        };
+        let (_, a, b) = a.promoted_pair(Operand::Tensor(b));
+        let (a, b) = (a.as_ref(), b.as_ref());
+        Ok(
+            same_variant!(a, b, |x, y| crate::ops::math::try_where(cond, x, y);
+            F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+        )
+    }
+}

@@ -1,0 +1,622 @@
+//! Elementwise math: unary functions (`exp`, `ln`, `sqrt`, `abs`, `floor`,
+//! `clamp`, ...), binary `maximum`, `minimum`, `pow` with broadcasting and
+//! type promotion, and [`where_`].
+//!
+//! Result types follow PyTorch: the transcendental functions of integer
+//! and bool tensors give float32 ([`ToFloat`]); `abs` of a complex tensor
+//! gives its real type; `floor`, `ceil`, `round` of integers keep them.
+//! What PyTorch refuses (`floor` of complex values, `relu` of bools,
+//! `maximum` of complex values, ...) does not compile, with a message that
+//! says so; `AnyTensor`'s forms return PyTorch's error instead.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let x = tensor![[-1.5f32, 0.0], [2.5, 4.0]];
+//! assert_eq!(x.abs().to_vec(), vec![1.5, 0.0, 2.5, 4.0]);
+//! assert_eq!(x.round().to_vec(), vec![-2.0, 0.0, 2.0, 4.0]); // half to even
+//! assert_eq!(x.relu().maximum(&tensor![1.0f32, 0.5]).to_vec(), vec![1.0, 0.5, 2.5, 4.0]);
+//! let n = tensor![1i64, 4, 9];
+//! assert_eq!(n.sqrt().to_vec(), vec![1.0f32, 2.0, 3.0]); // int64 -> float32
+//! ```
+
+use super::arith::promoted_binary;
+use super::engine::{self, Row};
+use super::kernels::{BinaryFn, ElementOp, UnaryFn};
+use super::{broadcast_strides, unary, Elementwise};
+use crate::dtype::cast::cast;
+use crate::dtype::math::{Abs, Clampable, FloatMath, FloatOf, MaxMin, Power, Rounding, ToFloat};
+use crate::dtype::promote::{
+    check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar,
+};
+use crate::dtype::{Element, Scalar};
+use crate::dynamic::scalar_as;
+use crate::error::Error;
+use crate::layout::{checked_numel, Layout};
+use crate::shape::{broadcast_sizes_into, Broadcast, BroadcastShape, Shape, SizeArray};
+use crate::storage::cpu::{CpuBuffer, CpuPtr};
+use crate::storage::{Cpu, Repr, Storage};
+use crate::tensor::Tensor;
+
+/// Declares unit element functions of one argument: `Name: |x: T| -> Out
+/// [bound] body`.
+macro_rules! unary_fns {
+    ($($(#[$doc:meta])* $name:ident: |$x:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, Default)]
+        pub struct $name;
+        impl<T: $bound> UnaryFn<T, $out> for $name {
+            #[inline(always)]
+            fn call(&self, $x: T) -> $out {
+                $body
+            }
+        }
+    )*};
+}
+
+unary_fns! {
+    /// `e^x`, in [`FloatOf<T>`].
+    Exp: |x| -> FloatOf<T> [ToFloat] FloatMath::exp(cast::<T, FloatOf<T>>(x));
+    /// The natural logarithm (PyTorch's `log`).
+    Ln: |x| -> FloatOf<T> [ToFloat] FloatMath::ln(cast::<T, FloatOf<T>>(x));
+    /// The base-2 logarithm.
+    Log2: |x| -> FloatOf<T> [ToFloat] FloatMath::log2(cast::<T, FloatOf<T>>(x));
+    /// The square root.
+    Sqrt: |x| -> FloatOf<T> [ToFloat] FloatMath::sqrt(cast::<T, FloatOf<T>>(x));
+    /// The sine.
+    Sin: |x| -> FloatOf<T> [ToFloat] FloatMath::sin(cast::<T, FloatOf<T>>(x));
+    /// The cosine.
+    Cos: |x| -> FloatOf<T> [ToFloat] FloatMath::cos(cast::<T, FloatOf<T>>(x));
+    /// The hyperbolic tangent.
+    Tanh: |x| -> FloatOf<T> [ToFloat] FloatMath::tanh(cast::<T, FloatOf<T>>(x));
+    /// `1 / (1 + e^-x)`.
+    Sigmoid: |x| -> FloatOf<T> [ToFloat] FloatMath::sigmoid(cast::<T, FloatOf<T>>(x));
+    /// `1 / x` (PyTorch's `reciprocal`).
+    Recip: |x| -> FloatOf<T> [ToFloat] FloatMath::recip(cast::<T, FloatOf<T>>(x));
+    /// `|x|`; the magnitude of a complex value.
+    AbsFn: |x| -> T::Output [Abs] Abs::abs(x);
+    /// The largest integer not above `x`.
+    Floor: |x| -> T [Rounding] Rounding::floor(x);
+    /// The smallest integer not below `x`.
+    Ceil: |x| -> T [Rounding] Rounding::ceil(x);
+    /// The nearest integer, half to even.
+    Round: |x| -> T [Rounding] Rounding::round(x);
+    /// `max(x, 0)`; NaN stays NaN.
+    Relu: |x| -> T [Clampable] if x < T::ZERO { T::ZERO } else { x };
+}
+
+/// `min(max(x, lo), hi)`: NaN stays NaN, and `lo > hi` gives `hi`
+/// everywhere, as PyTorch's `clamp`.
+#[derive(Copy, Clone, Debug)]
+pub struct Clamp<T>(pub T, pub T);
+impl<T: Clampable> UnaryFn<T, T> for Clamp<T> {
+    #[inline(always)]
+    fn call(&self, x: T) -> T {
+        let y = if x < self.0 { self.0 } else { x };
+        if y > self.1 {
+            self.1
+        } else {
+            y
+        }
+    }
+}
+
+/// `x^e` for an exponent given as a number, as PyTorch's
+/// `pow(tensor, scalar)` ([`Power::power_scalar`]).
+#[derive(Copy, Clone, Debug)]
+pub struct PowScalar<T>(pub T);
+impl<T: Power> UnaryFn<T, T> for PowScalar<T> {
+    #[inline(always)]
+    fn call(&self, x: T) -> T {
+        x.power_scalar(self.0)
+    }
+}
+
+/// The bounds of `clamp` as elements of type `C`. For an integer type,
+/// bounds outside its range are limited to it, and a bound that leaves no
+/// value (a minimum above the largest value, a maximum below the smallest)
+/// is PyTorch's error.
+pub(crate) fn clamp_bounds<C: Clampable>(min: Scalar, max: Scalar) -> Result<(C, C), Error> {
+    let Some((lo, hi)) = C::RANGE else {
+        return Ok((scalar_as(min), scalar_as(max)));
+    };
+    let int = |s: Scalar| match s {
+        Scalar::Int(i) => i,
+        Scalar::Bool(b) => i64::from(b),
+        Scalar::Float(f) => f as i64,
+        Scalar::Complex(re, _) => re as i64,
+    };
+    let (a, b) = (int(min), int(max));
+    if a > hi {
+        return Err(Error::ClampRange {
+            bound: "min",
+            value: a,
+            dtype: C::DTYPE,
+        });
+    }
+    if b < lo {
+        return Err(Error::ClampRange {
+            bound: "max",
+            value: b,
+            dtype: C::DTYPE,
+        });
+    }
+    Ok((cast(a.max(lo)), cast(b.min(hi))))
+}
+
+/// Declares unit element functions of two arguments of one type.
+macro_rules! binary_fns {
+    ($($(#[$doc:meta])* $name:ident: |$a:ident, $b:ident| [$bound:ident] $body:expr;)*) => {$(
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, Default)]
+        pub struct $name;
+        impl<T: $bound> BinaryFn<T, T, T> for $name {
+            #[inline(always)]
+            fn call(&self, $a: T, $b: T) -> T {
+                $body
+            }
+        }
+        impl<C: Element> ElementOp<C> for $name {
+            type Output = C;
+        }
+    )*};
+}
+
+binary_fns! {
+    /// The larger of `a` and `b`; NaN if either is NaN.
+    Maximum: |a, b| [MaxMin] {
+        #[allow(clippy::eq_op)]
+        let nan = |v: T| v != v;
+        if nan(a) || (!nan(b) && a >= b) { a } else { b }
+    };
+    /// The smaller of `a` and `b`; NaN if either is NaN.
+    Minimum: |a, b| [MaxMin] {
+        #[allow(clippy::eq_op)]
+        let nan = |v: T| v != v;
+        if nan(a) || (!nan(b) && a <= b) { a } else { b }
+    };
+    /// `a^b`.
+    Pow: |a, b| [Power] Power::power(a, b);
+}
+
+/// Element-function methods of one tensor, each with its doc lines.
+macro_rules! unary_methods {
+    ($($(#[$doc:meta])* $name:ident => $Fn:ident: $bound:ident -> $out:ty;)*) => {
+        impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
+            $(#[$doc])*
+            pub fn $name(&self) -> Tensor<$out, S, D>
+            where
+                T: $bound,
+            {
+                unary(self, $Fn).unwrap_or_else(|e| panic!("{e}"))
+            }
+        )*}
+    };
+}
+
+unary_methods! {
+    /// `|x|` elementwise; complex tensors give their real type, integers
+    /// wrap (`abs(-128i8)` is `-128`). Not for bool tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = tensor![Complex::new(3.0f32, 4.0)];
+    /// let m: Tensor<f32, shape![1]> = z.abs();
+    /// assert_eq!(m.to_vec(), vec![5.0]);
+    /// ```
+    abs => AbsFn: Abs -> T::Output;
+    /// `e^x` elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f64].exp().to_vec(), vec![1.0]);
+    /// assert_eq!(tensor![0i32].exp().dtype(), DType::F32);
+    /// ```
+    exp => Exp: ToFloat -> FloatOf<T>;
+    /// The natural logarithm elementwise (PyTorch's `log`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![1.0f32].ln().to_vec(), vec![0.0]);
+    /// ```
+    ln => Ln: ToFloat -> FloatOf<T>;
+    /// The base-2 logarithm elementwise.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![8u8].log2().to_vec(), vec![3.0f32]);
+    /// ```
+    log2 => Log2: ToFloat -> FloatOf<T>;
+    /// The square root elementwise (NaN for negative reals).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![4.0f32].sqrt().to_vec(), vec![2.0]);
+    /// ```
+    sqrt => Sqrt: ToFloat -> FloatOf<T>;
+    /// The sine elementwise.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].sin().to_vec(), vec![0.0]);
+    /// ```
+    sin => Sin: ToFloat -> FloatOf<T>;
+    /// The cosine elementwise.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].cos().to_vec(), vec![1.0]);
+    /// ```
+    cos => Cos: ToFloat -> FloatOf<T>;
+    /// The hyperbolic tangent elementwise.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].tanh().to_vec(), vec![0.0]);
+    /// ```
+    tanh => Tanh: ToFloat -> FloatOf<T>;
+    /// The logistic function `1 / (1 + e^-x)` elementwise.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].sigmoid().to_vec(), vec![0.5]);
+    /// ```
+    sigmoid => Sigmoid: ToFloat -> FloatOf<T>;
+    /// `1 / x` elementwise (PyTorch's `reciprocal`); integers give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![4i64].recip().to_vec(), vec![0.25f32]);
+    /// ```
+    recip => Recip: ToFloat -> FloatOf<T>;
+    /// The largest integer not above each element; integers are unchanged.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![-0.5f32, 1.5].floor().to_vec(), vec![-1.0, 1.0]);
+    /// ```
+    floor => Floor: Rounding -> T;
+    /// The smallest integer not below each element; integers are unchanged.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![-0.5f32, 1.5].ceil().to_vec(), vec![-0.0, 2.0]);
+    /// ```
+    ceil => Ceil: Rounding -> T;
+    /// The nearest integer to each element, half to even (as PyTorch).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.5f64, 1.5, 2.5].round().to_vec(), vec![0.0, 2.0, 2.0]);
+    /// ```
+    round => Round: Rounding -> T;
+    /// `max(x, 0)` elementwise; NaN stays NaN. Not for complex or bool
+    /// tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![-2i32, 3].relu().to_vec(), vec![0, 3]);
+    /// ```
+    relu => Relu: Clampable -> T;
+}
+
+/// The other operand of `maximum`, `minimum` and `pow`: a tensor whose
+/// element type and shape combine with `T` and `S` (type promotion and
+/// broadcasting, as for `+`).
+pub trait MathOperand<T: Element, S: Shape, D: Elementwise> {
+    /// The common element type, which is also the result's.
+    type Common: Element;
+    /// The broadcast shape.
+    type Shape: Shape;
+    /// `f(lhs, self)` elementwise in the common type; `Err` when `Dyn`
+    /// sizes do not broadcast.
+    fn apply<R: Repr, F: BinaryFn<Self::Common, Self::Common, Self::Common>>(
+        &self,
+        lhs: &Tensor<T, S, D, R>,
+        f: F,
+    ) -> Result<Tensor<Self::Common, Self::Shape, D>, Error>;
+}
+
+impl<T, S, T2, S2, D, R2> MathOperand<T, S, D> for Tensor<T2, S2, D, R2>
+where
+    T: CommonType<T2, S, S2>,
+    T2: Element,
+    S: BroadcastShape<S2>,
+    S2: Shape,
+    D: Elementwise,
+    R2: Repr,
+{
+    type Common = Common<T, S, T2, S2>;
+    type Shape = Broadcast<S, S2>;
+    fn apply<R: Repr, F: BinaryFn<Self::Common, Self::Common, Self::Common>>(
+        &self,
+        lhs: &Tensor<T, S, D, R>,
+        f: F,
+    ) -> Result<Tensor<Self::Common, Self::Shape, D>, Error> {
+        promoted_binary::<_, _, Self::Common, _, _, _, _, _, _, _>(lhs, self, f)
+    }
+}
+
+/// `maximum`, `minimum`, `pow` and their `try_` forms.
+macro_rules! binary_methods {
+    ($($(#[$doc:meta])* $name:ident, $try_name:ident => $Fn:ident;)*) => {
+        impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
+            $(#[$doc])*
+            pub fn $name<O: MathOperand<T, S, D>>(&self, other: &O) -> Tensor<O::Common, O::Shape, D>
+            where
+                $Fn: BinaryFn<O::Common, O::Common, O::Common>,
+            {
+                other.apply(self, $Fn).unwrap_or_else(|e| panic!("{e}"))
+            }
+
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]
+            ///
+            /// ```
+            /// use shaped::prelude::*;
+            /// let a = DynTensor::<f32>::ones(&[2, 3]);
+            #[doc = concat!("assert!(a.", stringify!($try_name), "(&DynTensor::<f32>::ones(&[4])).is_err());")]
+            /// ```
+            pub fn $try_name<O: MathOperand<T, S, D>>(
+                &self,
+                other: &O,
+            ) -> Result<Tensor<O::Common, O::Shape, D>, Error>
+            where
+                $Fn: BinaryFn<O::Common, O::Common, O::Common>,
+            {
+                other.apply(self, $Fn)
+            }
+        )*}
+    };
+}
+
+binary_methods! {
+    /// The larger element of `self` and `other`, with broadcasting and type
+    /// promotion; NaN where either is NaN. Not for complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = tensor![[1.0f32, f32::NAN, 3.0]];
+    /// let b = tensor![[2i32], [0]];
+    /// let m = a.maximum(&b); // (2, 3), float32
+    /// assert_eq!(m.shape(), [2, 3]);
+    /// assert_eq!(m[[0, 0]], 2.0);
+    /// assert!(m[[1, 1]].is_nan());
+    /// ```
+    maximum, try_maximum => Maximum;
+    /// The smaller element of `self` and `other`, with broadcasting and type
+    /// promotion; NaN where either is NaN. Not for complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![1u8, 5].minimum(&tensor![3u8]).to_vec(), vec![1, 3]);
+    /// ```
+    minimum, try_minimum => Minimum;
+    /// `self` to the power `other`, with broadcasting and type promotion.
+    /// Integers wrap; an integer to a negative power is 0 (1 and -1 keep
+    /// their reciprocals), as PyTorch. Not for bool tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![2i32, 3].pow(&tensor![3i32, -1]).to_vec(), vec![8, 0]);
+    /// assert_eq!(tensor![4.0f32].pow(&tensor![0.5f64]).to_vec(), vec![2.0f64]);
+    /// ```
+    pow, try_pow => Pow;
+}
+
+impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
+    /// `self` to the power `e`, a plain number: an integer or bool tensor
+    /// gives float32, as `x.pow(2.5)` in PyTorch.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![4.0f32, 9.0].powf(0.5).to_vec(), vec![2.0, 3.0]);
+    /// assert_eq!(tensor![4i64].powf(0.5).to_vec(), vec![2.0f32]);
+    /// ```
+    pub fn powf(&self, e: f64) -> Tensor<CommonScalar<T, S, f64>, S, D>
+    where
+        T: CommonWithScalar<f64, S>,
+        CommonScalar<T, S, f64>: Power,
+    {
+        let e: CommonScalar<T, S, f64> = cast(e);
+        unary(
+            self,
+            InCommonUnary::<_, CommonScalar<T, S, f64>>::new(PowScalar(e)),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Each element limited to `[min, max]`, the bounds plain numbers that
+    /// promote as PyTorch's scalars (`int_tensor.clamp(0.5, 1.5)` is
+    /// float32, `int_tensor.clamp(0, 6)` keeps its type). NaN stays NaN;
+    /// `min > max` gives `max` everywhere. Integer bounds outside an
+    /// integer type's range are limited to it; a minimum above its largest
+    /// value (or a maximum below its smallest) panics with PyTorch's message
+    /// (`try_clamp` returns it). Not for complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![-1.0f32, 0.5, 9.0].clamp(0.0, 1.0).to_vec(), vec![0.0, 0.5, 1.0]);
+    /// assert_eq!(tensor![-3i16, 7].clamp(0, 6).to_vec(), vec![0i16, 6]);
+    /// ```
+    pub fn clamp<N: Number>(&self, min: N, max: N) -> Tensor<CommonScalar<T, S, N>, S, D>
+    where
+        T: CommonWithScalar<N, S>,
+        CommonScalar<T, S, N>: Clampable,
+    {
+        self.try_clamp(min, max).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`clamp`](Self::clamp), or `Err` with PyTorch's message when a bound
+    /// leaves no value of an integer type.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(
+    ///     tensor![1i8].try_clamp(200, 300).unwrap_err().to_string(),
+    ///     "Clamp min value 200 is outside the representable range of Char"
+    /// );
+    /// assert_eq!(tensor![1u8, 9].try_clamp(-5, 4).unwrap().to_vec(), vec![1, 4]);
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn try_clamp<N: Number>(
+        &self,
+        min: N,
+        max: N,
+    ) -> Result<Tensor<CommonScalar<T, S, N>, S, D>, Error>
+    where
+        T: CommonWithScalar<N, S>,
+        CommonScalar<T, S, N>: Clampable,
+    {
+        let (lo, hi) = clamp_bounds(min.to_scalar(), max.to_scalar())?;
+        unary(
+            self,
+            InCommonUnary::<_, CommonScalar<T, S, N>>::new(Clamp(lo, hi)),
+        )
+    }
+}
+
+/// The plain numbers `clamp` takes as bounds: Python's scalar kinds, as
+/// the operators take them (`bool`, `i64`, `f64`, `Complex<f64>`), so
+/// unsuffixed literals infer on their own; a number counts only by its
+/// category.
+pub trait Number: Element {}
+impl Number for bool {}
+impl Number for i64 {}
+impl Number for f64 {}
+impl Number for num_complex::Complex<f64> {}
+
+/// A unary function computed in the type `C`: the element is converted to
+/// `C` first (the identity when it already is one).
+#[derive(Debug)]
+pub struct InCommonUnary<F, C>(pub F, core::marker::PhantomData<fn() -> C>);
+impl<F, C> InCommonUnary<F, C> {
+    /// `f` in the type `C`.
+    pub fn new(f: F) -> Self {
+        InCommonUnary(f, core::marker::PhantomData)
+    }
+}
+impl<F: Copy, C> Clone for InCommonUnary<F, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F: Copy, C> Copy for InCommonUnary<F, C> {}
+impl<A: Element, C: Element, U, F: UnaryFn<C, U>> UnaryFn<A, U> for InCommonUnary<F, C> {
+    #[inline(always)]
+    fn call(&self, a: A) -> U {
+        self.0.call(cast::<A, C>(a))
+    }
+}
+
+/// `where_` and `try_where`, which share their bounds.
+macro_rules! where_functions {
+    ($($(#[$doc:meta])* $name:ident -> $ret:ty => |$c:ident, $a:ident, $b:ident| $body:expr;)*) => {$(
+        $(#[$doc])*
+        #[allow(clippy::type_complexity)]
+        pub fn $name<A, B, SC, SA, SB, RC, RA, RB>(
+            $c: &Tensor<bool, SC, Cpu, RC>,
+            $a: &Tensor<A, SA, Cpu, RA>,
+            $b: &Tensor<B, SB, Cpu, RB>,
+        ) -> $ret
+        where
+            A: CommonType<B, SA, SB>,
+            B: Element,
+            SC: BroadcastShape<SA>,
+            Broadcast<SC, SA>: BroadcastShape<SB>,
+            SA: Shape,
+            SB: Shape,
+            RC: Repr,
+            RA: Repr,
+            RB: Repr,
+        {
+            $body
+        }
+    )*};
+}
+
+where_functions! {
+    /// `where(cond, a, b)`: `a` where `cond` is true, else `b`, the three
+    /// broadcast together (the result shape is computed by the compiler) and
+    /// `a`, `b` promoted to their common type, as `torch.where`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let cond = tensor![[true], [false]];
+    /// let a = tensor![1i32, 2, 3];
+    /// let b = tensor![0.5f32];
+    /// let w = shaped::where_(&cond, &a, &b); // (2, 3), float32
+    /// assert_eq!(w.to_vec(), vec![1.0, 2.0, 3.0, 0.5, 0.5, 0.5]);
+    /// ```
+    where_ -> Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, Cpu>
+        => |cond, a, b| try_where(cond, a, b).unwrap_or_else(|e| panic!("{e}"));
+    /// [`where_`], or `Err` with PyTorch's message when `Dyn` sizes do not
+    /// broadcast (the condition with `a` first, then with `b`, as PyTorch
+    /// reports it).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let cond = DynTensor::<bool>::ones(&[2, 3]);
+    /// let err = shaped::ops::math::try_where(&cond, &DynTensor::<f32>::ones(&[4]), &DynTensor::<f32>::ones(&[3]));
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
+    /// );
+    /// ```
+    try_where -> Result<Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, Cpu>, Error>
+        => |cond, a, b| {
+        check_runtime_rank::<Common<A, SA, B, SB>>(
+            (A::DTYPE, SA::RANK, a.rank()),
+            (B::DTYPE, SB::RANK, b.rank()),
+        )?;
+        let ca = cond.rank().max(a.rank());
+        let mut first = vec![0; ca];
+        broadcast_sizes_into(cond.layout.sizes(), a.layout.sizes(), &mut first)?;
+        let rank = ca.max(b.rank());
+        let mut sizes = <Broadcast<Broadcast<SC, SA>, SB> as Shape>::Sizes::filled(rank, 0);
+        broadcast_sizes_into(&first, b.layout.sizes(), sizes.as_mut())?;
+        checked_numel(sizes.as_ref())?;
+        let strides_of = |s: &[usize], st: &[usize]| {
+            let mut out = vec![0; rank];
+            broadcast_strides(s, st, sizes.as_ref(), &mut out);
+            out
+        };
+        let sc = strides_of(cond.layout.sizes(), cond.layout.strides());
+        let sa = strides_of(a.layout.sizes(), a.layout.strides());
+        let sb = strides_of(b.layout.sizes(), b.layout.strides());
+        let (pc, pa, pb) = (cond.data.ptr(), a.data.ptr(), b.data.ptr());
+        let buffer = CpuBuffer::<Common<A, SA, B, SB>>::try_new_with(
+            crate::layout::numel(sizes.as_ref()),
+            |dst| {
+                let po = CpuPtr::from_mut(dst);
+                engine::run_contiguous_output(
+                    sizes.as_ref(),
+                    [&[], &sc[..], &sa[..], &sb[..]],
+                    [
+                        0,
+                        cond.layout.offset(),
+                        a.layout.offset(),
+                        b.layout.offset(),
+                    ],
+                    |r: Row<4>| {
+                        for i in 0..r.len {
+                            let at = |k: usize| r.offsets[k] + i * r.strides[k];
+                            // SAFETY: the engine visits each output index once,
+                            // inside the fresh output; the inputs' offsets stay
+                            // inside their layouts, which lie inside their
+                            // storages, and nothing writes them meanwhile.
+                            unsafe {
+                                let value = if *pc.as_ptr().add(at(1)) {
+                                    cast(*pa.as_ptr().add(at(2)))
+                                } else {
+                                    cast(*pb.as_ptr().add(at(3)))
+                                };
+                                (*po.as_ptr().add(at(0))).write(value);
+                            }
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
+        };
+}
