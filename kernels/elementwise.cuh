@@ -21,6 +21,23 @@
 
 #define SHAPED_MAX_RANK 16
 
+// The twelve element types, in the order of the Rust `DType` enum (whose
+// variant index is the DT_* code below): X(kernel-name suffix, C++ type,
+// numeric).
+#define SHAPED_FOR_EACH_DTYPE(X)          \
+    X(f16, shaped::f16, true)             \
+    X(bf16, shaped::bf16, true)           \
+    X(f32, float, true)                   \
+    X(f64, double, true)                  \
+    X(c64, shaped::complex<float>, true)  \
+    X(c128, shaped::complex<double>, true) \
+    X(u8, uint8_t, true)                  \
+    X(i8, int8_t, true)                   \
+    X(i16, int16_t, true)                 \
+    X(i32, int32_t, true)                 \
+    X(i64, int64_t, true)                 \
+    X(bool, bool, false)
+
 namespace shaped {
 
 // ---------------------------------------------------------------- arguments
@@ -47,15 +64,23 @@ struct Args {
     int32_t vec;         // elements per vector (1: scalar loops only)
     int32_t a_inner;     // innermost stride of a in the vector path: 0 or 1
     int32_t b_inner;     // the same for b
-    int32_t pad;
+    int32_t out_dtype;   // cast and promoted kernels: the output's DT_* code
+    int32_t a_dtype;     // promoted kernels: operand a's DT_* code
+    int32_t b_dtype;     // promoted kernels: operand b's DT_* code
 };
 
 // Operation codes; the Rust side mirrors them (`OpCode`).
 enum {
     OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_DIV = 3,
     OP_EQ = 4, OP_NE = 5, OP_LT = 6, OP_LE = 7, OP_GT = 8, OP_GE = 9,
-    OP_NEG = 16, OP_IDENTITY = 17, OP_CONSTANT = 18,
+    OP_NEG = 16, OP_IDENTITY = 17, OP_CONSTANT = 18, OP_CONJ = 19, OP_CAST = 20,
 };
+
+// Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring
+// the Rust `DType` variants' order.
+#define SHAPED_DTYPE_CODE(name, T, numeric) DT_##name,
+enum { SHAPED_FOR_EACH_DTYPE(SHAPED_DTYPE_CODE) DT_COUNT };
+#undef SHAPED_DTYPE_CODE
 
 // ------------------------------------------------------------ element types
 
@@ -122,6 +147,9 @@ SHAPED_INT_OPS(int32_t)
 SHAPED_INT_OPS(int64_t)
 #undef SHAPED_INT_OPS
 __host__ __device__ inline float div(bool a, bool b) { return float(a) / float(b); }
+// bool + bool is `or` (PyTorch's addition saturates at true), bool * bool is `and`.
+__host__ __device__ inline bool add(bool a, bool b) { return a || b; }
+__host__ __device__ inline bool mul(bool a, bool b) { return a && b; }
 
 #define SHAPED_FLOAT_OPS(T)                                          \
     __host__ __device__ inline T add(T a, T b) { return a + b; }     \
@@ -155,9 +183,13 @@ template <class R> __host__ __device__ inline complex<R> mul(complex<R> a, compl
 }
 // Smith's scaled division, as PyTorch (c10::complex) and the CPU backend:
 // no overflow in c^2 + d^2, and x / 0 gives a complex infinity or NaN.
+// |x|, with |-0| = +0 (a division by -0 and by +0 differ in sign).
+template <class R> __host__ __device__ inline R abs_of(R x) {
+    return x < R(0) ? -x : (x == R(0) ? R(0) : x);
+}
 template <class R> __host__ __device__ inline complex<R> div(complex<R> a, complex<R> b) {
-    R abs_c = b.re < R(0) ? -b.re : b.re;
-    R abs_d = b.im < R(0) ? -b.im : b.im;
+    R abs_c = abs_of(b.re);
+    R abs_d = abs_of(b.im);
     if (abs_c >= abs_d) {
         if (abs_c == R(0) && abs_d == R(0)) {
             return complex<R>{a.re / abs_c, a.im / abs_d};
@@ -172,6 +204,108 @@ template <class R> __host__ __device__ inline complex<R> div(complex<R> a, compl
 }
 template <class R> __host__ __device__ inline complex<R> neg(complex<R> a) {
     return complex<R>{-a.re, -a.im};
+}
+
+// The complex conjugate; real values are their own.
+template <class T> __host__ __device__ inline T conj_of(T a) { return a; }
+template <class R> __host__ __device__ inline complex<R> conj_of(complex<R> a) {
+    return complex<R>{a.re, -a.im};
+}
+
+// ------------------------------------------------------------- conversions
+
+// PyTorch's conversions, as the CPU backend makes them (src/dtype/cast.rs):
+// every type gives its value (its real part) as f32, f64, a truncated i64 and
+// a bool (`!= 0`), and its imaginary part; every type is made from those.
+
+// Truncation toward zero, saturating, NaN giving 0 (Rust's `as`; in PyTorch
+// these inputs are undefined behaviour, so any answer is PyTorch's).
+__host__ __device__ inline int64_t i64_of(double x) {
+    if (!(x == x)) return 0;
+    if (x >= 9223372036854775808.0) return INT64_MAX;
+    if (x <= -9223372036854775808.0) return INT64_MIN;
+    return int64_t(x);
+}
+
+#define SHAPED_REAL_PARTS(T)                                                   \
+    __host__ __device__ inline float real_f32(T x) { return float(x); }        \
+    __host__ __device__ inline double real_f64(T x) { return double(x); }      \
+    __host__ __device__ inline bool nonzero(T x) { return x != T(0); }
+SHAPED_REAL_PARTS(float)
+SHAPED_REAL_PARTS(double)
+SHAPED_REAL_PARTS(uint8_t)
+SHAPED_REAL_PARTS(int8_t)
+SHAPED_REAL_PARTS(int16_t)
+SHAPED_REAL_PARTS(int32_t)
+SHAPED_REAL_PARTS(int64_t)
+SHAPED_REAL_PARTS(bool)
+#undef SHAPED_REAL_PARTS
+__host__ __device__ inline float real_f32(f16 x) { return to_f32(x); }
+__host__ __device__ inline float real_f32(bf16 x) { return to_f32(x); }
+template <class H> __host__ __device__ inline double real_f64(H x) { return double(to_f32(x)); }
+template <class H> __host__ __device__ inline bool nonzero(H x) { return to_f32(x) != 0.0f; }
+template <class R> __host__ __device__ inline float real_f32(complex<R> x) { return float(x.re); }
+template <class R> __host__ __device__ inline double real_f64(complex<R> x) { return double(x.re); }
+template <class R> __host__ __device__ inline bool nonzero(complex<R> x) {
+    return x.re != R(0) || x.im != R(0);
+}
+
+// Integers convert to i64 exactly; floats truncate (f32 and the half types
+// through f32, complex values by the real part in its own precision).
+template <class T> __host__ __device__ inline int64_t real_i64(T x) { return int64_t(x); }
+__host__ __device__ inline int64_t real_i64(float x) { return i64_of(double(x)); }
+__host__ __device__ inline int64_t real_i64(double x) { return i64_of(x); }
+__host__ __device__ inline int64_t real_i64(f16 x) { return i64_of(double(to_f32(x))); }
+__host__ __device__ inline int64_t real_i64(bf16 x) { return i64_of(double(to_f32(x))); }
+template <class R> __host__ __device__ inline int64_t real_i64(complex<R> x) {
+    return i64_of(double(x.re));
+}
+
+template <class T> __host__ __device__ inline float imag_f32(T) { return 0.0f; }
+template <class T> __host__ __device__ inline double imag_f64(T) { return 0.0; }
+template <class R> __host__ __device__ inline float imag_f32(complex<R> x) { return float(x.im); }
+template <class R> __host__ __device__ inline double imag_f64(complex<R> x) { return double(x.im); }
+
+// `Make<U>::from(x)`: `x` converted to `U`.
+template <class U> struct Make {
+    // Integers: through i64, wrapping to the width.
+    template <class S> __host__ __device__ static U from(S x) { return U(real_i64(x)); }
+};
+template <> struct Make<float> {
+    template <class S> __host__ __device__ static float from(S x) { return real_f32(x); }
+};
+template <> struct Make<double> {
+    template <class S> __host__ __device__ static double from(S x) { return real_f64(x); }
+};
+template <> struct Make<f16> {
+    template <class S> __host__ __device__ static f16 from(S x) { return f16_from(real_f32(x)); }
+};
+template <> struct Make<bf16> {
+    template <class S> __host__ __device__ static bf16 from(S x) { return bf16_from(real_f32(x)); }
+};
+template <> struct Make<complex<float> > {
+    template <class S> __host__ __device__ static complex<float> from(S x) {
+        return complex<float>{real_f32(x), imag_f32(x)};
+    }
+};
+template <> struct Make<complex<double> > {
+    template <class S> __host__ __device__ static complex<double> from(S x) {
+        return complex<double>{real_f64(x), imag_f64(x)};
+    }
+};
+template <> struct Make<bool> {
+    template <class S> __host__ __device__ static bool from(S x) { return nonzero(x); }
+};
+
+// `x` as a `U`; the identity (bit for bit) when it already is one.
+template <class U, class S> struct Converter {
+    __host__ __device__ static U of(S x) { return Make<U>::from(x); }
+};
+template <class T> struct Converter<T, T> {
+    __host__ __device__ static T of(T x) { return x; }
+};
+template <class U, class S> __host__ __device__ inline U convert(S x) {
+    return Converter<U, S>::of(x);
 }
 
 // Comparisons. Half types compare as f32; complex numbers only for equality.
@@ -212,6 +346,10 @@ struct Gt { template <class T> __host__ __device__ bool operator()(T a, T b) con
 struct Ge { template <class T> __host__ __device__ bool operator()(T a, T b) const { return le(b, a); } };
 struct Neg { template <class T> __host__ __device__ T operator()(T a, T) const { return neg(a); } };
 struct Identity { template <class T> __host__ __device__ T operator()(T a, T) const { return a; } };
+struct Conj { template <class T> __host__ __device__ T operator()(T a, T) const { return conj_of(a); } };
+template <class U> struct CastTo {
+    template <class T> __host__ __device__ U operator()(T a, T) const { return convert<U>(a); }
+};
 // `fill`: operand a is the scalar.
 struct Constant { template <class T> __host__ __device__ T operator()(T a, T) const { return a; } };
 
@@ -346,47 +484,114 @@ __device__ void run(const Args& p, F f) {
     }
 }
 
+// ------------------------------------------------- operands of mixed types
+
+// Element `off` of the buffer at `base`, whose type has code `dtype`,
+// converted to `C`. The switch is the same for every thread of a launch, so
+// it never diverges; each case is one `convert<C, T>`.
+template <class C> __host__ __device__ inline C load_as(uint64_t base, uint64_t off, int dtype) {
+    switch (dtype) {
+#define SHAPED_LOAD_CASE(name, T, numeric) \
+        case DT_##name: return convert<C>(reinterpret_cast<const T*>(base)[off]);
+        SHAPED_FOR_EACH_DTYPE(SHAPED_LOAD_CASE)
+#undef SHAPED_LOAD_CASE
+        default: return C();
+    }
+}
+
+// Stores `v` converted to the type of code `dtype` at element `off`.
+template <class V>
+__host__ __device__ inline void store_as(uint64_t base, uint64_t off, int dtype, V v) {
+    switch (dtype) {
+#define SHAPED_STORE_CASE(name, T, numeric) \
+        case DT_##name: reinterpret_cast<T*>(base)[off] = convert<T>(v); break;
+        SHAPED_FOR_EACH_DTYPE(SHAPED_STORE_CASE)
+#undef SHAPED_STORE_CASE
+        default: break;
+    }
+}
+
+// out = f(a, b) computed in `C`, any strides: each operand is converted to
+// `C` in registers as it is loaded (a scalar operand already is a `C`), and
+// the result to the output's type as it is stored. This is PyTorch's
+// mixed-dtype rule (and the CPU backend's `InCommon` / `StoreBack`) in one
+// pass, with no converted copies in memory.
+// Only the index arithmetic comes in a 32-bit and a 64-bit form (a branch
+// that every thread takes alike), not the whole loop: the conversions are
+// most of the code.
+template <class C, class F>
+__device__ void converting_loop(const Args& p, F f) {
+    C av = p.a_scalar ? scalar_of<C>(p) : C();
+    C bv = p.b_scalar ? scalar_of<C>(p) : C();
+    bool narrow = p.numel <= 0xffffffffull;
+    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
+        uint64_t oo, ao, bo;
+        if (narrow) offsets_of<uint32_t>(p, i, oo, ao, bo);
+        else offsets_of<uint64_t>(p, i, oo, ao, bo);
+        C x = p.a_scalar ? av : load_as<C>(p.a.ptr, ao, p.a_dtype);
+        C y = p.b_scalar ? bv : load_as<C>(p.b.ptr, bo, p.b_dtype);
+        store_as(p.out.ptr, oo, p.out_dtype, f(x, y));
+    }
+}
+
+// How a family's operation on operands of type T is run: `Direct` on
+// operands that are Ts (the vectorized and strided loops), `Converting` on
+// operands of any types, computed in T (the promoted kernels).
+struct Direct {
+    template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
+        run<T, T, U>(p, f);
+    }
+};
+struct Converting {
+    template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
+        converting_loop<T>(p, f);
+    }
+};
+
 // --------------------------------------------------------- kernel families
 
 // + - * / with tensors or a scalar on either side (also the in-place forms,
 // where `out` and `a` are the same operand).
-template <class T> __device__ void arith(const Args& p) {
+template <class T, class Run> __device__ void arith(const Args& p) {
     switch (p.op) {
-        case OP_ADD: run<T, T, T>(p, Add()); break;
-        case OP_SUB: run<T, T, T>(p, Sub()); break;
-        case OP_MUL: run<T, T, T>(p, Mul()); break;
-        case OP_DIV: run<T, T, typename Quotient<T>::type>(p, Div()); break;
+        case OP_ADD: Run::template go<T, T>(p, Add()); break;
+        case OP_SUB: Run::template go<T, T>(p, Sub()); break;
+        case OP_MUL: Run::template go<T, T>(p, Mul()); break;
+        case OP_DIV: Run::template go<T, typename Quotient<T>::type>(p, Div()); break;
         default: break;
     }
 }
 
 // == != < <= > >=, giving bool.
-template <class T> __device__ void compare_all(const Args& p) {
+template <class T, class Run> __device__ void compare_all(const Args& p) {
     switch (p.op) {
-        case OP_EQ: run<T, T, bool>(p, Eq()); break;
-        case OP_NE: run<T, T, bool>(p, Ne()); break;
-        case OP_LT: run<T, T, bool>(p, Lt()); break;
-        case OP_LE: run<T, T, bool>(p, Le()); break;
-        case OP_GT: run<T, T, bool>(p, Gt()); break;
-        case OP_GE: run<T, T, bool>(p, Ge()); break;
+        case OP_EQ: Run::template go<T, bool>(p, Eq()); break;
+        case OP_NE: Run::template go<T, bool>(p, Ne()); break;
+        case OP_LT: Run::template go<T, bool>(p, Lt()); break;
+        case OP_LE: Run::template go<T, bool>(p, Le()); break;
+        case OP_GT: Run::template go<T, bool>(p, Gt()); break;
+        case OP_GE: Run::template go<T, bool>(p, Ge()); break;
         default: break;
     }
 }
 // Complex numbers have no order: only == and !=.
-template <class T> __device__ void compare_eq(const Args& p) {
+template <class T, class Run> __device__ void compare_eq(const Args& p) {
     switch (p.op) {
-        case OP_EQ: run<T, T, bool>(p, Eq()); break;
-        case OP_NE: run<T, T, bool>(p, Ne()); break;
+        case OP_EQ: Run::template go<T, bool>(p, Eq()); break;
+        case OP_NE: Run::template go<T, bool>(p, Ne()); break;
         default: break;
     }
 }
 
-// Copies (contiguous(), clone(), transfers of views), fill, and negation.
+// Copies (contiguous(), clone(), transfers of views), fill, negation and
+// the conjugate.
 template <class T, bool numeric> __device__ void unary(const Args& p) {
     switch (p.op) {
         case OP_IDENTITY: run<T, T, T>(p, Identity()); break;
         case OP_CONSTANT: run<T, T, T>(p, Constant()); break;
         case OP_NEG: run<T, T, T>(p, Neg()); break;
+        case OP_CONJ: run<T, T, T>(p, Conj()); break;
         default: break;
     }
 }
@@ -395,27 +600,52 @@ template <> __device__ void unary<bool, false>(const Args& p) {
     switch (p.op) {
         case OP_IDENTITY: run<bool, bool, bool>(p, Identity()); break;
         case OP_CONSTANT: run<bool, bool, bool>(p, Constant()); break;
+        case OP_CONJ: run<bool, bool, bool>(p, Identity()); break;
         default: break;
     }
 }
 
-// The family of each element type, chosen at compile time so that no
-// operation is compiled for a type that lacks it.
-template <class T, bool numeric> struct Families {
-    __device__ static void arith_(const Args& p) { arith<T>(p); }
-    __device__ static void compare_(const Args& p) { compare_all<T>(p); }
-};
-template <class R> struct Families<complex<R>, true> {
-    __device__ static void arith_(const Args& p) { arith<complex<R> >(p); }
-    __device__ static void compare_(const Args& p) { compare_eq<complex<R> >(p); }
-};
-template <> struct Families<bool, false> {
-    // bool has true division (as float32) and no other arithmetic.
-    __device__ static void arith_(const Args& p) {
-        if (p.op == OP_DIV) run<bool, bool, float>(p, Div());
+// `x.cast::<U>()` from a tensor of As: the destination type is
+// `Args::out_dtype`, so one kernel per source type holds the conversions to
+// all twelve, each with the vectorized and strided loops.
+template <class A> __device__ void cast_from(const Args& p) {
+    switch (p.out_dtype) {
+#define SHAPED_CAST_CASE(name, U, numeric) case DT_##name: run<A, A, U>(p, CastTo<U>()); break;
+        SHAPED_FOR_EACH_DTYPE(SHAPED_CAST_CASE)
+#undef SHAPED_CAST_CASE
+        default: break;
     }
-    __device__ static void compare_(const Args& p) { compare_all<bool>(p); }
+}
+
+// The families of each element type, chosen at compile time so that no
+// operation is compiled for a type that lacks it. `Run` is `Direct` or
+// `Converting`.
+template <class T, bool numeric, class Run> struct Families {
+    __device__ static void arith_(const Args& p) { arith<T, Run>(p); }
+    __device__ static void compare_(const Args& p) { compare_all<T, Run>(p); }
 };
+template <class R, class Run> struct Families<complex<R>, true, Run> {
+    __device__ static void arith_(const Args& p) { arith<complex<R>, Run>(p); }
+    __device__ static void compare_(const Args& p) { compare_eq<complex<R>, Run>(p); }
+};
+template <class Run> struct Families<bool, false, Run> {
+    // bool has + (or), * (and) and true division (as float32), no `-`.
+    __device__ static void arith_(const Args& p) {
+        switch (p.op) {
+            case OP_ADD: Run::template go<bool, bool>(p, Add()); break;
+            case OP_MUL: Run::template go<bool, bool>(p, Mul()); break;
+            case OP_DIV: Run::template go<bool, float>(p, Div()); break;
+            default: break;
+        }
+    }
+    __device__ static void compare_(const Args& p) { compare_all<bool, Run>(p); }
+};
+
+// Arithmetic and comparisons computed in T on operands of any types.
+template <class T, bool numeric> __device__ void promoted(const Args& p) {
+    if (p.op >= OP_EQ && p.op <= OP_GE) Families<T, numeric, Converting>::compare_(p);
+    else Families<T, numeric, Converting>::arith_(p);
+}
 
 }  // namespace shaped
 
@@ -431,25 +661,19 @@ template <> struct Families<bool, false> {
 #endif
 #define SHAPED_KERNELS(name, T, numeric)                                                  \
     extern "C" __global__ void SHAPED_BOUNDS shaped_arith_##name(shaped::Args p) {       \
-        shaped::Families<T, numeric>::arith_(p);                                               \
+        shaped::Families<T, numeric, shaped::Direct>::arith_(p);                          \
     }                                                                                     \
     extern "C" __global__ void SHAPED_BOUNDS shaped_compare_##name(shaped::Args p) {     \
-        shaped::Families<T, numeric>::compare_(p);                                                 \
+        shaped::Families<T, numeric, shaped::Direct>::compare_(p);                        \
     }                                                                                     \
     extern "C" __global__ void SHAPED_BOUNDS shaped_unary_##name(shaped::Args p) {       \
         shaped::unary<T, numeric>(p);                                                     \
+    }                                                                                     \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_cast_##name(shaped::Args p) {        \
+        shaped::cast_from<T>(p);                                                          \
+    }                                                                                     \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_promoted_##name(shaped::Args p) {    \
+        shaped::promoted<T, numeric>(p);                                                  \
     }
 
-#define SHAPED_FOR_EACH_DTYPE(X)          \
-    X(f16, shaped::f16, true)             \
-    X(bf16, shaped::bf16, true)           \
-    X(f32, float, true)                   \
-    X(f64, double, true)                  \
-    X(c64, shaped::complex<float>, true)  \
-    X(c128, shaped::complex<double>, true) \
-    X(u8, uint8_t, true)                  \
-    X(i8, int8_t, true)                   \
-    X(i16, int16_t, true)                 \
-    X(i32, int32_t, true)                 \
-    X(i64, int64_t, true)                 \
-    X(bool, bool, false)
+

@@ -11,7 +11,9 @@ struct Entry { const char* name; Kernel kernel; };
 #define SHAPED_ENTRIES(name, T, numeric)         \
     {"shaped_arith_" #name, shaped_arith_##name},     \
     {"shaped_compare_" #name, shaped_compare_##name}, \
-    {"shaped_unary_" #name, shaped_unary_##name},
+    {"shaped_unary_" #name, shaped_unary_##name},     \
+    {"shaped_cast_" #name, shaped_cast_##name},       \
+    {"shaped_promoted_" #name, shaped_promoted_##name},
 const Entry KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_ENTRIES)};
 #undef SHAPED_ENTRIES
 }  // namespace
@@ -38,7 +40,7 @@ extern "C" int shaped_host_launch(const char* name, unsigned grid, unsigned bloc
 
 // The layout of `shaped::Args` as this compiler sees it, for the test that
 // checks the Rust mirror: size, then the offsets of numel, sizes, out, a, b,
-// scalar, rank, op, vec and pad.
+// scalar, rank, op, vec, out_dtype, a_dtype and b_dtype.
 extern "C" void shaped_host_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::Args);
     out[1] = offsetof(shaped::Args, numel);
@@ -50,5 +52,7 @@ extern "C" void shaped_host_args_layout(uint64_t* out) {
     out[7] = offsetof(shaped::Args, rank);
     out[8] = offsetof(shaped::Args, op);
     out[9] = offsetof(shaped::Args, vec);
-    out[10] = offsetof(shaped::Args, pad);
+    out[10] = offsetof(shaped::Args, out_dtype);
+    out[11] = offsetof(shaped::Args, a_dtype);
+    out[12] = offsetof(shaped::Args, b_dtype);
 }

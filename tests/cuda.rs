@@ -266,3 +266,391 @@ fn errors_are_shaped_errors() {
     assert!(err.to_string().starts_with("CUDA error: "), "{err}");
     assert!(Cuda::open(&Device::Cpu).is_err());
 }
+
+/// Values at the edges of the conversions (NaN, infinities, signed zero,
+/// halfway cases, out of every integer range), as float64.
+const EDGES: [f64; 16] = [
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    -0.0,
+    0.0,
+    300.7,
+    -129.5,
+    65520.0,
+    65519.0,
+    1.0 + 1.0 / 2048.0,
+    1.0 + 1.0 / 256.0,
+    1e10,
+    -1e19,
+    3.5e38,
+    1e-8,
+    -2.5,
+];
+
+/// `x.cast::<U>()` on the device against the CPU, contiguous (the
+/// vectorized path), transposed and broadcast.
+fn check_cast<A: Element, U: Element>(gpu: &Cuda, x: &DynTensor<A>) -> Result<(), Error> {
+    let g = x.to_device(gpu)?;
+    let case = format!("{} -> {}", A::DTYPE, U::DTYPE);
+    assert!(
+        same(&g.cast::<U>().to_cpu()?.to_vec(), &x.cast::<U>().to_vec()),
+        "{case}"
+    );
+    let t = g.transpose(0, 1)?;
+    assert!(
+        same(
+            &t.cast::<U>().to_cpu()?.to_vec(),
+            &x.transpose(0, 1)?.cast::<U>().to_vec()
+        ),
+        "{case} transposed"
+    );
+    let e = g.narrow(0, 1, 1)?.expand(&[3, 16, 64])?;
+    let want = x
+        .narrow(0, 1, 1)?
+        .expand(&[3, 16, 64])?
+        .cast::<U>()
+        .to_vec();
+    assert!(
+        same(&e.cast::<U>().to_cpu()?.to_vec(), &want),
+        "{case} expanded"
+    );
+    Ok(())
+}
+
+/// A (16, 64) tensor of `A`s: the edge values on the first row, then
+/// ordinary ones, all converted from float64 by the CPU.
+fn cast_source<A: Element>() -> Result<DynTensor<A>, Error> {
+    let mut v: Vec<f64> = EDGES.to_vec();
+    v.extend((16..1024).map(|i| (i % 37) as f64 * 0.75 - 13.0));
+    let wide = DynTensor::<f64>::from_vec(v, &[1024])?.cast::<A>();
+    let x = DynTensor::<A>::from_vec(wide.to_vec(), &[16, 64])?;
+    Ok(x)
+}
+
+macro_rules! casts_from {
+    ($($name:ident: $a:ty;)*) => {$(
+        #[test]
+        fn $name() -> Result<(), Error> {
+            let Some(gpu) = gpu(stringify!($name)) else { return Ok(()) };
+            let x = cast_source::<$a>()?;
+            check_cast::<$a, half::f16>(&gpu, &x)?;
+            check_cast::<$a, half::bf16>(&gpu, &x)?;
+            check_cast::<$a, f32>(&gpu, &x)?;
+            check_cast::<$a, f64>(&gpu, &x)?;
+            check_cast::<$a, num_complex::Complex<f32>>(&gpu, &x)?;
+            check_cast::<$a, num_complex::Complex<f64>>(&gpu, &x)?;
+            check_cast::<$a, u8>(&gpu, &x)?;
+            check_cast::<$a, i8>(&gpu, &x)?;
+            check_cast::<$a, i16>(&gpu, &x)?;
+            check_cast::<$a, i32>(&gpu, &x)?;
+            check_cast::<$a, i64>(&gpu, &x)?;
+            check_cast::<$a, bool>(&gpu, &x)?;
+            Ok(())
+        }
+    )*};
+}
+
+casts_from! {
+    casts_from_f16: half::f16;
+    casts_from_bf16: half::bf16;
+    casts_from_f32: f32;
+    casts_from_f64: f64;
+    casts_from_c64: num_complex::Complex<f32>;
+    casts_from_c128: num_complex::Complex<f64>;
+    casts_from_u8: u8;
+    casts_from_i8: i8;
+    casts_from_i16: i16;
+    casts_from_i32: i32;
+    casts_from_i64: i64;
+    casts_from_bool: bool;
+}
+
+/// Asserts that an expression on CUDA tensors gives, on the host, what the
+/// same expression gives on CPU tensors (dtype included).
+macro_rules! assert_same_on_both {
+    ($what:expr, $gpu:expr, $cpu:expr) => {{
+        let (g, c) = ($gpu, $cpu);
+        assert_eq!(g.dtype(), c.dtype(), "{}: dtype", $what);
+        assert!(same(&g.to_cpu()?.to_vec(), &c.to_vec()), "{}", $what);
+    }};
+}
+
+/// Every mixed-dtype form for one pair of element types: operators,
+/// comparisons, numbers on either side, in place with the cast back, over a
+/// broadcast and a transposed operand.
+macro_rules! mixed_pair {
+    ($gpu:expr, $a:ty, $b:ty) => {{
+        let a = DynTensor::<f64>::from_vec(
+            (0..24).map(|i| (i % 7) as f64 * 1.5 - 4.0).collect(),
+            &[4, 6],
+        )?
+        .cast::<$a>();
+        let b =
+            DynTensor::<f64>::from_vec((0..6).map(|i| (i % 4) as f64 * 2.0 - 3.0).collect(), &[6])?
+                .cast::<$b>();
+        let (ga, gb) = (a.to_device($gpu)?, b.to_device($gpu)?);
+        let case = concat!(stringify!($a), " with ", stringify!($b));
+        assert_same_on_both!(case, &ga + &gb, &a + &b);
+        assert_same_on_both!(case, &ga * &gb, &a * &b);
+        assert_same_on_both!(case, &gb / &ga, &b / &a);
+        assert_same_on_both!(case, ga.eq(&gb), a.eq(&b));
+        assert_same_on_both!(case, ga.ne(&gb), a.ne(&b));
+        let (gt, t) = (ga.t()?, a.t()?);
+        let (gc, c) = (gb.unsqueeze(1)?, b.unsqueeze(1)?);
+        assert_same_on_both!(case, &gt + &gc, &t + &c);
+        assert_same_on_both!(case, &ga * 3, &a * 3);
+        assert_same_on_both!(case, 2.5 / &gb, 2.5 / &b);
+    }};
+}
+
+/// The ordered comparisons and subtraction, for pairs that have them.
+macro_rules! mixed_ordered_pair {
+    ($gpu:expr, $a:ty, $b:ty) => {{
+        let a = DynTensor::<f64>::from_vec((0..12).map(|i| i as f64 - 5.5).collect(), &[2, 6])?
+            .cast::<$a>();
+        let b =
+            DynTensor::<f64>::from_vec(vec![-3.0, 0.0, 1.0, 2.5, -7.0, 6.0], &[6])?.cast::<$b>();
+        let (ga, gb) = (a.to_device($gpu)?, b.to_device($gpu)?);
+        let case = concat!(stringify!($a), " ordered with ", stringify!($b));
+        assert_same_on_both!(case, &ga - &gb, &a - &b);
+        assert_same_on_both!(case, ga.lt(&gb), a.lt(&b));
+        assert_same_on_both!(case, ga.ge(&gb), a.ge(&b));
+        assert_same_on_both!(case, gb.gt(0.5), b.gt(0.5));
+        assert_same_on_both!(case, 1 - &ga, 1 - &a);
+    }};
+}
+
+#[test]
+fn mixed_dtype_operations() -> Result<(), Error> {
+    let Some(gpu) = gpu("mixed_dtype_operations") else {
+        return Ok(());
+    };
+    use half::{bf16, f16};
+    use num_complex::Complex;
+    mixed_pair!(&gpu, i32, f32);
+    mixed_pair!(&gpu, u8, i8);
+    mixed_pair!(&gpu, f16, bf16);
+    mixed_pair!(&gpu, bool, i64);
+    mixed_pair!(&gpu, i16, f64);
+    mixed_pair!(&gpu, Complex<f32>, f64);
+    mixed_pair!(&gpu, bf16, Complex<f64>);
+    mixed_pair!(&gpu, u8, bool);
+    mixed_pair!(&gpu, f16, i64);
+    mixed_ordered_pair!(&gpu, i32, f32);
+    mixed_ordered_pair!(&gpu, u8, i8);
+    mixed_ordered_pair!(&gpu, f16, bf16);
+    mixed_ordered_pair!(&gpu, i64, f16);
+    mixed_ordered_pair!(&gpu, f64, u8);
+    Ok(())
+}
+
+#[test]
+fn mixed_dtype_in_place_operations_cast_back() -> Result<(), Error> {
+    let Some(gpu) = gpu("mixed_dtype_in_place_operations_cast_back") else {
+        return Ok(());
+    };
+    let x = DynTensor::<u8>::from_vec((0..12).map(|i| i * 20).collect(), &[3, 4])?;
+    let y = DynTensor::<i32>::from_vec(vec![7, -1, 300, 2], &[4])?;
+    let (mut cx, mut gx) = (x.clone(), x.to_device(&gpu)?);
+    cx *= &y;
+    gx *= &y.to_device(&gpu)?;
+    assert_eq!(gx.to_cpu()?.to_vec(), cx.to_vec());
+    let h = DynTensor::<half::f16>::from_vec(
+        (0..12)
+            .map(|i| half::f16::from_f32(i as f32 * 0.3))
+            .collect(),
+        &[3, 4],
+    )?;
+    let d = DynTensor::<f64>::from_vec(vec![0.1, 1e-4, 3.0], &[3, 1])?;
+    let (mut ch, mut gh) = (h.clone(), h.to_device(&gpu)?);
+    ch += &d;
+    gh += &d.to_device(&gpu)?;
+    assert_eq!(gh.to_cpu()?.to_vec(), ch.to_vec());
+    // Into a transposed view.
+    let (mut ct, mut gt) = (h.clone(), h.to_device(&gpu)?);
+    ct.transpose_mut(0, 1)?.try_sub_assign(&d.t()?)?;
+    gt.transpose_mut(0, 1)?
+        .try_sub_assign(&d.t()?.to_device(&gpu)?)?;
+    assert_eq!(gt.to_cpu()?.to_vec(), ct.to_vec());
+    let z = DynTensor::<num_complex::Complex<f32>>::from_vec(
+        vec![num_complex::Complex::new(1.0, 2.0); 4],
+        &[4],
+    )?;
+    let (mut cz, mut gz) = (z.clone(), z.to_device(&gpu)?);
+    cz /= &y;
+    gz /= &y.to_device(&gpu)?;
+    assert_eq!(gz.to_cpu()?.to_vec(), cz.to_vec());
+    let mut gi = DynTensor::<i16>::ones(&[5]).to_device(&gpu)?;
+    gi += 70000;
+    assert_eq!(gi.to_cpu()?.to_vec(), vec![4465i16; 5]);
+    Ok(())
+}
+
+#[test]
+fn conj_and_bool_arithmetic() -> Result<(), Error> {
+    let Some(gpu) = gpu("conj_and_bool_arithmetic") else {
+        return Ok(());
+    };
+    use num_complex::Complex;
+    let z = DynTensor::<Complex<f64>>::from_vec(
+        (0..12)
+            .map(|i| Complex::new(i as f64, 1.5 - i as f64))
+            .collect(),
+        &[3, 4],
+    )?;
+    let g = z.to_device(&gpu)?;
+    assert_eq!(g.conj().to_cpu()?.to_vec(), z.conj().to_vec());
+    assert_eq!(g.t()?.conj().to_cpu()?.to_vec(), z.t()?.conj().to_vec());
+    let z32 = z.cast::<Complex<f32>>();
+    assert_eq!(
+        z32.to_device(&gpu)?.conj().to_cpu()?.to_vec(),
+        z32.conj().to_vec()
+    );
+    let r = DynTensor::<f32>::arange(5);
+    assert_eq!(r.to_device(&gpu)?.conj().to_cpu()?.to_vec(), r.to_vec());
+    let a = DynTensor::<bool>::from_vec(vec![true, false, true, false], &[2, 2])?;
+    let b = DynTensor::<bool>::from_vec(vec![true, false], &[2, 1])?;
+    let (ga, gb) = (a.to_device(&gpu)?, b.to_device(&gpu)?);
+    assert_eq!((&ga + &gb).to_cpu()?.to_vec(), (&a + &b).to_vec());
+    assert_eq!((&ga * &gb).to_cpu()?.to_vec(), (&a * &b).to_vec());
+    assert_eq!(
+        (&ga + &gb).to_cpu()?.to_vec(),
+        vec![true, true, true, false]
+    );
+    assert_eq!(
+        (&ga * &gb).to_cpu()?.to_vec(),
+        vec![true, false, false, false]
+    );
+    let mut gm = ga.clone();
+    gm *= &gb;
+    gm += true;
+    assert_eq!(gm.to_cpu()?.to_vec(), vec![true; 4]);
+    Ok(())
+}
+
+#[test]
+fn rank_zero_cpu_operands_are_promoted() -> Result<(), Error> {
+    let Some(gpu) = gpu("rank_zero_cpu_operands_are_promoted") else {
+        return Ok(());
+    };
+    let x = Tensor::<i32, shape![2, 3]>::from_vec(vec![-3, -1, 0, 1, 2, 200])?;
+    let g = x.to_device(&gpu)?;
+    let half = Tensor::<f64, shape![]>::full(0.5);
+    let y: Tensor<f64, shape![2, 3], Cuda> = &g * &half;
+    assert_eq!(y.to_cpu()?.to_vec(), (&x * &half).to_vec());
+    let wide = Tensor::<i64, shape![]>::full(1 << 40);
+    let z: Tensor<i32, shape![2, 3], Cuda> = &g + &wide;
+    assert_eq!(z.to_cpu()?.to_vec(), (&x + &wide).to_vec());
+    let small = Tensor::<i8, shape![]>::full(-2);
+    let w: Tensor<f32, shape![2, 3], Cuda> = &small / &g;
+    assert_eq!(w.to_cpu()?.to_vec(), (&small / &x).to_vec());
+    let b = x.cast::<u8>().to_device(&gpu)?;
+    let limit = Tensor::<f32, shape![]>::full(1.5);
+    assert_eq!(
+        b.lt(&limit).to_cpu()?.to_vec(),
+        x.cast::<u8>().lt(&limit).to_vec()
+    );
+    let mut f = x.cast::<f32>().to_device(&gpu)?;
+    f *= &wide;
+    let mut cf = x.cast::<f32>();
+    cf *= &wide;
+    assert_eq!(f.to_cpu()?.to_vec(), cf.to_vec());
+    let yes = Tensor::<bool, shape![]>::full(true);
+    let s: Tensor<i32, shape![2, 3], Cuda> = &yes + &g;
+    assert_eq!(s.to_cpu()?.to_vec(), (&yes + &x).to_vec());
+    Ok(())
+}
+
+/// Every dtype: `contiguous()` of transposed, narrowed and expanded views,
+/// channels-last copies and back, and views copied to and from the host.
+fn check_copies<A: Element>(gpu: &Cuda) -> Result<(), Error> {
+    let x = DynTensor::<f64>::from_vec((0..120).map(|i| i as f64 - 60.0).collect(), &[2, 3, 4, 5])?
+        .cast::<A>();
+    let g = x.to_device(gpu)?;
+    let case = A::DTYPE;
+    let t = g.transpose(1, 3)?;
+    assert!(!t.is_contiguous());
+    assert_eq!(
+        t.contiguous().to_cpu()?.to_vec(),
+        x.transpose(1, 3)?.to_vec(),
+        "{case}"
+    );
+    assert_eq!(t.to_cpu()?.to_vec(), x.transpose(1, 3)?.to_vec(), "{case}");
+    let n = g.narrow(3, 1, 3)?;
+    assert_eq!(
+        n.contiguous().to_cpu()?.to_vec(),
+        x.narrow(3, 1, 3)?.to_vec(),
+        "{case}"
+    );
+    let e = g.select(0, 1)?.unsqueeze(0)?.expand(&[4, 3, 4, 5])?;
+    let ce = x.select(0, 1)?.unsqueeze(0)?.expand(&[4, 3, 4, 5])?;
+    assert_eq!(e.contiguous().to_cpu()?.to_vec(), ce.to_vec(), "{case}");
+    let nhwc = g.contiguous_in(MemoryFormat::ChannelsLast);
+    assert_eq!(
+        nhwc.strides(),
+        x.contiguous_in(MemoryFormat::ChannelsLast).strides()
+    );
+    assert_eq!(nhwc.to_cpu()?.to_vec(), x.to_vec(), "{case}");
+    assert_eq!(nhwc.contiguous().to_cpu()?.to_vec(), x.to_vec(), "{case}");
+    let from_view = x.permute(&[3, 1, 0, 2])?.to_device(gpu)?;
+    assert!(from_view.is_contiguous());
+    assert_eq!(
+        from_view.to_cpu()?.to_vec(),
+        x.permute(&[3, 1, 0, 2])?.to_vec(),
+        "{case}"
+    );
+    Ok(())
+}
+
+#[test]
+fn copies_and_memory_formats_every_dtype() -> Result<(), Error> {
+    let Some(gpu) = gpu("copies_and_memory_formats_every_dtype") else {
+        return Ok(());
+    };
+    check_copies::<half::f16>(&gpu)?;
+    check_copies::<half::bf16>(&gpu)?;
+    check_copies::<f32>(&gpu)?;
+    check_copies::<f64>(&gpu)?;
+    check_copies::<num_complex::Complex<f32>>(&gpu)?;
+    check_copies::<num_complex::Complex<f64>>(&gpu)?;
+    check_copies::<u8>(&gpu)?;
+    check_copies::<i8>(&gpu)?;
+    check_copies::<i16>(&gpu)?;
+    check_copies::<i32>(&gpu)?;
+    check_copies::<i64>(&gpu)?;
+    check_copies::<bool>(&gpu)?;
+    Ok(())
+}
+
+#[test]
+fn copies_between_two_devices() -> Result<(), Error> {
+    let Some(gpu0) = gpu("copies_between_two_devices") else {
+        return Ok(());
+    };
+    let x = DynTensor::<f32>::from_vec((0..60).map(|i| i as f32).collect(), &[3, 4, 5])?;
+    let g0 = x.to_device(&gpu0)?;
+    // The same device: a contiguous copy there.
+    let same_device = g0.t()?.to_device(&gpu0)?;
+    assert_eq!(same_device.device(), Device::Cuda(0));
+    assert!(same_device.is_contiguous());
+    assert_eq!(same_device.to_cpu()?.to_vec(), x.t()?.to_vec());
+    let gpu1 = match Cuda::new(1) {
+        Ok(gpu1) => gpu1,
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED cuda::copies_between_two_devices (cuda:1 part): no second CUDA device ({e})"
+            );
+            return Ok(());
+        }
+    };
+    let g1 = g0.to_device(&gpu1)?;
+    assert_eq!(g1.device(), Device::Cuda(1));
+    assert_eq!(g1.to_cpu()?.to_vec(), x.to_vec());
+    let strided = g0.permute(&[2, 0, 1])?.to_device(&gpu1)?;
+    assert_eq!(strided.to_cpu()?.to_vec(), x.permute(&[2, 0, 1])?.to_vec());
+    let back = (&g1 * 2.0).to_device(&gpu0)?;
+    assert_eq!(back.to_cpu()?.to_vec(), (&x * 2.0).to_vec());
+    Ok(())
+}

@@ -87,7 +87,7 @@ where
 /// `f(x, y)` computed in the common type `C` of the operands, then stored
 /// back as the output's type `T` (PyTorch computes a mixed in-place
 /// operation this way: `uint8 *= int32` multiplies as int32 and wraps).
-struct StoreBack<F, C>(F, PhantomData<fn() -> C>);
+pub(crate) struct StoreBack<F, C>(F, PhantomData<fn() -> C>);
 
 impl<F: Copy, C> Clone for StoreBack<F, C> {
     fn clone(&self) -> Self {
@@ -107,21 +107,23 @@ where
     fn call(&self, x: T, y: T2) -> T {
         cast(self.0.call(cast::<T, C>(x), cast::<T2, C>(y)))
     }
-    /// `f`'s own kernel when no conversion happens on the way in or out;
-    /// mixed element types have no device kernel yet.
+    /// `f`'s own kernel when no conversion happens on the way in or out,
+    /// else the same operation computed in `C` by a converting kernel,
+    /// which stores its result as a `T`.
     fn kernel_op(&self) -> Option<KernelOp> {
+        let op = self.0.kernel_op()?;
         let unconverted =
             same_type::<T, C>() && same_type::<T2, C>() && same_type::<OutputOf<F, C>, T>();
         if unconverted {
-            self.0.kernel_op()
+            Some(op)
         } else {
-            None
+            Some(op.computed_in(C::DTYPE))
         }
     }
 }
 
 /// `f` in the common type `C`, stored back into the output's type.
-fn store_back<F, C>(f: F) -> StoreBack<F, C> {
+pub(crate) fn store_back<F, C>(f: F) -> StoreBack<F, C> {
     StoreBack(f, PhantomData)
 }
 

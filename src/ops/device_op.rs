@@ -19,7 +19,7 @@
 //! assert_eq!(op.scalar.unwrap().0, Side::Right);
 //! ```
 
-use crate::dtype::Scalar;
+use crate::dtype::{DType, Scalar};
 
 /// An operation, as the device kernels number them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,30 +51,41 @@ pub enum OpCode {
     Identity = 17,
     /// The fixed operand, whatever `a` is (`fill`).
     Constant = 18,
+    /// The complex conjugate (the value itself for real types).
+    Conj = 19,
+    /// `a` converted to the output's element type (`cast::<U>()`).
+    Cast = 20,
 }
 
 /// The kernel families: operations compiled together, one kernel per family
-/// and element type. A cast family (`A -> U`) and promoted binary operations
-/// join as further families.
+/// and element type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// `+ - * /`.
     Arith,
     /// `== != < <= > >=`, giving bool.
     Compare,
-    /// Copies, `fill`, negation.
+    /// Copies, `fill`, negation, the conjugate.
     Unary,
+    /// Conversions from one element type (the kernel's) to any other.
+    Cast,
+    /// `+ - * /` and comparisons on operands of any element types, computed
+    /// in the kernel's type (type promotion) and stored as the output's.
+    Promoted,
 }
 
 impl OpCode {
-    /// The family whose kernel runs this operation.
+    /// The family whose kernel runs this operation on operands of its
+    /// own type (a [`KernelOp`] with a `compute` type runs in
+    /// [`Family::Promoted`]).
     pub fn family(self) -> Family {
         match self {
             OpCode::Add | OpCode::Sub | OpCode::Mul | OpCode::Div => Family::Arith,
             OpCode::Eq | OpCode::Ne | OpCode::Lt | OpCode::Le | OpCode::Gt | OpCode::Ge => {
                 Family::Compare
             }
-            OpCode::Neg | OpCode::Identity | OpCode::Constant => Family::Unary,
+            OpCode::Neg | OpCode::Identity | OpCode::Constant | OpCode::Conj => Family::Unary,
+            OpCode::Cast => Family::Cast,
         }
     }
 }
@@ -89,19 +100,54 @@ pub enum Side {
 }
 
 /// What a device kernel computes for one element function: an operation,
-/// and the number fixed on one side, if any.
+/// the number fixed on one side, if any, and the type the operands are
+/// converted to first, if they have other types.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct KernelOp {
     /// The operation.
     pub code: OpCode,
-    /// The fixed operand and its side.
+    /// The fixed operand and its side (a value of the `compute` type when
+    /// there is one, else of the operands' type).
     pub scalar: Option<(Side, Scalar)>,
+    /// The common type of a mixed-dtype operation: both operands are
+    /// converted to it, the operation computed in it, and the result
+    /// converted to the output's type (`None`: operands and output have
+    /// the operation's own types).
+    pub compute: Option<DType>,
 }
 
 impl KernelOp {
     /// The operation on tensor operands only.
     pub fn new(code: OpCode) -> KernelOp {
-        KernelOp { code, scalar: None }
+        KernelOp {
+            code,
+            scalar: None,
+            compute: None,
+        }
+    }
+
+    /// The same operation computed in `dtype`, on operands (and into an
+    /// output) of other types.
+    ///
+    /// ```
+    /// use shaped::ops::device_op::{Family, KernelOp, OpCode};
+    /// use shaped::DType;
+    /// let op = KernelOp::new(OpCode::Add).computed_in(DType::F32);
+    /// assert_eq!(op.family(), Family::Promoted);
+    /// ```
+    pub fn computed_in(self, dtype: DType) -> KernelOp {
+        KernelOp {
+            compute: Some(dtype),
+            ..self
+        }
+    }
+
+    /// The family whose kernel runs this operation.
+    pub fn family(&self) -> Family {
+        match self.compute {
+            Some(_) => Family::Promoted,
+            None => self.code.family(),
+        }
     }
 
     /// The same operation with the operand on `side` fixed to `value`.

@@ -111,6 +111,9 @@ impl BinaryFn<bool, bool, bool> for Add {
     fn call(&self, a: bool, b: bool) -> bool {
         a || b
     }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Add))
+    }
 }
 
 /// `a * b` of bools: `a && b`.
@@ -118,6 +121,9 @@ impl BinaryFn<bool, bool, bool> for Mul {
     #[inline(always)]
     fn call(&self, a: bool, b: bool) -> bool {
         a && b
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Mul))
     }
 }
 
@@ -160,13 +166,14 @@ impl<A: Element, B: Element, C: Element, U, F: BinaryFn<C, C, U>> BinaryFn<A, B,
     fn call(&self, a: A, b: B) -> U {
         self.0.call(cast::<A, C>(a), cast::<B, C>(b))
     }
-    /// `f`'s own kernel when both operands already have the common type;
-    /// mixed element types have no device kernel yet.
+    /// `f`'s own kernel when both operands already have the common type,
+    /// else the same operation computed in `C` by a converting kernel.
     fn kernel_op(&self) -> Option<KernelOp> {
+        let op = self.0.kernel_op()?;
         if same_type::<A, C>() && same_type::<B, C>() {
-            self.0.kernel_op()
+            Some(op)
         } else {
-            None
+            Some(op.computed_in(C::DTYPE))
         }
     }
 }
@@ -200,6 +207,9 @@ impl<T: Element, U: Element> UnaryFn<T, U> for Cast<U> {
     #[inline(always)]
     fn call(&self, a: T) -> U {
         cast::<T, U>(a)
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Cast))
     }
 }
 

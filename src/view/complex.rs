@@ -27,6 +27,7 @@
 use crate::dtype::{ComplexElement, Conjugate};
 use crate::error::Error;
 use crate::layout::views::Strided;
+use crate::ops::device_op::{KernelOp, OpCode};
 use crate::ops::kernels::UnaryFn;
 use crate::ops::{unary, Elementwise};
 use crate::shape::axes::{Append, LastTwoSwapped};
@@ -126,6 +127,9 @@ impl<T: Conjugate> UnaryFn<T, T> for Conj {
     #[inline(always)]
     fn call(&self, a: T) -> T {
         a.conj()
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::Conj))
     }
 }
 

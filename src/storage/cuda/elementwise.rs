@@ -70,10 +70,7 @@ impl Elementwise for Cuda {
             offset: 0,
             strides: &strides,
         };
-        let types = Types {
-            input: A::DTYPE,
-            output: U::DTYPE,
-        };
+        let types = Types::new(A::DTYPE, U::DTYPE);
         let sizes = a.sizes;
         let a = memory(a.ptr, a.offset, a.strides);
         run(op, types, sizes, out, device, a, a)?;
@@ -96,7 +93,8 @@ impl Elementwise for Cuda {
             strides: &strides,
         };
         let types = Types {
-            input: A::DTYPE,
+            a: A::DTYPE,
+            b: B::DTYPE,
             output: U::DTYPE,
         };
         let (a, b) = (
@@ -124,7 +122,8 @@ impl Elementwise for Cuda {
     ) -> Result<(), Error> {
         let op = kernel_op::<F>(f.kernel_op())?;
         same_device(out.ptr.device, b.ptr.device)?;
-        let (types, target) = in_place(&out);
+        let (mut types, target) = in_place(&out);
+        types.b = B::DTYPE;
         let b = memory(b.ptr, b.offset, b.strides);
         run(
             op,
@@ -141,10 +140,7 @@ impl Elementwise for Cuda {
 /// The types and the operand of an in-place operation, whose output is
 /// also its left input.
 fn in_place<'a, T: Element>(out: &StridedMut<'a, T, Cuda>) -> (Types, Operand<'a>) {
-    let types = Types {
-        input: T::DTYPE,
-        output: T::DTYPE,
-    };
+    let types = Types::new(T::DTYPE, T::DTYPE);
     let target = Operand {
         addr: out.ptr.addr,
         offset: out.offset,

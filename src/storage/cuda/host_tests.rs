@@ -4,18 +4,22 @@
 //! host memory, and compared with the CPU backend's results for the same
 //! element function: broadcasts, transposed, offset, stride-0, size-0 and
 //! rank-0 operands, the vectorized and the strided paths, every dtype.
+//! (Every pair of dtypes, for casts and mixed-dtype operations, is in
+//! `host_conversion_tests`.)
 
 use super::launch::{plan, Args, Input, Launch, Operand, Types};
-use crate::dtype::{Element, Numeric, Ordered, TrueDiv};
+use crate::dtype::{Conjugate, Element, Numeric, Ordered, TrueDiv};
+use crate::ops::assign::store_back;
 use crate::ops::device_op::KernelOp;
 use crate::ops::kernels::{
-    Add, BinaryFn, Constant, Div, Eq, Ge, Gt, Identity, Le, Lt, Mul, Ne, Neg, Sub, UnaryFn,
-    WithLeft, WithRight,
+    Add, BinaryFn, Cast, Constant, Div, Eq, Ge, Gt, Identity, InCommon, Le, Lt, Mul, Ne, Neg, Sub,
+    UnaryFn, WithLeft, WithRight,
 };
 use crate::ops::{broadcast_strides, Elementwise, StridedMut};
 use crate::shape::broadcast_sizes_into;
 use crate::storage::cpu::CpuPtr;
 use crate::storage::{Cpu, StridedRef};
+use crate::view::complex::Conj;
 use core::ffi::c_char;
 use core::mem::offset_of;
 use half::{bf16, f16};
@@ -29,7 +33,7 @@ extern "C" {
 
 /// Runs a planned launch on the host, over a grid of at most 3 blocks (so
 /// that the grid-stride loops go round more than once).
-fn host_run(launch: &Launch) {
+pub(super) fn host_run(launch: &Launch) {
     let name = CString::new(launch.kernel.as_str()).unwrap();
     // SAFETY: `name` is a C string; `args` mirrors the kernels' `Args` (see
     // `args_layout_matches_the_kernels`), and its addresses point into host
@@ -41,8 +45,8 @@ fn host_run(launch: &Launch) {
 
 #[test]
 fn args_layout_matches_the_kernels() {
-    let mut c = [0u64; 11];
-    // SAFETY: the function writes 11 values.
+    let mut c = [0u64; 13];
+    // SAFETY: the function writes 13 values.
     unsafe { shaped_host_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<Args>(),
@@ -55,14 +59,16 @@ fn args_layout_matches_the_kernels() {
         offset_of!(Args, rank),
         offset_of!(Args, op),
         offset_of!(Args, vec),
-        offset_of!(Args, pad),
+        offset_of!(Args, out_dtype),
+        offset_of!(Args, a_dtype),
+        offset_of!(Args, b_dtype),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }
 
 /// Values with negatives, zeros (for division) and, for complex types,
 /// imaginary parts.
-trait Sample: Element {
+pub(super) trait Sample: Element {
     fn sample(i: usize) -> Self;
 }
 macro_rules! sample_ints {
@@ -121,14 +127,14 @@ impl Sample for Complex<f64> {
 
 /// An operand's layout in a buffer of `len` elements.
 #[derive(Copy, Clone, Debug)]
-struct Spec {
-    len: usize,
-    sizes: &'static [usize],
-    strides: &'static [usize],
-    offset: usize,
+pub(super) struct Spec {
+    pub(super) len: usize,
+    pub(super) sizes: &'static [usize],
+    pub(super) strides: &'static [usize],
+    pub(super) offset: usize,
 }
 
-const fn spec(
+pub(super) const fn spec(
     len: usize,
     sizes: &'static [usize],
     strides: &'static [usize],
@@ -145,7 +151,7 @@ const fn spec(
 /// Operand pairs, as in the PyTorch fixtures: equal shapes, broadcasts,
 /// transposed, narrowed (offset), expanded (stride 0), channels-last, size 0,
 /// rank 0, and large ones for the vectorized path.
-const PAIRS: &[(Spec, Spec)] = &[
+pub(super) const PAIRS: &[(Spec, Spec)] = &[
     (spec(20, &[4, 5], &[5, 1], 0), spec(20, &[4, 5], &[5, 1], 0)),
     (
         spec(20, &[5, 1, 4, 1], &[4, 4, 1, 1], 0),
@@ -182,7 +188,7 @@ const PAIRS: &[(Spec, Spec)] = &[
     (spec(40000, &[40000], &[1], 0), spec(1, &[], &[], 0)),
 ];
 
-fn data<T: Sample>(len: usize, seed: usize) -> Vec<T> {
+pub(super) fn data<T: Sample>(len: usize, seed: usize) -> Vec<T> {
     (0..len).map(|i| T::sample(i + seed)).collect()
 }
 
@@ -203,7 +209,7 @@ fn memory<'a, T: Element>(r: &StridedRef<'a, T, Cpu>) -> Input<'a> {
     })
 }
 
-fn contiguous(sizes: &[usize]) -> Vec<usize> {
+pub(super) fn contiguous(sizes: &[usize]) -> Vec<usize> {
     let mut strides = vec![0; sizes.len()];
     let mut step = 1;
     for (s, &n) in strides.iter_mut().zip(sizes).rev() {
@@ -222,7 +228,12 @@ fn same<T: Element>(x: &[T], y: &[T]) -> bool {
 
 /// Plans `op` over `sizes` into a new contiguous host buffer of `U`s and
 /// runs it on the host.
-fn run_into<T: Element, U: Element>(op: KernelOp, sizes: &[usize], a: Input, b: Input) -> Vec<U> {
+fn run_into<A: Element, B: Element, U: Element>(
+    op: KernelOp,
+    sizes: &[usize],
+    a: Input,
+    b: Input,
+) -> Vec<U> {
     let mut got = vec![U::ZERO; sizes.iter().product()];
     let out_strides = contiguous(sizes);
     let out = Operand {
@@ -231,7 +242,8 @@ fn run_into<T: Element, U: Element>(op: KernelOp, sizes: &[usize], a: Input, b: 
         strides: &out_strides,
     };
     let types = Types {
-        input: T::DTYPE,
+        a: A::DTYPE,
+        b: B::DTYPE,
         output: U::DTYPE,
     };
     if let Some(launch) = plan(op, types, sizes, out, a, b).unwrap() {
@@ -243,9 +255,14 @@ fn run_into<T: Element, U: Element>(op: KernelOp, sizes: &[usize], a: Input, b: 
 /// `f(a, b)` for every pair, by the host-compiled kernels and by the CPU
 /// backend.
 fn check_binary<T: Sample, U: Element, F: BinaryFn<T, T, U>>(f: F) {
+    check_mixed::<T, T, U, F>(f);
+}
+
+/// `f(a, b)` on operands of two element types, for every pair of layouts.
+fn check_mixed<A: Sample, B: Sample, U: Element, F: BinaryFn<A, B, U>>(f: F) {
     for (k, (sa, sb)) in PAIRS.iter().enumerate() {
         for (sa, sb) in [(*sa, *sb), (*sb, *sa)] {
-            let (mut va, mut vb) = (data::<T>(sa.len, 1), data::<T>(sb.len, 7));
+            let (mut va, mut vb) = (data::<A>(sa.len, 1), data::<B>(sb.len, 7));
             let rank = sa.sizes.len().max(sb.sizes.len());
             let mut sizes = vec![0; rank];
             broadcast_sizes_into(sa.sizes, sb.sizes, &mut sizes).unwrap();
@@ -266,12 +283,12 @@ fn check_binary<T: Sample, U: Element, F: BinaryFn<T, T, U>>(f: F) {
             };
             let expected = Cpu::map2(&sizes, a, b, f).unwrap().as_slice().to_vec();
             let op = f.kernel_op().unwrap();
-            let got = run_into::<T, U>(op, &sizes, memory(&a), memory(&b));
+            let got = run_into::<A, B, U>(op, &sizes, memory(&a), memory(&b));
             assert!(
                 same(&got, &expected),
-                "{} {:?} case {k} {sizes:?}:\n got {got:?}\nwant {expected:?}",
-                T::DTYPE,
-                op.code
+                "{} {} {op:?} case {k} {sizes:?}:\n got {got:?}\nwant {expected:?}",
+                A::DTYPE,
+                B::DTYPE,
             );
         }
     }
@@ -284,7 +301,7 @@ fn check_unary<T: Sample, U: Element, F: UnaryFn<T, U>>(f: F) {
         let a = strided(&mut va, *sa);
         let expected = Cpu::map1(a, f).unwrap().as_slice().to_vec();
         let op = f.kernel_op().unwrap();
-        let got = run_into::<T, U>(op, sa.sizes, memory(&a), memory(&a));
+        let got = run_into::<T, T, U>(op, sa.sizes, memory(&a), memory(&a));
         assert!(
             same(&got, &expected),
             "{} {op:?} case {k}: {got:?} vs {expected:?}",
@@ -293,23 +310,32 @@ fn check_unary<T: Sample, U: Element, F: UnaryFn<T, U>>(f: F) {
     }
 }
 
+/// Writable layouts for in-place operations: contiguous, transposed,
+/// narrowed (offset), channels-last.
+pub(super) const UPDATE_OUTS: [Spec; 4] = [
+    spec(20, &[4, 5], &[5, 1], 0),
+    spec(42, &[7, 6], &[1, 7], 0),
+    spec(80, &[10, 4], &[8, 1], 3),
+    spec(120, &[2, 3, 4, 5], &[60, 1, 15, 3], 0),
+];
+/// Right-hand sides broadcast to [`UPDATE_OUTS`] in turn (rank 0 last).
+pub(super) const UPDATE_RHS: [Spec; 4] = [
+    spec(5, &[5], &[1], 0),
+    spec(6, &[1, 6], &[6, 1], 0),
+    spec(40, &[10, 4], &[4, 1], 0),
+    spec(1, &[], &[], 0),
+];
+
 /// In place: `out = f(out, b)` (and `out = g(out)`) into writable layouts
 /// (contiguous, transposed, narrowed, channels-last), `b` broadcast.
 fn check_update<T: Sample, F: BinaryFn<T, T, T>, G: UnaryFn<T, T>>(f: F, g: G) {
-    const OUTS: [Spec; 4] = [
-        spec(20, &[4, 5], &[5, 1], 0),
-        spec(42, &[7, 6], &[1, 7], 0),
-        spec(80, &[10, 4], &[8, 1], 3),
-        spec(120, &[2, 3, 4, 5], &[60, 1, 15, 3], 0),
-    ];
-    const BS: [Spec; 4] = [
-        spec(5, &[5], &[1], 0),
-        spec(6, &[1, 6], &[6, 1], 0),
-        spec(40, &[10, 4], &[4, 1], 0),
-        spec(1, &[], &[], 0),
-    ];
-    for (k, (so, sb)) in OUTS.iter().zip(BS).enumerate() {
-        let mut vb = data::<T>(sb.len, 5);
+    check_update_from::<T, T, F, G>(f, g);
+}
+
+/// [`check_update`] with a right operand of another element type.
+fn check_update_from<T: Sample, B: Sample, F: BinaryFn<T, B, T>, G: UnaryFn<T, T>>(f: F, g: G) {
+    for (k, (so, sb)) in UPDATE_OUTS.iter().zip(UPDATE_RHS).enumerate() {
+        let mut vb = data::<B>(sb.len, 5);
         let mut st_b = vec![0; so.sizes.len()];
         broadcast_strides(sb.sizes, sb.strides, so.sizes, &mut st_b);
         let b = StridedRef {
@@ -319,7 +345,8 @@ fn check_update<T: Sample, F: BinaryFn<T, T, T>, G: UnaryFn<T, T>>(f: F, g: G) {
             offset: sb.offset,
         };
         let types = Types {
-            input: T::DTYPE,
+            a: T::DTYPE,
+            b: B::DTYPE,
             output: T::DTYPE,
         };
         let mut expected = data::<T>(so.len, 2);
@@ -352,6 +379,7 @@ fn check_update<T: Sample, F: BinaryFn<T, T, T>, G: UnaryFn<T, T>>(f: F, g: G) {
         }
         let op = g.kernel_op().unwrap();
         let a = Input::Memory(target);
+        let types = Types::new(T::DTYPE, T::DTYPE);
         if let Some(launch) = plan(op, types, so.sizes, target, a, a).unwrap() {
             host_run(&launch);
         }
@@ -363,7 +391,7 @@ fn check_update<T: Sample, F: BinaryFn<T, T, T>, G: UnaryFn<T, T>>(f: F, g: G) {
     }
 }
 
-fn check_numeric<T: Sample + Numeric + TrueDiv>()
+fn check_numeric<T: Sample + Numeric + TrueDiv + Conjugate>()
 where
     T::Quotient: Element,
 {
@@ -383,6 +411,10 @@ where
     check_unary::<T, bool, _>(WithRight(Eq, T::sample(3)));
     check_update::<T, _, _>(Add, WithRight(Mul, T::sample(6)));
     check_update::<T, _, _>(Sub, Constant(T::sample(1)));
+    check_unary::<T, T, _>(Conj);
+    check_unary::<T, f32, _>(Cast::<f32>::new());
+    check_unary::<T, u8, _>(Cast::<u8>::new());
+    check_unary::<T, Complex<f64>, _>(Cast::<Complex<f64>>::new());
 }
 
 fn check_ordered<T: Sample + Ordered>() {
@@ -425,6 +457,44 @@ fn host_kernels_bool() {
     check_unary::<bool, bool, _>(Identity);
     check_unary::<bool, bool, _>(Constant(true));
     check_binary::<bool, f32, _>(Div);
+    // PyTorch's bool + is `or`, bool * is `and`.
+    check_binary::<bool, bool, _>(Add);
+    check_binary::<bool, bool, _>(Mul);
+    check_unary::<bool, bool, _>(WithLeft(Add, false));
+    check_update::<bool, _, _>(Mul, WithRight(Add, true));
+    check_unary::<bool, bool, _>(Conj);
+    check_unary::<bool, bf16, _>(Cast::<bf16>::new());
+}
+
+/// The element functions of mixed-dtype operations, as the operators make
+/// them (`InCommon`, `StoreBack`, a number fixed on one side), name the
+/// converting kernels, which agree with the CPU backend.
+#[test]
+fn host_kernels_promoted_element_functions() {
+    let op = BinaryFn::<i32, f32, f32>::kernel_op(&InCommon::<Add, f32>::new(Add)).unwrap();
+    assert_eq!(op.compute, Some(crate::DType::F32));
+    // No conversion: the same-type kernel.
+    let op = BinaryFn::<f32, f32, f32>::kernel_op(&InCommon::<Add, f32>::new(Add)).unwrap();
+    assert_eq!(op.compute, None);
+    check_mixed::<i32, f32, f32, _>(InCommon::<Add, f32>::new(Add));
+    check_mixed::<u8, i8, bool, _>(InCommon::<Lt, i16>::new(Lt));
+    check_mixed::<f16, bf16, f32, _>(InCommon::<Div, f32>::new(Div));
+    check_mixed::<i64, bool, f32, _>(InCommon::<Div, i64>::new(Div));
+    check_mixed::<bool, u8, u8, _>(InCommon::<Mul, u8>::new(Mul));
+    check_mixed::<Complex<f32>, f64, Complex<f64>, _>(InCommon::<Mul, Complex<f64>>::new(Mul));
+    check_mixed::<Complex<f64>, i8, bool, _>(InCommon::<Ne, Complex<f64>>::new(Ne));
+    // int8 with a rank-0 int64: computed in int8.
+    check_mixed::<i8, i64, i8, _>(InCommon::<Sub, i8>::new(Sub));
+    check_unary::<i32, f32, _>(WithRight(InCommon::<Sub, f32>::new(Sub), 2.5f32));
+    check_unary::<u8, f32, _>(WithLeft(InCommon::<Div, f32>::new(Div), -1.5f32));
+    check_unary::<f16, bool, _>(WithLeft(InCommon::<Ge, f16>::new(Ge), f16::from_f32(0.5)));
+    check_unary::<bool, i64, _>(WithRight(InCommon::<Add, i64>::new(Add), 3i64));
+    // In place, stored back: uint8 *= int32 multiplies as int32 and wraps.
+    check_update_from::<u8, i32, _, _>(store_back::<Mul, i32>(Mul), Identity);
+    check_update_from::<f16, f64, _, _>(store_back::<Add, f64>(Add), Neg);
+    check_update_from::<Complex<f32>, i64, _, _>(store_back::<Div, Complex<f32>>(Div), Conj);
+    check_update_from::<i16, bool, _, _>(store_back::<Add, i16>(Add), Identity);
+    check_update_from::<bf16, f16, _, _>(store_back::<Sub, f32>(Sub), Identity);
 }
 
 #[test]
@@ -437,10 +507,7 @@ fn the_vectorized_path_is_taken_where_it_applies() {
         offset: 0,
         strides: &strides,
     };
-    let types = Types {
-        input: crate::DType::F32,
-        output: crate::DType::F32,
-    };
+    let types = Types::new(crate::DType::F32, crate::DType::F32);
     let op = crate::ops::device_op::KernelOp::new(crate::ops::device_op::OpCode::Add);
     let a = Input::Memory(out);
     let launch = plan(op, types, &[64], out, a, a).unwrap().unwrap();

@@ -44,7 +44,9 @@ pub(crate) struct Args {
     pub(crate) vec: i32,
     pub(crate) a_inner: i32,
     pub(crate) b_inner: i32,
-    pub(crate) pad: i32,
+    pub(crate) out_dtype: i32,
+    pub(crate) a_dtype: i32,
+    pub(crate) b_dtype: i32,
 }
 
 /// An operand in memory: its address, offset and strides (in elements),
@@ -86,12 +88,24 @@ impl Launch {
     }
 }
 
-/// The element types of one operation: the inputs' (one type: mixed types
-/// come with type promotion) and the output's.
+/// The element types of one operation: the inputs' and the output's. They
+/// differ only for casts and for operations with a `compute` type.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Types {
-    pub input: DType,
+    pub a: DType,
+    pub b: DType,
     pub output: DType,
+}
+
+impl Types {
+    /// Inputs of one type.
+    pub fn new(input: DType, output: DType) -> Types {
+        Types {
+            a: input,
+            b: input,
+            output,
+        }
+    }
 }
 
 /// Plans `out = op(a, b)` over `sizes`, or `None` when there is nothing to
@@ -113,16 +127,27 @@ pub(crate) fn plan(
         Some((Side::Left, _)) if op.code == OpCode::Constant => (Input::Scalar, Input::Scalar),
         Some((Side::Left, _)) => (Input::Scalar, a),
         Some((Side::Right, _)) => (a, Input::Scalar),
-        None if op.code.family() == Family::Unary => (a, Input::Scalar),
+        None if matches!(op.code.family(), Family::Unary | Family::Cast) => (a, Input::Scalar),
         None => (a, b),
     };
+    let family = op.family();
+    // The type the kernel computes in: it names the kernel, and a fixed
+    // operand is one of its values.
+    let kernel_type = op.compute.unwrap_or(types.a);
+    debug_assert!(
+        family == Family::Promoted || family == Family::Unary || types.a == types.b,
+        "operands of two types need a compute type"
+    );
     let mut args = Args {
         numel: numel as u64,
         op: op.code as i32,
+        out_dtype: types.output as i32,
+        a_dtype: types.a as i32,
+        b_dtype: types.b as i32,
         ..Args::default()
     };
     if let Some((_, value)) = op.scalar {
-        args.scalar = scalar_bits(value, types.input);
+        args.scalar = scalar_bits(value, kernel_type);
     }
     let inputs = [a, b];
     let (rank, merged) = merge_dimensions(sizes, out, &inputs)?;
@@ -142,11 +167,16 @@ pub(crate) fn plan(
             (args.b_scalar, args.b) = (is_scalar, operand);
         }
     }
-    let widest = [dtype_bytes(types.input), dtype_bytes(types.output)]
+    let widest = [dtype_bytes(types.a), dtype_bytes(types.output)]
         .into_iter()
         .max()
         .unwrap_or(1);
-    let vec = 16 / widest;
+    // The converting loops of promoted kernels move one element at a time.
+    let vec = if family == Family::Promoted {
+        1
+    } else {
+        16 / widest
+    };
     let mut work = numel as u64;
     if vec > 1 && vectorizable(&args, vec, types) {
         args.vec = vec as i32;
@@ -157,11 +187,7 @@ pub(crate) fn plan(
         args.vec = 1;
     }
     Ok(Some(Launch {
-        kernel: format!(
-            "shaped_{}_{}",
-            family_name(op.code.family()),
-            dtype_name(types.input)
-        ),
+        kernel: format!("shaped_{}_{}", family_name(family), dtype_name(kernel_type)),
         args,
         work,
     }))
@@ -261,7 +287,7 @@ fn vectorizable(args: &Args, vec: usize, types: Types) -> bool {
         .all(|(scalar, o)| {
             scalar == 1
                 || o.strides[rank - 1] == 0
-                || (o.strides[rank - 1] == 1 && aligned(o, dtype_bytes(types.input)))
+                || (o.strides[rank - 1] == 1 && aligned(o, dtype_bytes(types.a)))
         })
 }
 
@@ -312,6 +338,8 @@ fn family_name(family: Family) -> &'static str {
         Family::Arith => "arith",
         Family::Compare => "compare",
         Family::Unary => "unary",
+        Family::Cast => "cast",
+        Family::Promoted => "promoted",
     }
 }
 

@@ -2,7 +2,8 @@
 //! devices implicitly, so an operation between a CUDA tensor and a CPU
 //! tensor does not compile, with one exception that PyTorch makes too: a
 //! rank-0 CPU tensor takes part in an operation with a CUDA tensor, as the
-//! plain number it holds.
+//! plain number it holds, with PyTorch's type promotion for a rank-0
+//! operand.
 //!
 //! ```no_run
 //! use shaped::prelude::*;
@@ -11,14 +12,22 @@
 //! let two = Tensor::<f32, shape![]>::full(2.0); // on the CPU
 //! let y = &x * &two;                               // on the GPU
 //! assert_eq!(y.to_cpu()?.to_vec(), vec![2.0; 6]);
+//! let half = Tensor::<f64, shape![]>::full(0.5);
+//! let z = &x.cast::<i32>() * &half;                 // int32 with a float64: float64
+//! assert_eq!(z.to_cpu()?.to_vec(), vec![0.5f64; 6]);
 //! # Ok::<(), shaped::Error>(())
 //! ```
 
 use super::Cuda;
-use crate::dtype::{Element, Numeric, TrueDiv};
+use crate::dtype::cast::cast;
+use crate::dtype::promote::{check_runtime_rank, Common, CommonType};
+use crate::dtype::{DType, Element};
 use crate::error::Error;
 use crate::ops::compare::Comparand;
-use crate::ops::kernels::{self, BinaryFn, WithLeft, WithRight};
+use crate::ops::device_op::Side;
+use crate::ops::kernels::{
+    self, BinaryFn, ElementOp, InCommon, OperandOf, OutputOf, WithLeft, WithRight,
+};
 use crate::ops::unary;
 use crate::shape::Shape;
 use crate::storage::{Cpu, Repr};
@@ -37,63 +46,125 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 pub trait CpuOperandOfCudaOp: Shape {}
 impl CpuOperandOfCudaOp for () {}
 
-/// The one element of a rank-0 CPU tensor.
-fn value_of<T: Element, S: CpuOperandOfCudaOp, R: Repr>(t: &Tensor<T, S, Cpu, R>) -> T {
-    t.to_vec()[0]
+/// The one element of a rank-0 CPU tensor, converted to the operation's
+/// common type `C`.
+fn value_of<T: Element, C: Element, S: CpuOperandOfCudaOp, R: Repr>(t: &Tensor<T, S, Cpu, R>) -> C {
+    cast(t.to_vec()[0])
 }
 
+/// `Err` when a `DynShape` CUDA operand turns out to have rank 0, where
+/// PyTorch's rule would pick another common type than the compiler did.
+fn check_rank<C: Element, A: Element, S: Shape, R: Repr>(
+    gpu: &Tensor<A, S, Cuda, R>,
+    host_dtype: DType,
+) -> Result<(), Error> {
+    check_runtime_rank::<C>((A::DTYPE, S::RANK, gpu.rank()), (host_dtype, Some(0), 0))
+}
+
+/// `f(gpu, host)` (or `f(host, gpu)` with `host` on the left) computed in
+/// `C`: the CPU value, converted to `C`, is the kernel's fixed operand.
+/// Panics as the operators do (a `DynShape` of rank 0 on the GPU whose
+/// PyTorch type differs from `C`, or a device failure).
+#[allow(clippy::type_complexity)]
+fn with_rank_zero<A, B, C, U, S1, S2, R1, R2, F>(
+    gpu: &Tensor<A, S1, Cuda, R1>,
+    host: &Tensor<B, S2, Cpu, R2>,
+    f: F,
+    host_side: Side,
+) -> Tensor<U, S1, Cuda>
+where
+    A: Element,
+    B: Element,
+    C: Element,
+    U: Element,
+    S1: Shape,
+    S2: CpuOperandOfCudaOp,
+    R1: Repr,
+    R2: Repr,
+    F: BinaryFn<C, C, U>,
+{
+    let value: C = value_of(host);
+    let f = InCommon::<F, C>::new(f);
+    check_rank::<C, _, _, _>(gpu, B::DTYPE)
+        .and_then(|()| match host_side {
+            Side::Left => unary(gpu, WithLeft(f, value)),
+            Side::Right => unary(gpu, WithRight(f, value)),
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A CUDA tensor of `A`s with a rank-0 CPU tensor of `B`s: the CPU value,
+/// converted to the common type, is the kernel's fixed operand, and the CUDA
+/// operand is converted in the kernel (type promotion with the rank-0 rule:
+/// `int32 CUDA + float64 rank-0` is float64, `int8 CUDA + int64 rank-0` is
+/// int8).
 macro_rules! rank_zero_operator {
-    ($Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty) => {
-        rank_zero_operator!(@forms $Trait, $method, $Fn, $bound, $Out;
-            [&'a Tensor<T, S1, Cuda, R1>] [&'b Tensor<T, S2, Cpu, R2>];
-            [Tensor<T, S1, Cuda, R1>] [&'b Tensor<T, S2, Cpu, R2>];
-            [&'a Tensor<T, S1, Cuda, R1>] [Tensor<T, S2, Cpu, R2>];
-            [Tensor<T, S1, Cuda, R1>] [Tensor<T, S2, Cpu, R2>];
+    ($Trait:ident, $method:ident, $Fn:ident) => {
+        rank_zero_operator!(@forms $Trait, $method, $Fn;
+            [&'a Tensor<A, S1, Cuda, R1>] [&'b Tensor<B, S2, Cpu, R2>];
+            [Tensor<A, S1, Cuda, R1>] [&'b Tensor<B, S2, Cpu, R2>];
+            [&'a Tensor<A, S1, Cuda, R1>] [Tensor<B, S2, Cpu, R2>];
+            [Tensor<A, S1, Cuda, R1>] [Tensor<B, S2, Cpu, R2>];
         );
     };
-    (@forms $Trait:ident, $method:ident, $Fn:ident, $bound:ident, $Out:ty;
+    (@forms $Trait:ident, $method:ident, $Fn:ident;
         $([$($Gpu:tt)*] [$($Host:tt)*];)*) => {$(
         /// A CUDA tensor with a rank-0 CPU tensor on the right.
-        impl<'a, 'b, T: $bound, S1: Shape, S2: CpuOperandOfCudaOp, R1: Repr, R2: Repr>
-            $Trait<$($Host)*> for $($Gpu)*
+        impl<'a, 'b, A, B, S1, S2, R1, R2> $Trait<$($Host)*> for $($Gpu)*
+        where
+            A: CommonType<B, S1, S2> + OperandOf<kernels::$Fn>,
+            B: OperandOf<kernels::$Fn> + Element,
+            S1: Shape,
+            S2: CpuOperandOfCudaOp,
+            R1: Repr,
+            R2: Repr,
+            kernels::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<kernels::$Fn, Common<A, S1, B, S2>>>,
+            kernels::$Fn: ElementOp<Common<A, S1, B, S2>>,
         {
-            type Output = Tensor<$Out, S1, Cuda>;
+            type Output = Tensor<OutputOf<kernels::$Fn, Common<A, S1, B, S2>>, S1, Cuda>;
             fn $method(self, rhs: $($Host)*) -> Self::Output {
-                let (lhs, rhs): (&Tensor<T, S1, Cuda, R1>, &Tensor<T, S2, Cpu, R2>) =
-                    (self.borrow(), rhs.borrow());
-                unary(lhs, WithRight(kernels::$Fn, value_of(rhs))).unwrap_or_else(|e| panic!("{e}"))
+                with_rank_zero::<_, _, Common<A, S1, B, S2>, _, _, _, _, _, _>(
+                    self.borrow(), rhs.borrow(), kernels::$Fn, Side::Right)
             }
         }
         /// A rank-0 CPU tensor on the left of a CUDA tensor.
-        impl<'a, 'b, T: $bound, S1: Shape, S2: CpuOperandOfCudaOp, R1: Repr, R2: Repr>
-            $Trait<$($Gpu)*> for $($Host)*
+        impl<'a, 'b, A, B, S1, S2, R1, R2> $Trait<$($Gpu)*> for $($Host)*
+        where
+            B: CommonType<A, S2, S1> + OperandOf<kernels::$Fn>,
+            A: OperandOf<kernels::$Fn> + Element,
+            S1: Shape,
+            S2: CpuOperandOfCudaOp,
+            R1: Repr,
+            R2: Repr,
+            kernels::$Fn: BinaryFn<Common<B, S2, A, S1>, Common<B, S2, A, S1>, OutputOf<kernels::$Fn, Common<B, S2, A, S1>>>,
+            kernels::$Fn: ElementOp<Common<B, S2, A, S1>>,
         {
-            type Output = Tensor<$Out, S1, Cuda>;
+            type Output = Tensor<OutputOf<kernels::$Fn, Common<B, S2, A, S1>>, S1, Cuda>;
             fn $method(self, rhs: $($Gpu)*) -> Self::Output {
-                let (lhs, rhs): (&Tensor<T, S2, Cpu, R2>, &Tensor<T, S1, Cuda, R1>) =
-                    (self.borrow(), rhs.borrow());
-                unary(rhs, WithLeft(kernels::$Fn, value_of(lhs))).unwrap_or_else(|e| panic!("{e}"))
+                with_rank_zero::<_, _, Common<B, S2, A, S1>, _, _, _, _, _, _>(
+                    rhs.borrow(), self.borrow(), kernels::$Fn, Side::Left)
             }
         }
     )*};
 }
 
-rank_zero_operator!(Add, add, Add, Numeric, T);
-rank_zero_operator!(Sub, sub, Sub, Numeric, T);
-rank_zero_operator!(Mul, mul, Mul, Numeric, T);
-rank_zero_operator!(Div, div, Div, TrueDiv, <T as TrueDiv>::Quotient);
+rank_zero_operator!(Add, add, Add);
+rank_zero_operator!(Sub, sub, Sub);
+rank_zero_operator!(Mul, mul, Mul);
+rank_zero_operator!(Div, div, Div);
 
 macro_rules! rank_zero_assign {
     ($($Trait:ident, $method:ident);*) => {$(
         /// `x op= y` for a CUDA tensor `x` and a rank-0 CPU tensor `y`: `y`
         /// goes to `x`'s device (one element), then the same-device rule and
-        /// kernel apply.
-        impl<'b, T: Element, S1: Shape, S2: CpuOperandOfCudaOp, R1: Repr, R2: Repr>
-            $Trait<&'b Tensor<T, S2, Cpu, R2>> for Tensor<T, S1, Cuda, R1>
+        /// kernel apply, with type promotion and the cast back into `x`'s
+        /// type.
+        impl<'b, T: Element, T2: Element, S1: Shape, S2: CpuOperandOfCudaOp, R1: Repr, R2: Repr>
+            $Trait<&'b Tensor<T2, S2, Cpu, R2>> for Tensor<T, S1, Cuda, R1>
         where
-            for<'c> Tensor<T, S1, Cuda, R1>: $Trait<&'c Tensor<T, S2, Cuda>>,
+            for<'c> Tensor<T, S1, Cuda, R1>: $Trait<&'c Tensor<T2, S2, Cuda>>,
         {
-            fn $method(&mut self, rhs: &'b Tensor<T, S2, Cpu, R2>) {
+            fn $method(&mut self, rhs: &'b Tensor<T2, S2, Cpu, R2>) {
                 let rhs = Cuda::open(&self.device())
                     .and_then(|gpu| rhs.to_device(&gpu))
                     .unwrap_or_else(|e| panic!("{e}"));
@@ -104,17 +175,25 @@ macro_rules! rank_zero_assign {
 }
 rank_zero_assign!(AddAssign, add_assign; SubAssign, sub_assign; MulAssign, mul_assign; DivAssign, div_assign);
 
-/// Comparisons of a CUDA tensor with a rank-0 CPU tensor.
-impl<T: Element, S: Shape, S2: CpuOperandOfCudaOp, R2: Repr> Comparand<T, S, Cuda>
-    for &Tensor<T, S2, Cpu, R2>
+/// Comparisons of a CUDA tensor with a rank-0 CPU tensor of any element
+/// type, in their common type.
+impl<T, T2, S, S2, R2> Comparand<T, S, Cuda> for &Tensor<T2, S2, Cpu, R2>
+where
+    T: CommonType<T2, S, S2>,
+    T2: Element,
+    S: Shape,
+    S2: CpuOperandOfCudaOp,
+    R2: Repr,
 {
     type Shape = S;
-    type Common = T;
-    fn compare<R: Repr, F: BinaryFn<T, T, bool>>(
+    type Common = Common<T, S, T2, S2>;
+    fn compare<R: Repr, F: BinaryFn<Self::Common, Self::Common, bool>>(
         self,
         lhs: &Tensor<T, S, Cuda, R>,
         f: F,
     ) -> Result<Tensor<bool, S, Cuda>, Error> {
-        unary(lhs, WithRight(f, value_of(self)))
+        check_rank::<Self::Common, _, _, _>(lhs, T2::DTYPE)?;
+        let value = value_of::<_, Self::Common, _, _>(self);
+        unary(lhs, WithRight(InCommon::<F, Self::Common>::new(f), value))
     }
 }

@@ -11,6 +11,8 @@
 mod buffer;
 mod elementwise;
 #[cfg(test)]
+mod host_conversion_tests;
+#[cfg(test)]
 mod host_tests;
 pub(crate) mod launch;
 mod mixed;

@@ -5,7 +5,7 @@ use super::{check, Cuda, CudaBuffer};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::{check_contiguous_strides, checked_numel, checked_storage, Layout};
-use crate::ops::kernels::Constant;
+use crate::ops::kernels::{Constant, Identity};
 use crate::ops::{Elementwise, StridedMut};
 use crate::shape::Shape;
 use crate::storage::cpu::CpuBuffer;
@@ -93,6 +93,60 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
             host,
             Layout::contiguous(self.layout.size_array().clone()),
         ))
+    }
+}
+
+impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
+    /// A contiguous copy on `gpu`, which may be another CUDA device
+    /// (PyTorch's `x.to("cuda:1")`; on the same device, a copy there).
+    /// Strided views are made contiguous on their own device first.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let (gpu0, gpu1) = (Cuda::new(0)?, Cuda::new(1)?);
+    /// let x = Tensor::<f32, shape![2, 3]>::ones().to_device(&gpu0)?;
+    /// let y = x.t().to_device(&gpu1)?;
+    /// assert_eq!(y.device(), Device::Cuda(1));
+    /// assert_eq!(y.to_cpu()?.to_vec(), vec![1.0; 6]);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn to_device(&self, gpu: &Cuda) -> Result<Tensor<T, S, Cuda>, Error> {
+        let layout = Layout::contiguous(self.layout.size_array().clone());
+        if self.device() == gpu.device() {
+            let copy = Cuda::map1(self.strided(), Identity)?;
+            return Ok(Tensor::from_buffer(copy, layout));
+        }
+        let dense = self.try_contiguous_in(MemoryFormat::Contiguous)?;
+        let source = dense.data.ptr();
+        let n = self.numel();
+        let buffer = CudaBuffer::<T>::uninit(gpu.index, n)?;
+        if n > 0 {
+            let (from, to) = (super::state(source.device)?, buffer.state()?);
+            // The copy is queued on the destination's stream: the source's
+            // stream must have written `dense` first.
+            from.synchronize()?;
+            to.make_current()?;
+            let start = source.addr + (dense.layout.offset() * size_of::<T>()) as u64;
+            // SAFETY: `dense` is contiguous, so its `n` elements from its
+            // offset lie inside its buffer on the source device, written
+            // (the source stream was waited for) and kept alive until the
+            // copy has been waited for below; the new buffer holds `n`
+            // elements on the destination device. Both contexts are the
+            // devices' primary contexts, opened for the life of the process.
+            let result = unsafe {
+                sys::cuMemcpyPeerAsync(
+                    buffer.ptr().addr,
+                    to.context.as_raw(),
+                    start,
+                    from.context.as_raw(),
+                    n * size_of::<T>(),
+                    to.stream.as_inner(),
+                )
+            };
+            check(result, "copying between devices")?;
+            to.synchronize()?;
+        }
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 }
 
