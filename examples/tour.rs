@@ -113,6 +113,7 @@ fn main() {
 
     views();
     dtypes();
+    operations();
 }
 
 /// Views share storage and move no data; on static shapes the compiler
@@ -302,4 +303,97 @@ fn dtypes() {
         Ok(()) => println!("unexpected: {ints}"),
         Err(e) => println!("AnyTensor int32 *= 0.5 -> Err: {e}"),
     }
+}
+
+/// Operations for numerics: the compiler checks matmul's inner sizes,
+/// removes reduced axes from the type and adds concatenated sizes.
+fn operations() {
+    section("Matrix products: the compiler computes the shape, batches broadcast");
+    let a = Tensor::<f32, shape![2, 3]>::from_vec((1..=6).map(|i| i as f32).collect())
+        .expect("6 elements");
+    let batch = Tensor::<f32, shape![4, 3, 5]>::ones();
+    let c = a.matmul(&batch); // Tensor<f32, shape![4, 2, 5]>
+    println!(
+        "(2, 3) @ (4, 3, 5) -> {:?}, c[0, 1, 0] = {}",
+        c.shape(),
+        c[[0, 1, 0]]
+    );
+    let v = Tensor::<f32, shape![3]>::ones();
+    let dot: Tensor<f32, shape![]> = v.matmul(&v);
+    let mv: Tensor<f32, shape![2]> = a.matmul(&v);
+    println!("v @ v = {} (rank 0); a @ v = {:?}", dot[[]], mv.to_vec());
+    let w = Tensor::<f32, shape![4, 3]>::ones();
+    println!(
+        "a @ w.t() -> {:?} (the transposed view is read in place)",
+        a.matmul(&w.t()).shape()
+    );
+    println!(
+        "(2, 3) @ (4, 5) does not compile:\n  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/matmul_inner_mismatch.stderr"
+        ))
+    );
+    let x = DynTensor::<f32>::ones(&[2, 3]);
+    if let Err(e) = x.mm(&DynTensor::ones(&[4, 5])) {
+        println!("DynTensor (2, 3) mm (4, 5), caught at run time:\n  {e}");
+    }
+
+    section("Reductions: a reduced axis leaves the type");
+    let x =
+        Tensor::<f32, shape![2, 3]>::from_vec(vec![1., 5., 3., 4., 2., 6.]).expect("6 elements");
+    let rows: Tensor<f32, shape![2]> = x.sum_dim::<1>();
+    let kept: Tensor<f32, shape![2, 1]> = x.sum_keepdim::<1>();
+    let cols: Tensor<f32, shape![3]> = x.mean_dims::<axes![0]>();
+    println!(
+        "x = {:?}\nsum over axis 1: {:?}; kept as size 1: {:?}; mean over axis 0: {:?}",
+        x.to_vec(),
+        rows.to_vec(),
+        kept.shape(),
+        cols.to_vec()
+    );
+    let (values, indices) = x.max_dim::<1>().expect("no empty axis");
+    println!(
+        "max over axis 1: values {:?}, indices {:?} (int64)",
+        values.to_vec(),
+        indices.to_vec()
+    );
+    let counts: Tensor<i64, shape![3]> = tensor![[1u8, 2, 3], [4, 5, 6]].sum_dim::<0>();
+    println!(
+        "uint8 sums accumulate in int64, as PyTorch's: {:?}",
+        counts.to_vec()
+    );
+    println!(
+        "x.sum_dim::<2>() does not compile:\n  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/reduce_axis_out_of_range.stderr"
+        ))
+    );
+
+    section("cat and stack: the compiler adds the sizes");
+    let right = Tensor::<f32, shape![2, 5]>::ones();
+    let joined: Tensor<f32, shape![2, 8]> = (&x, &right).cat::<1>();
+    let stacked: Tensor<f32, shape![2, 2, 3]> = [&x, &x].stack::<0>();
+    println!(
+        "(2, 3) cat (2, 5) along 1 -> {:?}; stack of two (2, 3) -> {:?}",
+        joined.shape(),
+        stacked.shape()
+    );
+    println!(
+        "(2, 3) cat (3, 5) along 1 does not compile:\n  {}",
+        compile_error(include_str!("../ui-tests/fail/cat_size_mismatch.stderr"))
+    );
+
+    section("Elementwise math, with PyTorch's result types");
+    let ints = Tensor::<i64, shape![3]>::from_vec(vec![1, 4, 9]).expect("3 elements");
+    let roots: Tensor<f32, shape![3]> = ints.sqrt();
+    println!("sqrt of int64 gives float32: {:?}", roots.to_vec());
+    let gated = shaped::where_(
+        &joined.gt(1.5),
+        &joined.sigmoid(),
+        &Tensor::<f32, shape![]>::full(0.0),
+    );
+    println!(
+        "where(x > 1.5, sigmoid(x), 0), clamped to 0.9:\n{}",
+        gated.clamp(0.0, 0.9)
+    );
 }
