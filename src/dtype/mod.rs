@@ -14,6 +14,26 @@ use core::fmt::Debug;
 use half::{bf16, f16};
 use num_complex::Complex;
 
+/// Runs `$body` with `$T` the element type of the runtime `$dtype`: the
+/// one bridge from a [`DType`] value to generic code over its type.
+macro_rules! with_dtype {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        $crate::dtype::with_dtype!(@pairs $dtype, $T, $body;
+            F16 => half::f16, BF16 => half::bf16, F32 => f32, F64 => f64,
+            C64 => num_complex::Complex<f32>, C128 => num_complex::Complex<f64>,
+            U8 => u8, I8 => i8, I16 => i16, I32 => i32, I64 => i64, Bool => bool)
+    };
+    (@pairs $dtype:expr, $T:ident, $body:expr; $($variant:ident => $t:ty),*) => {
+        match $dtype {
+            $($crate::dtype::DType::$variant => {
+                type $T = $t;
+                $body
+            })*
+        }
+    };
+}
+pub(crate) use with_dtype;
+
 mod sealed {
     pub trait Sealed {}
 }

@@ -29,7 +29,7 @@
 //! ```
 
 use super::kernels::{write_map1_strided, Identity};
-use crate::dtype::{DType, Element};
+use crate::dtype::{with_dtype, DType, Element};
 use crate::dynamic::{AnyElement, AnyTensor, DynShape, DynTensor};
 use crate::error::Error;
 use crate::layout::views::wrap_dim;
@@ -461,15 +461,6 @@ where
     Ok(AnyTensor::from(f(&typed, dim)?))
 }
 
-/// Runs `joined_as::<T>` for the Rust type `T` of `dtype`.
-macro_rules! join_by_dtype {
-    ($dtype:expr, $parts:expr, $f:ident, $dim:expr; $($variant:ident => $t:ty),*) => {
-        match $dtype {
-            $(DType::$variant => joined_as::<$t>($parts, DynTensor::<$t>::$f::<DynShape, Owned>, $dim),)*
-        }
-    };
-}
-
 impl AnyTensor {
     /// Converts every part to the dtype all of them promote to (as
     /// `torch.cat` does), then applies `cat` or `stack`.
@@ -482,19 +473,11 @@ impl AnyTensor {
             .iter()
             .fold(first.dtype(), |acc, p| DType::promote(acc, p.dtype()));
         let converted: Vec<AnyTensor> = parts.iter().map(|p| p.to_dtype(common)).collect();
-        use half::{bf16, f16};
-        use num_complex::Complex;
-        if stack {
-            join_by_dtype!(common, &converted, stack, dim;
-                F16 => f16, BF16 => bf16, F32 => f32, F64 => f64, C64 => Complex<f32>,
-                C128 => Complex<f64>, U8 => u8, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
-                Bool => bool)
+        with_dtype!(common, T => if stack {
+            joined_as::<T>(&converted, DynTensor::<T>::stack::<DynShape, Owned>, dim)
         } else {
-            join_by_dtype!(common, &converted, cat, dim;
-                F16 => f16, BF16 => bf16, F32 => f32, F64 => f64, C64 => Complex<f32>,
-                C128 => Complex<f64>, U8 => u8, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
-                Bool => bool)
-        }
+            joined_as::<T>(&converted, DynTensor::<T>::cat::<DynShape, Owned>, dim)
+        })
     }
 
     /// `torch.cat` with runtime dtypes: the parts are promoted to one dtype

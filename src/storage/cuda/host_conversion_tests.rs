@@ -10,71 +10,14 @@
 use super::host_tests::{contiguous, data, host_run, spec, Spec, PAIRS, UPDATE_OUTS, UPDATE_RHS};
 use super::launch::{plan, Input, Operand, Types};
 use crate::dtype::promote::OperandKind;
-use crate::dtype::{DType, Element, Scalar};
+use crate::dtype::{with_dtype, DType, Element, Scalar};
 use crate::dynamic::{AnyTensor, DynTensor};
 use crate::error::Error;
 use crate::ops::broadcast_strides;
 use crate::ops::device_op::{KernelOp, OpCode, Side};
 use crate::shape::broadcast_sizes_into;
 use core::any::Any;
-use half::{bf16, f16};
 use num_complex::Complex;
-
-/// Runs `$body` with `$T` the element type of `$dtype`.
-macro_rules! with_dtype {
-    ($dtype:expr, $T:ident => $body:expr) => {
-        match $dtype {
-            DType::F16 => {
-                type $T = f16;
-                $body
-            }
-            DType::BF16 => {
-                type $T = bf16;
-                $body
-            }
-            DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            DType::C64 => {
-                type $T = Complex<f32>;
-                $body
-            }
-            DType::C128 => {
-                type $T = Complex<f64>;
-                $body
-            }
-            DType::U8 => {
-                type $T = u8;
-                $body
-            }
-            DType::I8 => {
-                type $T = i8;
-                $body
-            }
-            DType::I16 => {
-                type $T = i16;
-                $body
-            }
-            DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            DType::Bool => {
-                type $T = bool;
-                $body
-            }
-        }
-    };
-}
 
 /// Values at the edges of the conversions: NaN, infinities, signed zero,
 /// halfway cases of float16 and bfloat16, values out of the integer types'
