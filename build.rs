@@ -7,40 +7,91 @@
 //!    compiles for newer GPUs) into `elementwise.fatbin`, which the library
 //!    embeds and loads with `cust::module::Module::from_fatbin`.
 //! 4. The same sources compile as C++ for the host (`host_launch.cpp`), for
-//!    the tests that run the kernels' logic against the CPU backend.
+//!    the tests that run the kernels' logic against the CPU backend. This
+//!    runs beside step 1.
 //!
-//! `NVCC`, `PTXAS` and `FATBINARY` override the tools' paths. Without the
-//! feature this does nothing.
+//! Steps 1–3 take minutes. With `SHAPED_KERNEL_CACHE` naming a folder, the
+//! fatbinary and the host library are kept there under a hash of everything
+//! that goes into them (the sources, the tools' versions, the flags), so
+//! builds with other profiles or target folders (tests, trybuild, docs)
+//! reuse them. `NVCC`, `PTXAS` and `FATBINARY` override the tools' paths.
+//! Without the feature this does nothing.
 
 use std::env;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The GPU architectures the kernels are assembled for.
 const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
+/// The kernel sources, all inputs of both the device and the host build.
+const SOURCES: [&str; 4] = [
+    "elementwise.cuh",
+    "elementwise.cu",
+    "host_shim.h",
+    "host_launch.cpp",
+];
+
+/// `nvcc`'s flags. No fused multiply-adds: the results match the CPU's bit
+/// for bit.
+const NVCC_FLAGS: [&str; 5] = [
+    "-ptx",
+    "-arch=compute_80",
+    "-std=c++14",
+    "-O3",
+    "-fmad=false",
+];
+
+/// The host library's name (`lib{HOST_LIB}.a`).
+const HOST_LIB: &str = "shaped_host_kernels";
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     if env::var_os("CARGO_FEATURE_CUDA").is_none() {
         return;
     }
-    for file in [
-        "elementwise.cuh",
-        "elementwise.cu",
-        "host_shim.h",
-        "host_launch.cpp",
-    ] {
+    for file in SOURCES {
         println!("cargo:rerun-if-changed=kernels/{file}");
     }
-    for var in ["NVCC", "PTXAS", "FATBINARY"] {
+    for var in ["NVCC", "PTXAS", "FATBINARY", "SHAPED_KERNEL_CACHE"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let fatbin = out.join("elementwise.fatbin");
+    let host_lib = out.join(format!("lib{HOST_LIB}.a"));
+
+    let cache = env::var_os("SHAPED_KERNEL_CACHE").map(|dir| {
+        let dir = PathBuf::from(dir);
+        let key = format!("{:016x}", cache_key());
+        (
+            dir.join(format!("{key}.fatbin")),
+            dir.join(format!("{key}.a")),
+        )
+    });
+    let cached = cache
+        .as_ref()
+        .is_some_and(|(f, h)| fs::copy(f, &fatbin).is_ok() && fs::copy(h, &host_lib).is_ok());
+    if !cached {
+        std::thread::scope(|s| {
+            s.spawn(|| host_kernels(&out));
+            device_kernels(&out, &fatbin);
+        });
+        if let Some((f, h)) = &cache {
+            store(&fatbin, f);
+            store(&host_lib, h);
+        }
+    }
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static={HOST_LIB}");
+    println!("cargo:rustc-link-lib=stdc++");
+}
+
+/// Steps 1–3: PTX, the two machine codes, the fatbinary.
+fn device_kernels(out: &Path, fatbin: &Path) {
     let ptx = out.join("elementwise.ptx");
     run(Command::new(tool("NVCC", "nvcc"))
-        .args(["-ptx", "-arch=compute_80", "-std=c++14", "-O3"])
-        // No fused multiply-adds: the results match the CPU's bit for bit.
-        .arg("-fmad=false")
+        .args(NVCC_FLAGS)
         .arg("kernels/elementwise.cu")
         .arg("-o")
         .arg(&ptx));
@@ -66,10 +117,9 @@ fn main() {
             .collect()
     });
     let mut fatbinary = Command::new(tool("FATBINARY", "fatbinary"));
-    fatbinary.arg("--64").arg(format!(
-        "--create={}",
-        out.join("elementwise.fatbin").display()
-    ));
+    fatbinary
+        .arg("--64")
+        .arg(format!("--create={}", fatbin.display()));
     for (arch, cubin) in ARCHS.iter().zip(&cubins) {
         let sm = arch.trim_start_matches("sm_");
         fatbinary.arg(format!(
@@ -79,26 +129,65 @@ fn main() {
     }
     fatbinary.arg(format!("--image3=kind=ptx,sm=80,file={}", ptx.display()));
     run(&mut fatbinary);
-
-    host_kernels();
 }
 
-/// The kernels' sources as host C++, for the tests.
+/// Step 4: the kernels' sources as host C++, for the tests. The link lines
+/// are printed by `main`, the same whether this ran or the cache answered.
 #[cfg(feature = "cuda")]
-fn host_kernels() {
+fn host_kernels(out: &Path) {
     cc::Build::new()
         .cpp(true)
+        .cargo_metadata(false)
+        .out_dir(out)
         .file("kernels/host_launch.cpp")
         .include("kernels")
         .flag("-std=c++14")
         .flag("-ffp-contract=off")
         .opt_level(1)
+        .debug(false)
         .warnings(true)
-        .compile("shaped_host_kernels");
+        .compile(HOST_LIB);
 }
 
 #[cfg(not(feature = "cuda"))]
-fn host_kernels() {}
+fn host_kernels(_: &Path) {}
+
+/// A hash (FNV-1a, 64 bits) of everything the outputs depend on: this
+/// script, the kernel sources, the tools' versions and the host compiler.
+fn cache_key() -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes.iter().chain([0xff].iter()) {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    feed(&fs::read("build.rs").expect("build.rs is readable"));
+    for file in SOURCES {
+        feed(&fs::read(Path::new("kernels").join(file)).expect("the kernel sources are readable"));
+    }
+    for (var, default) in [("NVCC", "nvcc"), ("PTXAS", "ptxas"), ("CXX", "c++")] {
+        let version = Command::new(tool(var, default)).arg("--version").output();
+        feed(&version.map(|o| o.stdout).unwrap_or_default());
+    }
+    feed(env::var("TARGET").unwrap_or_default().as_bytes());
+    hash
+}
+
+/// Copies `from` into the cache as `to`, through a temporary name so that a
+/// concurrent build never reads half a file.
+fn store(from: &Path, to: &Path) {
+    let Some(dir) = to.parent() else { return };
+    let partial = to.with_extension(format!("partial-{}", std::process::id()));
+    let stored = fs::create_dir_all(dir)
+        .and_then(|()| fs::copy(from, &partial))
+        .and_then(|_| fs::rename(&partial, to));
+    if let Err(e) = stored {
+        println!(
+            "cargo:warning=could not store {} in the kernel cache: {e}",
+            to.display()
+        );
+    }
+}
 
 fn tool(var: &str, default: &str) -> PathBuf {
     env::var_os(var).map_or_else(|| PathBuf::from(default), PathBuf::from)
