@@ -8,7 +8,7 @@
 //! Run with `cargo bench --bench dtypes`. Throughput counts the bytes of
 //! `a`, `b` and the result once each: 3 x itemsize x n (mixed: 4 + 4 + 4).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use half::{bf16, f16};
 use num_complex::Complex;
 use rayon::prelude::*;

@@ -34,7 +34,7 @@
 //! `SHAPED_CPU_CACHE_BYTES=0` to turn it off), `ndarray` gets a fresh `Vec`.
 
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array1, Array2};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};

@@ -13,8 +13,8 @@
 //! Throughput counts each element read or written once (4 bytes each):
 //! 2 x 4 x n for the unary functions and for `cat`.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use ndarray::{concatenate, Array1, Array2, Axis};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ndarray::{Array1, Array2, Axis, concatenate};
 use shaped::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;

@@ -17,7 +17,7 @@
 //! on one thread unless built with BLAS), and the batched ndarray case is a
 //! loop of `dot`s. Each product allocates its output, in both libraries.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array2, Array3, Axis};
 use shaped::prelude::*;
 use std::hint::black_box;

@@ -21,10 +21,10 @@
 //! copy it counts the bytes read and written (2 x 4 x 16M), the traffic a
 //! sum's read is compared with.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array1, Array2, Axis};
-use rayon::prelude::*;
 use rayon::ThreadPoolBuilder;
+use rayon::prelude::*;
 use shaped::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;

@@ -33,7 +33,7 @@
 //!   reference.
 
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array2, ArrayView2, Axis, Slice};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};

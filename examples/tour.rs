@@ -288,7 +288,9 @@ fn dtypes() {
             "../ui-tests/fail/dtype_in_place_float_into_int.stderr"
         ))
     );
-    println!("  (the product is float32, and an integer tensor cannot hold it: PyTorch raises the same words at run time)");
+    println!(
+        "  (the product is float32, and an integer tensor cannot hold it: PyTorch raises the same words at run time)"
+    );
 
     section("Runtime dtypes: AnyTensor applies the same rules when it runs");
     let a = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2], &[2]).expect("2 elements"));

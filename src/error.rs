@@ -529,7 +529,11 @@ impl<N: fmt::Display> fmt::Display for Sizes<'_, N> {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::BroadcastMismatch { size_a, size_b, dim } => write!(
+            Error::BroadcastMismatch {
+                size_a,
+                size_b,
+                dim,
+            } => write!(
                 f,
                 "The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at non-singleton dimension {dim}"
             ),
@@ -539,7 +543,11 @@ impl fmt::Display for Error {
                 Sizes(output),
                 Sizes(broadcast)
             ),
-            Error::ExpandMismatch { target, existing, dim } => write!(
+            Error::ExpandMismatch {
+                target,
+                existing,
+                dim,
+            } => write!(
                 f,
                 "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {dim}.  Target sizes: {}.  Tensor sizes: {}",
                 target[*dim],
@@ -551,7 +559,11 @@ impl fmt::Display for Error {
                 f,
                 "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {dim}"
             ),
-            Error::ExpandRank { dtype, existing, target } => write!(
+            Error::ExpandRank {
+                dtype,
+                existing,
+                target,
+            } => write!(
                 f,
                 "expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 legacy_tensor_type(*dtype),
@@ -608,7 +620,11 @@ impl fmt::Display for Error {
                 "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
             ),
             Error::Unsupported { message } => write!(f, "{message}"),
-            Error::ClampRange { bound, value, dtype } => write!(
+            Error::ClampRange {
+                bound,
+                value,
+                dtype,
+            } => write!(
                 f,
                 "Clamp {bound} value {value} is outside the representable range of {}",
                 dtype.torch_name()
@@ -622,7 +638,12 @@ impl fmt::Display for Error {
                 "stack" => write!(f, "stack expects a non-empty TensorList"),
                 _ => write!(f, "torch.cat(): expected a non-empty list of Tensors"),
             },
-            Error::CatSizes { dim, expected, actual, tensor } => write!(
+            Error::CatSizes {
+                dim,
+                expected,
+                actual,
+                tensor,
+            } => write!(
                 f,
                 "Sizes of tensors must match except in dimension {dim}. Expected size {expected} but got size {actual} for tensor number {tensor} in the list."
             ),
@@ -634,7 +655,11 @@ impl fmt::Display for Error {
                 f,
                 "zero-dimensional tensor (at position {position}) cannot be concatenated"
             ),
-            Error::StackSizes { first, index, other } => write!(
+            Error::StackSizes {
+                first,
+                index,
+                other,
+            } => write!(
                 f,
                 "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {index}",
                 Sizes(first),
@@ -672,13 +697,20 @@ impl fmt::Display for Error {
                 "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"
             ),
             Error::ElementCount { shape, numel } => {
-                write!(f, "shape '{}' is invalid for input of size {numel}", Sizes(shape))
+                write!(
+                    f,
+                    "shape '{}' is invalid for input of size {numel}",
+                    Sizes(shape)
+                )
             }
-            Error::RankMismatch { expected, actual } => write!(
-                f,
-                "a shape of rank {expected} cannot take {actual} sizes"
-            ),
-            Error::StaticSizeMismatch { dim, expected, actual } => write!(
+            Error::RankMismatch { expected, actual } => {
+                write!(f, "a shape of rank {expected} cannot take {actual} sizes")
+            }
+            Error::StaticSizeMismatch {
+                dim,
+                expected,
+                actual,
+            } => write!(
                 f,
                 "size {actual} at dimension {dim} contradicts the static size {expected}"
             ),
@@ -708,7 +740,11 @@ impl fmt::Display for Error {
                 "start out of range (expected to be in range of [{}, {size}], but got {start})",
                 -(*size as isize)
             ),
-            Error::NarrowLength { start, length, size } => write!(
+            Error::NarrowLength {
+                start,
+                length,
+                size,
+            } => write!(
                 f,
                 "start ({start}) + length ({length}) exceeds dimension size ({size})."
             ),
@@ -746,22 +782,27 @@ impl fmt::Display for Error {
                 Sizes(shape)
             ),
             Error::AsStridedRank { .. } => write!(f, "mismatch in length of strides and shape"),
-            Error::AsStridedBounds { sizes, strides, offset, itemsize, required, storage } => {
-                match required {
-                    Some(required) => write!(
-                        f,
-                        "setStorage: sizes {}, strides {}, storage offset {offset}, and itemsize {itemsize} requiring a storage size of {required} are out of bounds for storage of size {storage}",
-                        Sizes(sizes),
-                        Sizes(strides)
-                    ),
-                    None => write!(
-                        f,
-                        "Storage size calculation overflowed with sizes={} and strides={}",
-                        Sizes(sizes),
-                        Sizes(strides)
-                    ),
-                }
-            }
+            Error::AsStridedBounds {
+                sizes,
+                strides,
+                offset,
+                itemsize,
+                required,
+                storage,
+            } => match required {
+                Some(required) => write!(
+                    f,
+                    "setStorage: sizes {}, strides {}, storage offset {offset}, and itemsize {itemsize} requiring a storage size of {required} are out of bounds for storage of size {storage}",
+                    Sizes(sizes),
+                    Sizes(strides)
+                ),
+                None => write!(
+                    f,
+                    "Storage size calculation overflowed with sizes={} and strides={}",
+                    Sizes(sizes),
+                    Sizes(strides)
+                ),
+            },
             Error::SplitNegative { split_size } => write!(
                 f,
                 "split expects split_size be non-negative, but got split_size={split_size}"
@@ -775,16 +816,26 @@ impl fmt::Display for Error {
                 "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={}",
                 Sizes(split_sizes)
             ),
-            Error::SplitSizesSum { size, dim, split_sizes } => write!(
+            Error::SplitSizesSum {
+                size,
+                dim,
+                split_sizes,
+            } => write!(
                 f,
                 "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension {dim}), but got split_sizes={}",
                 Sizes(split_sizes)
             ),
             Error::ChunkCount { chunks } => {
-                write!(f, "chunk expects `chunks` to be greater than 0, got: {chunks}")
+                write!(
+                    f,
+                    "chunk expects `chunks` to be greater than 0, got: {chunks}"
+                )
             }
             Error::TensorSplitSections { sections } => {
-                write!(f, "number of sections must be larger than 0, got {sections}")
+                write!(
+                    f,
+                    "number of sections must be larger than 0, got {sections}"
+                )
             }
             Error::SplitRankZero { op } => {
                 write!(f, "{op} expects at least a 1-dimensional tensor")
@@ -794,17 +845,28 @@ impl fmt::Display for Error {
                 "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
             ),
             Error::NoDimensions { dim } => {
-                write!(f, "Dimension specified as {dim} but tensor has no dimensions")
+                write!(
+                    f,
+                    "Dimension specified as {dim} but tensor has no dimensions"
+                )
             }
             Error::SplitRank { op, min, rank } => write!(
                 f,
                 "torch.{op} requires a tensor with at least {min} dimension, but got a tensor with {rank} dimensions!"
             ),
-            Error::SplitDivisible { op, dim, size, sections } => write!(
+            Error::SplitDivisible {
+                op,
+                dim,
+                size,
+                sections,
+            } => write!(
                 f,
                 "torch.{op} attempted to split along dimension {dim}, but the size of the dimension {size} is not divisible by the split_size {sections}!"
             ),
-            Error::MovedimLengths { source, destination } => write!(
+            Error::MovedimLengths {
+                source,
+                destination,
+            } => write!(
                 f,
                 "movedim: Invalid source or destination dims: source ({} dims) should contain the same number of dims as destination ({} dims)",
                 Sizes(source),
@@ -823,7 +885,10 @@ impl fmt::Display for Error {
                 Sizes(sizes)
             ),
             Error::FlattenOrder => {
-                write!(f, "flatten() has invalid args: start_dim cannot come after end_dim")
+                write!(
+                    f,
+                    "flatten() has invalid args: start_dim cannot come after end_dim"
+                )
             }
             Error::TRank { rank } => write!(
                 f,

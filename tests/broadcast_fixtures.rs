@@ -16,7 +16,7 @@
 
 use serde::Deserialize;
 use shaped::prelude::*;
-use shaped::shape::{broadcast_sizes, check_in_place, BroadcastInto, BroadcastShape, Shape};
+use shaped::shape::{BroadcastInto, BroadcastShape, Shape, broadcast_sizes, check_in_place};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 

@@ -18,9 +18,9 @@
 
 use num_complex::Complex;
 use serde_json::Value;
+use shaped::dtype::Scalar;
 use shaped::dtype::cast::cast;
 use shaped::dtype::promote::OperandKind;
-use shaped::dtype::Scalar;
 use shaped::prelude::*;
 use std::collections::HashMap;
 use std::sync::OnceLock;

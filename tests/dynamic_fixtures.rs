@@ -41,7 +41,7 @@ use std::fmt::Debug;
 use std::sync::OnceLock;
 
 mod common;
-use common::{catch, err, no_panic, Divergence, Tally};
+use common::{Divergence, Tally, catch, err, no_panic};
 
 // ---------------------------------------------------------------------------
 // Divergences from PyTorch

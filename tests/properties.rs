@@ -22,10 +22,10 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
+use shaped::TensorView;
 use shaped::prelude::*;
 use shaped::shape::{FixedShape, Shape};
 use shaped::storage::Repr;
-use shaped::TensorView;
 
 /// The configuration of a property: `cases` cases, and shrinking bounded so
 /// that a failing property reports within seconds.
@@ -263,14 +263,14 @@ mod reference {
             });
         }
         for (dim, (&a, &t)) in actual.iter().zip(template).enumerate() {
-            if let Some(t) = t {
-                if t != a {
-                    return Some(Refusal::Size {
-                        dim,
-                        expected: t,
-                        actual: a,
-                    });
-                }
+            if let Some(t) = t
+                && t != a
+            {
+                return Some(Refusal::Size {
+                    dim,
+                    expected: t,
+                    actual: a,
+                });
             }
         }
         None
@@ -491,11 +491,7 @@ fn pair() -> impl Strategy<Value = Pair> + Clone {
                 .skip(drop)
                 .map(|(&s, &e)| apply(s, e))
                 .collect();
-            if swap {
-                (b, a)
-            } else {
-                (a, b)
-            }
+            if swap { (b, a) } else { (a, b) }
         });
     prop_oneof![7 => derived, 1 => (shape(), shape())]
 }
@@ -1063,12 +1059,11 @@ fn view_of<'a>(
     sizes: &[usize],
     target: &Option<Vec<isize>>,
 ) -> (TensorView<'a, f64, DynShape>, Vec<usize>) {
-    if let Some(t) = target {
-        if let Some((s, _)) = reference::expand(sizes, t) {
-            if let Ok(v) = base.expand(t) {
-                return (v, s);
-            }
-        }
+    if let Some(t) = target
+        && let Some((s, _)) = reference::expand(sizes, t)
+        && let Ok(v) = base.expand(t)
+    {
+        return (v, s);
     }
     (base.as_view(), sizes.to_vec())
 }

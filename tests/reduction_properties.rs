@@ -27,7 +27,7 @@ fn reference_groups(sizes: &[usize], mask: &[bool]) -> Vec<Vec<(usize, usize)>> 
     let out: usize = sizes
         .iter()
         .zip(mask)
-        .filter(|(_, &m)| !m)
+        .filter(|&(_, &m)| !m)
         .map(|(&n, _)| n)
         .product();
     let mut groups = vec![Vec::new(); out];

@@ -209,7 +209,7 @@ fn add_02() {
     add!(56: [5, 3] + [5, 1] => [5, 3]); // F+C
     add!(58: [5, 3] + [1] => [5, 3]); // F+E
     add!(59: [5, 3] + [5, 3] => [5, 3]); // F+F
-                                         // random cases (tests/fixtures/broadcast.json)
+    // random cases (tests/fixtures/broadcast.json)
     add!(60: [] + [3] => [3]);
     add!(61: [] + [4] => [4]);
     add!(62: [] + [5] => [5]);
@@ -643,7 +643,7 @@ fn add_assign_00() {
     add_assign!(56: [5, 3] += [5, 1]); // F+C
     add_assign!(58: [5, 3] += [1]); // F+E
     add_assign!(59: [5, 3] += [5, 3]); // F+F
-                                       // random cases (tests/fixtures/broadcast.json)
+    // random cases (tests/fixtures/broadcast.json)
     add_assign!(78: [1] += []);
 }
 

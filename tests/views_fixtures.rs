@@ -43,7 +43,7 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 mod common;
-use common::{catch, err, no_panic, Divergence, Tally};
+use common::{Divergence, Tally, catch, err, no_panic};
 
 // ---------------------------------------------------------------------------
 // Divergences from PyTorch

@@ -10,13 +10,13 @@
 //! assert_eq!(z.floor().unwrap_err().to_string(), "floor is not supported for complex inputs");
 //! ```
 
-use super::any::{any_tensor, same_variant, scalar_as, scalar_dtype, AnyTensor, Operand};
 use super::DynTensor;
+use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
-use crate::ops::math::{clamp_bounds, Clamp, PowScalar};
+use crate::ops::math::{Clamp, PowScalar, clamp_bounds};
 use std::borrow::Cow;
 
 /// PyTorch's `"kernel" not implemented for 'Type'`.
@@ -191,7 +191,7 @@ impl AnyTensor {
                 return Err(unsupported(match op {
                     MathOp::Maximum => "maximum not implemented for complex tensors.",
                     _ => "minimum not implemented for complex tensors.",
-                }))
+                }));
             }
             MathOp::Pow if common == DType::Bool => return Err(not_implemented("pow", common)),
             MathOp::Pow => {

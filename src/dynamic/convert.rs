@@ -4,7 +4,7 @@
 use super::{DynShape, DynSizes};
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{array_from, Layout};
+use crate::layout::{Layout, array_from};
 use crate::shape::Shape;
 use crate::storage::{Backend, Repr};
 use crate::tensor::Tensor;

@@ -300,7 +300,7 @@ pub fn is_non_overlapping(sizes: &[usize], strides: &[usize]) -> bool {
     let mut dims: Vec<(usize, usize)> = sizes
         .iter()
         .zip(strides)
-        .filter(|(&n, _)| n > 1)
+        .filter(|&(&n, _)| n > 1)
         .map(|(&n, &s)| (s, n))
         .collect();
     dims.sort_unstable();

@@ -760,7 +760,7 @@ pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Dims, Error> {
                     dim: s,
                     index: i,
                     shape: sizes.to_vec(),
-                })
+                });
             }
             s => known = known.saturating_mul(s as usize),
         }
@@ -776,7 +776,7 @@ pub fn infer_size(sizes: &[isize], numel: usize) -> Result<Dims, Error> {
         Some(_) if known == 0 && numel == 0 => {
             return Err(Error::InferAmbiguous {
                 shape: sizes.to_vec(),
-            })
+            });
         }
         Some(i) => {
             if known == 0 || !numel.is_multiple_of(known) {

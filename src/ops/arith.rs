@@ -24,10 +24,10 @@
 use super::kernels::{
     self, BinaryFn, ElementOp, InCommon, NumberOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
 };
-use super::{broadcast_binary, unary, with_number_types, Elementwise};
+use super::{Elementwise, broadcast_binary, unary, with_number_types};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
-    check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar,
+    Common, CommonScalar, CommonType, CommonWithScalar, check_runtime_rank,
 };
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;

@@ -14,16 +14,16 @@
 
 use super::device_op::KernelOp;
 use super::kernels::{
-    self, same_type, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight,
+    self, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight, same_type,
 };
-use super::{broadcast_strides, with_number_types, Elementwise, StridedMut};
+use super::{Elementwise, StridedMut, broadcast_strides, with_number_types};
+use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
-    check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar, StorableIn,
+    Common, CommonScalar, CommonType, CommonWithScalar, StorableIn, check_runtime_rank,
 };
-use crate::dtype::Element;
 use crate::error::Error;
-use crate::shape::{check_in_place, BroadcastInto, Shape, SizeArray};
+use crate::shape::{BroadcastInto, Shape, SizeArray, check_in_place};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
 use core::borrow::Borrow;

@@ -11,10 +11,10 @@
 
 use super::arith::promoted_binary;
 use super::kernels::{self, BinaryFn, InCommon, WithRight};
-use super::{unary, with_number_types, Elementwise};
+use super::{Elementwise, unary, with_number_types};
+use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{Common, CommonScalar, CommonType, CommonWithScalar};
-use crate::dtype::Element;
 use crate::error::Error;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;

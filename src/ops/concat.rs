@@ -28,14 +28,14 @@
 //! assert_eq!((c.shape(), s.shape()), ([2, 8], [2, 2, 3]));
 //! ```
 
-use super::kernels::{write_map1_strided, Identity};
-use crate::dtype::{with_dtype, DType, Element};
+use super::kernels::{Identity, write_map1_strided};
+use crate::dtype::{DType, Element, with_dtype};
 use crate::dynamic::{AnyElement, AnyTensor, DynShape, DynTensor};
 use crate::error::Error;
 use crate::layout::views::wrap_dim;
-use crate::layout::{array_from, checked_numel, contiguous_strides, Layout};
-use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
+use crate::layout::{Layout, array_from, checked_numel, contiguous_strides};
 use crate::shape::Shape;
+use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, Owned, Repr, StridedRef};
 use crate::tensor::Tensor;

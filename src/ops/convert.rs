@@ -2,7 +2,7 @@
 //! rules ([`crate::dtype::cast`]).
 
 use super::kernels::Cast;
-use super::{unary, Elementwise};
+use super::{Elementwise, unary};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::shape::Shape;

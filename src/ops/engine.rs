@@ -253,11 +253,11 @@ impl<const N: usize> Plan<N> {
             if n == 1 {
                 continue;
             }
-            if let (Some(inner_n), Some(inner_st)) = (plan.sizes.last_mut(), plan.strides.last()) {
-                if (0..N).all(|k| st[k] == inner_st[k] * *inner_n) {
-                    *inner_n *= n;
-                    continue;
-                }
+            if let (Some(inner_n), Some(inner_st)) = (plan.sizes.last_mut(), plan.strides.last())
+                && (0..N).all(|k| st[k] == inner_st[k] * *inner_n)
+            {
+                *inner_n *= n;
+                continue;
             }
             plan.sizes.push(n);
             plan.strides.push(st);

@@ -25,7 +25,7 @@ use crate::dynamic::{DynShape, DynSizes};
 use crate::error::Error;
 use crate::layout::array_from;
 use crate::shape::list::TupleShape;
-use crate::shape::{check_expand, resolve_expand, ExpandTo, FixedShape, Shape};
+use crate::shape::{ExpandTo, FixedShape, Shape, check_expand, resolve_expand};
 use crate::storage::{Backend, Repr};
 use crate::tensor::Tensor;
 use crate::view::ViewOf;

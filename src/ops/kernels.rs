@@ -7,7 +7,7 @@
 //! general strided path.
 
 use super::device_op::{KernelOp, OpCode, Side};
-use super::engine::{self, Row, Tile, Visit, TILE_BYTES};
+use super::engine::{self, Row, TILE_BYTES, Tile, Visit};
 use super::{Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
@@ -916,7 +916,7 @@ mod tests {
     /// them in order.
     #[test]
     fn no_elements_behind_huge_sizes() {
-        use super::{gather, Add, Constant, Identity, Lt, Neg};
+        use super::{Add, Constant, Identity, Lt, Neg, gather};
         use crate::ops::engine::Plan;
         use crate::ops::{Elementwise, StridedMut};
         use crate::storage::cpu::CpuBuffer;

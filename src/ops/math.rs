@@ -22,17 +22,17 @@
 use super::arith::promoted_binary;
 use super::engine::{self, Row};
 use super::kernels::{BinaryFn, ElementOp, UnaryFn};
-use super::{broadcast_strides, unary, Elementwise};
+use super::{Elementwise, broadcast_strides, unary};
 use crate::dtype::cast::cast;
 use crate::dtype::math::{Abs, Clampable, FloatMath, FloatOf, MaxMin, Power, Rounding, ToFloat};
 use crate::dtype::promote::{
-    check_runtime_rank, Common, CommonScalar, CommonType, CommonWithScalar,
+    Common, CommonScalar, CommonType, CommonWithScalar, check_runtime_rank,
 };
 use crate::dtype::{Element, Scalar};
 use crate::dynamic::scalar_as;
 use crate::error::Error;
-use crate::layout::{checked_numel, Layout};
-use crate::shape::{broadcast_sizes_into, Broadcast, BroadcastShape, Shape, SizeArray};
+use crate::layout::{Layout, checked_numel};
+use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray, broadcast_sizes_into};
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, Repr, Storage};
 use crate::tensor::Tensor;
@@ -92,11 +92,7 @@ impl<T: Clampable> UnaryFn<T, T> for Clamp<T> {
     #[inline(always)]
     fn call(&self, x: T) -> T {
         let y = if x < self.0 { self.0 } else { x };
-        if y > self.1 {
-            self.1
-        } else {
-            y
-        }
+        if y > self.1 { self.1 } else { y }
     }
 }
 

@@ -32,7 +32,7 @@ mod plan;
 
 #[doc(hidden)]
 pub use cpu::Product;
-pub use cpu::{MatmulBackend, MatmulElement, BATCH_PARALLEL_MAX_MKN, PARALLEL_MIN_MKN};
+pub use cpu::{BATCH_PARALLEL_MAX_MKN, MatmulBackend, MatmulElement, PARALLEL_MIN_MKN};
 pub use plan::{MatmulError, MatmulPlan, MatrixStrides};
 
 use crate::dtype::Element;
@@ -43,7 +43,7 @@ use crate::shape::list::TupleShape;
 use crate::shape::{Dim, InnerDim, MatmulShape, SameBatch, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
-use plan::{check_bmm, check_dot, check_matmul, check_mm, check_mv, Operand};
+use plan::{Operand, check_bmm, check_dot, check_matmul, check_mm, check_mv};
 
 impl<T: Element, S: Shape, D: MatmulBackend, R: Repr> Tensor<T, S, D, R>
 where

@@ -31,8 +31,8 @@ pub mod reductions;
 
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{checked_numel, Layout};
-use crate::shape::{broadcast_sizes_into, Shape, SizeArray};
+use crate::layout::{Layout, checked_numel};
+use crate::shape::{Shape, SizeArray, broadcast_sizes_into};
 use crate::storage::{Backend, Repr, Storage, StridedRef};
 use crate::tensor::Tensor;
 use kernels::{BinaryFn, UnaryFn};

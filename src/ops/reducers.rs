@@ -382,19 +382,11 @@ impl<T: Truth, const ANY: bool> Reducer<T> for Logical<ANY> {
     #[inline(always)]
     fn step(self, acc: bool, x: T, _: usize) -> bool {
         let truth = x != T::ZERO;
-        if ANY {
-            acc | truth
-        } else {
-            acc & truth
-        }
+        if ANY { acc | truth } else { acc & truth }
     }
     #[inline(always)]
     fn combine(self, a: bool, b: bool) -> bool {
-        if ANY {
-            a | b
-        } else {
-            a & b
-        }
+        if ANY { a | b } else { a & b }
     }
     #[inline(always)]
     fn finish(self, acc: bool, _: usize) -> T::Logical {

@@ -41,7 +41,7 @@
 //! assert_eq!(d.argmax(0, true).unwrap().shape(), [1, 3]);
 //! ```
 
-use super::reduce::{reduce, Input, Reducer};
+use super::reduce::{Input, Reducer, reduce};
 use super::reducers::{
     Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
     Sum, Summable, Truth,
@@ -50,9 +50,9 @@ use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::Error;
 use crate::layout::views::wrap_dim;
-use crate::layout::{array_from, Layout};
+use crate::layout::{Layout, array_from};
 use crate::shape::list::TupleShape;
-use crate::shape::reduce::{axes_mask, ReduceAxes, ReduceAxis};
+use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
 use crate::shape::{FixedShape, Shape};
 use crate::storage::cpu::CpuBuffer;
 use crate::storage::{Cpu, Repr, Storage};

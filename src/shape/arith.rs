@@ -17,7 +17,7 @@ use super::digits::Dig;
 use super::dim::Dec;
 use super::list::{Cons, Nil};
 use core::ops::{Add, Div, Mul, Rem, Sub};
-use typenum::{Bit, UInt, UTerm, Unsigned, B0, B1, U10};
+use typenum::{B0, B1, Bit, U10, UInt, UTerm, Unsigned};
 
 /// A static size as a typenum binary number.
 pub trait ToBin {
@@ -63,7 +63,9 @@ macro_rules! to_bin {
     (@list) => { Nil };
     (@list $h:ident $(, $t:ident)*) => { Cons<Dig<$h>, to_bin!(@list $($t),*)> };
 }
-to_bin!(D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19);
+to_bin!(
+    D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
+);
 
 /// A typenum number as a [`Dec`].
 pub trait FromBin {

@@ -12,11 +12,11 @@
 //! let _: <S as Remove<0>>::Output = (Dec::<3>, Dec::<4>);
 //! ```
 
+use super::Shape;
 use super::arith::{FromBin, ToBin};
 use super::digits::{DigitCount, Many, One, SizeEq, SizeKind, Zero};
 use super::dim::{Dec, Dim, Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
-use super::Shape;
 use core::ops::Mul;
 use typenum::{False, IsEqual, True, Unsigned};
 
@@ -247,9 +247,9 @@ where
     A::Dec: super::digits::DigitCount,
     B::Dec: super::digits::DigitCount,
     (A::Dec, B::Dec, Dec<0>): super::diagnostics::ViewNumelMismatch<
-        <A::Dec as super::digits::DigitCount>::Out,
-        <B::Dec as super::digits::DigitCount>::Out,
-    >,
+            <A::Dec as super::digits::DigitCount>::Out,
+            <B::Dec as super::digits::DigitCount>::Out,
+        >,
 {
 }
 

@@ -17,10 +17,10 @@
 //! A clash is a compile error whose first line is PyTorch's own text, with the
 //! sizes and the dimension in decimal (see `ui-tests/fail/broadcast_*.rs`).
 
+use super::Shape;
 use super::digits::{DigitCount, Many, MaxLen, One, SizeEq, SizeKind, Zero};
 use super::dim::{Dyn, StaticDim};
 use super::list::{Cons, FromRev, Nil, TupleShape};
-use super::Shape;
 use crate::error::Error;
 use typenum::{False, True};
 

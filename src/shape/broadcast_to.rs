@@ -15,12 +15,12 @@
 //! The two uses differ only in their error texts, chosen by the `Rule`
 //! parameter: [`InPlace`] or [`Expand`].
 
+use super::Shape;
 use super::broadcast::{Clash, Fine};
 use super::diagnostics::{ExpandMismatch, ExpandRankReport, InPlaceMismatch, InPlaceRankReport};
 use super::digits::{DigitCount, Len, Many, One, SizeEq, SizeKind, Zero};
 use super::dim::{Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
-use super::Shape;
 use crate::dtype::DType;
 use crate::error::Error;
 use typenum::{False, True};
@@ -280,7 +280,7 @@ pub fn resolve_expand(
                     target: target.to_vec(),
                     existing: existing.to_vec(),
                     dim: i,
-                })
+                });
             }
         };
         negative |= resolved < 0;

@@ -19,12 +19,12 @@
 //! let _: <shape![Dyn, 3] as CatWith<0, shape![4, 3]>>::Output = (Dyn, Dec::<3>);
 //! ```
 
+use super::Shape;
 use super::arith::{Product, Sum, ToBin};
 use super::axes::{At, ConstSize, Insert, Replace};
 use super::digits::{DigitCount, Len, MaxLen, SizeEq};
 use super::dim::{Dec, Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
-use super::Shape;
 use typenum::{False, True};
 
 shaped_macros::size_mismatch_diagnostic! {
@@ -169,9 +169,9 @@ where
     S: At<AXIS>,
     <S as At<AXIS>>::Output: TimesSize<<typenum::Const<N> as ConstSize>::Dec>,
     S: Replace<
-        AXIS,
-        <<S as At<AXIS>>::Output as TimesSize<<typenum::Const<N> as ConstSize>::Dec>>::Output,
-    >,
+            AXIS,
+            <<S as At<AXIS>>::Output as TimesSize<<typenum::Const<N> as ConstSize>::Dec>>::Output,
+        >,
     <S as Replace<
         AXIS,
         <<S as At<AXIS>>::Output as TimesSize<<typenum::Const<N> as ConstSize>::Dec>>::Output,

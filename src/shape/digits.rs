@@ -151,7 +151,9 @@ macro_rules! size_kind {
         }
     };
 }
-size_kind!(D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19);
+size_kind!(
+    D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
+);
 
 /// The next count: `Dec<9>` is followed by `Dec<1, 0>`. Counts here are
 /// digit counts and dimension indices, so they stop at 20.
@@ -252,7 +254,9 @@ macro_rules! digit_count {
     (@list) => { Nil };
     (@list $h:ident $(, $t:ident)*) => { Cons<Dig<$h>, digit_count!(@list $($t),*)> };
 }
-digit_count!(D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19);
+digit_count!(
+    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
+);
 
 #[cfg(test)]
 mod tests {

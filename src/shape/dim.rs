@@ -82,7 +82,9 @@ macro_rules! define_dec {
         }
     };
 }
-define_dec!(D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19);
+define_dec!(
+    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
+);
 
 /// The value of a digit list as [`Dec`] holds it. Evaluated at compile time;
 /// a list `shape!` would never write (a leading zero, a gap, a digit above 9,

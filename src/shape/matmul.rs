@@ -23,11 +23,11 @@
 //! assert_eq!(z.shape(), [5, 4, 2, 6]);
 //! ```
 
+use super::Shape;
 use super::broadcast::BroadcastRev;
 use super::digits::{DigitCount, SizeEq};
 use super::dim::{Dec, Dim, Dyn, StaticDim};
 use super::list::{Cons, FromRev, Nil, TupleShape};
-use super::Shape;
 use crate::dynamic::DynShape;
 use typenum::{False, True};
 

@@ -29,14 +29,14 @@ pub mod split;
 
 pub(crate) use broadcast::broadcast_sizes_into;
 pub use broadcast::{
-    broadcast_sizes, Broadcast, BroadcastDim, BroadcastFails, BroadcastKinds, BroadcastRest,
-    BroadcastRev, BroadcastShape, Clash, Fine, KeepIfEqual, WithDyn,
+    Broadcast, BroadcastDim, BroadcastFails, BroadcastKinds, BroadcastRest, BroadcastRev,
+    BroadcastShape, Clash, Fine, KeepIfEqual, WithDyn, broadcast_sizes,
 };
 pub use broadcast_to::{
-    check_expand, check_in_place, resolve_expand, BroadcastInto, Expand, ExpandTo, FitsDim,
-    FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace, RankFails, SizeFails,
+    BroadcastInto, Expand, ExpandTo, FitsDim, FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace,
+    RankFails, SizeFails, check_expand, check_in_place, resolve_expand,
 };
-pub use dim::{Dec, Dim, Dyn, StaticDim, MAX_DIGITS, NO_DIGIT};
+pub use dim::{Dec, Dim, Dyn, MAX_DIGITS, NO_DIGIT, StaticDim};
 pub use matmul::{
     Batch, BmmBatchMismatch, EqualDim, Inner, InnerDim, IsNil, MatmulOf, MatmulOfRankZero,
     MatmulRev, MatmulShape, PassIfEqual, ReportMismatch, SameBatch,

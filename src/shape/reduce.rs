@@ -14,11 +14,11 @@
 //! let _: <S as ReduceAxes<axes![0, 2]>>::Kept = (Dec::<1>, Dec::<3>, Dec::<1>);
 //! ```
 
+use super::Shape;
 use super::axes::AtDec;
 use super::digits::SizeEq;
 use super::dim::{Dec, Dim};
 use super::list::{Cons, FromForward, Nil, TupleShape};
-use super::Shape;
 use core::ops::BitOr;
 use typenum::{False, True};
 

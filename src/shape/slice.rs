@@ -24,18 +24,18 @@
 //!     = (Dec::<3>, Dec::<1>, Dec::<5>);
 //! ```
 
+use super::Shape;
 use super::arith::{FromBin, ToBin};
 use super::diagnostics::{IndexFromEndOutOfBounds, IndexOutOfBounds};
 use super::digits::DigitCount;
 use super::dim::{Dec, Dyn, StaticDim};
 use super::list::{Cons, FromForward, Nil, TupleShape};
-use super::Shape;
 use crate::layout::views::{Ellipsis, NewAxis, SliceItem};
 use core::marker::PhantomData;
 use core::ops::{Add, Deref, Div, Sub};
 use typenum::{
-    Diff, Gr, IsGreater, IsLess, IsLessOrEqual, Le, LeEq, Max, Maximum, Min, Minimum, Quot, Sub1,
-    Sum, Unsigned, B1, U0, U1,
+    B1, Diff, Gr, IsGreater, IsLess, IsLessOrEqual, Le, LeEq, Max, Maximum, Min, Minimum, Quot,
+    Sub1, Sum, U0, U1, Unsigned,
 };
 use typenum::{False, True};
 

@@ -53,7 +53,7 @@ use super::dim::{Dec, Dim, Dyn, StaticDim};
 use core::marker::PhantomData;
 use core::ops::{Add, Div, Rem, Sub};
 use generic_array::ArrayLength;
-use typenum::{Const, IsEqual, IsLessOrEqual, ToUInt, Unsigned, B0, B1, U0, U1};
+use typenum::{B0, B1, Const, IsEqual, IsLessOrEqual, ToUInt, U0, U1, Unsigned};
 
 pub use generic_array::GenericArray;
 

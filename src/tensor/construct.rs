@@ -4,10 +4,10 @@
 use super::Tensor;
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
-use crate::layout::{check_contiguous_strides, checked_numel, checked_storage, Layout};
+use crate::layout::{Layout, check_contiguous_strides, checked_numel, checked_storage};
 use crate::shape::{FixedShape, Shape, StaticDim};
-use crate::storage::cpu::CpuBuffer;
 use crate::storage::Cpu;
+use crate::storage::cpu::CpuBuffer;
 
 /// Sizes as PyTorch prints them in messages (`i64`).
 fn signed(sizes: &[usize]) -> Vec<isize> {

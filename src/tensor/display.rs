@@ -9,8 +9,8 @@
 //! assert_eq!(x.to_string(), "tensor([1.0000, 2.5000], dtype=torch.float64)");
 //! ```
 
-use super::format::format_tensor;
 use super::Tensor;
+use super::format::format_tensor;
 use crate::dtype::Element;
 use crate::shape::Shape;
 use crate::storage::{Cpu, Repr};

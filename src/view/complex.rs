@@ -29,10 +29,10 @@ use crate::error::Error;
 use crate::layout::views::Strided;
 use crate::ops::device_op::{KernelOp, OpCode};
 use crate::ops::kernels::UnaryFn;
-use crate::ops::{unary, Elementwise};
+use crate::ops::{Elementwise, unary};
 use crate::shape::axes::{Append, LastTwoSwapped};
 use crate::shape::{Dec, Shape};
-use crate::storage::{borrow_mut, Backend, Repr, Writable};
+use crate::storage::{Backend, Repr, Writable, borrow_mut};
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 
 impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {

@@ -289,11 +289,7 @@ fn dense_order(sizes: &[usize], strides: &[usize]) -> Vec<usize> {
         if sa == 0 || sb == 0 {
             0
         } else if sa != sb {
-            if sa < sb {
-                -1
-            } else {
-                1
-            }
+            if sa < sb { -1 } else { 1 }
         } else if sizes[a] > sizes[b] {
             1
         } else {

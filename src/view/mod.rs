@@ -22,7 +22,7 @@ pub use split::{Pieces, PiecesOf};
 
 use crate::dtype::Element;
 use crate::layout::views::{SignedDims, Strided};
-use crate::layout::{array_from, Layout};
+use crate::layout::{Layout, array_from};
 use crate::shape::Shape;
 use crate::storage::{Backend, CowData, CowView, Repr};
 use crate::tensor::{Tensor, TensorViewMut};

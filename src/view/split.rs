@@ -6,17 +6,17 @@
 //! time (the plain forms panic with PyTorch's message, the `try_` forms
 //! return it).
 
-use super::{signed, signed as axis, CowOf, ViewOf};
+use super::{CowOf, ViewOf, signed, signed as axis};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::views::Strided;
 use crate::ops::Elementwise;
+use crate::shape::Shape;
 use crate::shape::list::TupleShape;
 use crate::shape::split::{
     ChunkPlan, Flattened, FlattenedAll, Group, HSplit, PieceCount, SizeList, SplitPlan,
     TensorSplitPlan, Unbound, Unflattened, Unfolded, VSplit,
 };
-use crate::shape::Shape;
 use crate::storage::{Backend, Repr};
 use crate::tensor::Tensor;
 

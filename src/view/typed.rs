@@ -6,7 +6,7 @@
 //! `try_` forms return it. All of them go through the same view engine as
 //! the dynamic API ([`crate::layout::views`]).
 
-use super::{signed as axis, signed_dims as signed, CowOf, ViewOf};
+use super::{CowOf, ViewOf, signed as axis, signed_dims as signed};
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;

@@ -338,8 +338,10 @@ mod tests {
         assert_eq!(s.as_slice(), &[7, 7, 0, 7]);
         assert!(CpuBuffer::<f64>::try_full(0, 0.0).unwrap().is_empty());
         let too_big = CpuBuffer::<f64>::try_full(usize::MAX / 8, 0.0).unwrap_err();
-        assert!(too_big
-            .to_string()
-            .contains("DefaultCPUAllocator: can't allocate memory"));
+        assert!(
+            too_big
+                .to_string()
+                .contains("DefaultCPUAllocator: can't allocate memory")
+        );
     }
 }

@@ -3,9 +3,9 @@
 
 mod buffer;
 
-pub use buffer::{cached_bytes, empty_cache, CpuBuffer, POOL_MIN_BYTES};
+pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
 
-use super::{sealed, Backend, Device, StorageId};
+use super::{Backend, Device, StorageId, sealed};
 use crate::dtype::Element;
 use core::fmt;
 use core::ptr::NonNull;

@@ -1,6 +1,6 @@
 //! `CudaBuffer`: the owned elements of a CUDA tensor, in device memory.
 
-use super::{check, state, DeviceState};
+use super::{DeviceState, check, state};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::storage::StorageId;
@@ -115,15 +115,15 @@ impl<T> Drop for CudaBuffer<T> {
             return;
         }
         // The device was opened when the buffer was made, so this finds it.
-        if let Ok(state) = state(self.device) {
-            if state.make_current().is_ok() {
-                // SAFETY: `addr` came from `cuMemAllocAsync` on this stream
-                // and is freed once; work queued before on the stream still
-                // completes with the memory. A failure here (a device lost)
-                // cannot be reported from `drop`; the memory is the driver's
-                // to reclaim then.
-                let _ = unsafe { sys::cuMemFreeAsync(self.addr, state.stream.as_inner()) };
-            }
+        if let Ok(state) = state(self.device)
+            && state.make_current().is_ok()
+        {
+            // SAFETY: `addr` came from `cuMemAllocAsync` on this stream
+            // and is freed once; work queued before on the stream still
+            // completes with the memory. A failure here (a device lost)
+            // cannot be reported from `drop`; the memory is the driver's
+            // to reclaim then.
+            let _ = unsafe { sys::cuMemFreeAsync(self.addr, state.stream.as_inner()) };
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `Elementwise` for [`Cuda`]: every elementwise operation, copy and fill as
 //! one launch of a kernel of `kernels/elementwise.cu`.
 
-use super::launch::{launch_on, plan, Input, Operand, Types};
+use super::launch::{Input, Operand, Types, launch_on, plan};
 use super::{Cuda, CudaBuffer, CudaPtr};
 use crate::dtype::Element;
 use crate::error::Error;

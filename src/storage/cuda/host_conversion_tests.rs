@@ -7,10 +7,10 @@
 //! through the layouts of [`PAIRS`] (broadcast, transposed, offset, stride
 //! 0, size 0, rank 0); the CPU side gets the same elements gathered.
 
-use super::host_tests::{contiguous, data, host_run, spec, Spec, PAIRS, UPDATE_OUTS, UPDATE_RHS};
-use super::launch::{plan, Input, Operand, Types};
+use super::host_tests::{PAIRS, Spec, UPDATE_OUTS, UPDATE_RHS, contiguous, data, host_run, spec};
+use super::launch::{Input, Operand, Types, plan};
 use crate::dtype::promote::OperandKind;
-use crate::dtype::{with_dtype, DType, Element, Scalar};
+use crate::dtype::{DType, Element, Scalar, with_dtype};
 use crate::dynamic::{AnyTensor, DynTensor};
 use crate::error::Error;
 use crate::ops::broadcast_strides;

@@ -7,7 +7,7 @@
 //! (Every pair of dtypes, for casts and mixed-dtype operations, is in
 //! `host_conversion_tests`.)
 
-use super::launch::{plan, Args, Input, Launch, Operand, Types};
+use super::launch::{Args, Input, Launch, Operand, Types, plan};
 use crate::dtype::{Conjugate, Element, Numeric, Ordered, TrueDiv};
 use crate::ops::assign::store_back;
 use crate::ops::device_op::KernelOp;
@@ -15,7 +15,7 @@ use crate::ops::kernels::{
     Add, BinaryFn, Cast, Constant, Div, Eq, Ge, Gt, Identity, InCommon, Le, Lt, Mul, Ne, Neg, Sub,
     UnaryFn, WithLeft, WithRight,
 };
-use crate::ops::{broadcast_strides, Elementwise, StridedMut};
+use crate::ops::{Elementwise, StridedMut, broadcast_strides};
 use crate::shape::broadcast_sizes_into;
 use crate::storage::cpu::CpuPtr;
 use crate::storage::{Cpu, StridedRef};
@@ -26,7 +26,9 @@ use half::{bf16, f16};
 use num_complex::Complex;
 use std::ffi::CString;
 
-extern "C" {
+// SAFETY: these are the C++ functions of kernels/host_launch.cpp, with the
+// same signatures; build.rs links that library with the `cuda` feature.
+unsafe extern "C" {
     fn shaped_host_launch(name: *const c_char, grid: u32, block: u32, args: *const Args) -> i32;
     fn shaped_host_args_layout(out: *mut u64);
 }

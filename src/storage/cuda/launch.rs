@@ -6,7 +6,7 @@
 //! [`launch_on`] runs a plan on a CUDA device; the tests run the same plans
 //! through the kernels compiled for the host (`kernels/host_launch.cpp`).
 
-use super::{cuda_error, DeviceState};
+use super::{DeviceState, cuda_error};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use crate::ops::device_op::{Family, KernelOp, OpCode, Side};
@@ -222,12 +222,12 @@ fn merge_dimensions(
             continue;
         }
         let strides = [strides_of(0, d), strides_of(1, d), strides_of(2, d)];
-        if let Some(last) = dims.last_mut() {
-            if (0..3).all(|k| last.1[k] == strides[k] * size) {
-                last.0 *= size;
-                last.1 = strides;
-                continue;
-            }
+        if let Some(last) = dims.last_mut()
+            && (0..3).all(|k| last.1[k] == strides[k] * size)
+        {
+            last.0 *= size;
+            last.1 = strides;
+            continue;
         }
         dims.push((size, strides));
     }

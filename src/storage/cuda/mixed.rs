@@ -20,7 +20,7 @@
 
 use super::Cuda;
 use crate::dtype::cast::cast;
-use crate::dtype::promote::{check_runtime_rank, Common, CommonType};
+use crate::dtype::promote::{Common, CommonType, check_runtime_rank};
 use crate::dtype::{DType, Element};
 use crate::error::Error;
 use crate::ops::compare::Comparand;

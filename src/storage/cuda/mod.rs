@@ -21,7 +21,7 @@ mod transfer;
 pub use buffer::{CudaBuffer, CudaPtr};
 pub use mixed::CpuOperandOfCudaOp;
 
-use super::{sealed, Backend, Device, StorageId};
+use super::{Backend, Device, StorageId, sealed};
 use crate::dtype::Element;
 use crate::error::Error;
 use cust::context::{Context, CurrentContext};

@@ -1,10 +1,10 @@
 //! Copies between the host and a CUDA device (`to_device`, `to_cpu`), and
 //! tensors made on the device.
 
-use super::{check, Cuda, CudaBuffer};
+use super::{Cuda, CudaBuffer, check};
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{check_contiguous_strides, checked_numel, checked_storage, Layout};
+use crate::layout::{Layout, check_contiguous_strides, checked_numel, checked_storage};
 use crate::ops::kernels::{Constant, Identity};
 use crate::ops::{Elementwise, StridedMut};
 use crate::shape::Shape;
