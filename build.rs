@@ -1,17 +1,20 @@
 //! With the `cuda` feature: compiles the CUDA kernels (`kernels/*.cu`).
 //!
+//! For each source file of [`UNITS`], in parallel:
+//!
 //! 1. `nvcc -ptx` for compute_80 gives the kernels' PTX.
 //! 2. `ptxas` assembles that PTX for sm_80 (A100) and sm_90 (H100), in
 //!    parallel; a kernel that does not assemble fails the build.
 //! 3. `fatbinary` packs both machine codes with the PTX (which the driver
-//!    compiles for newer GPUs) into `elementwise.fatbin`, which the library
+//!    compiles for newer GPUs) into `{unit}.fatbin`, which the library
 //!    embeds and loads with `cust::module::Module::from_fatbin`.
-//! 4. The same sources compile as C++ for the host (`host_launch.cpp`), for
-//!    the tests that run the kernels' logic against the CPU backend. This
-//!    runs beside step 1.
 //!
-//! Steps 1–3 take minutes. With `SHAPED_KERNEL_CACHE` naming a folder, the
-//! fatbinary and the host library are kept there under a hash of everything
+//! Beside them, the same sources compile as C++ for the host
+//! (`host_launch.cpp`), for the tests that run the kernels' logic against
+//! the CPU backend.
+//!
+//! This takes minutes. With `SHAPED_KERNEL_CACHE` naming a folder, the
+//! fatbinaries and the host library are kept there under a hash of everything
 //! that goes into them (the sources, the tools' versions, the flags), so
 //! builds with other profiles or target folders (tests, trybuild, docs)
 //! reuse them. `NVCC`, `PTXAS` and `FATBINARY` override the tools' paths.
@@ -25,10 +28,16 @@ use std::process::Command;
 /// The GPU architectures the kernels are assembled for.
 const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
+/// The device code's translation units (`kernels/{unit}.cu`), each its own
+/// fatbinary and module.
+const UNITS: [&str; 2] = ["elementwise", "math"];
+
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 4] = [
+const SOURCES: [&str; 6] = [
     "elementwise.cuh",
+    "math.cuh",
     "elementwise.cu",
+    "math.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];
@@ -58,28 +67,32 @@ fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let fatbin = out.join("elementwise.fatbin");
-    let host_lib = out.join(format!("lib{HOST_LIB}.a"));
+    // The outputs, and their names in the cache.
+    let mut outputs: Vec<(PathBuf, String)> = UNITS
+        .iter()
+        .map(|unit| (out.join(format!("{unit}.fatbin")), format!("{unit}.fatbin")))
+        .collect();
+    outputs.push((out.join(format!("lib{HOST_LIB}.a")), "host.a".into()));
 
-    let cache = env::var_os("SHAPED_KERNEL_CACHE").map(|dir| {
-        let dir = PathBuf::from(dir);
-        let key = format!("{:016x}", cache_key());
-        (
-            dir.join(format!("{key}.fatbin")),
-            dir.join(format!("{key}.a")),
-        )
+    let cache = env::var_os("SHAPED_KERNEL_CACHE")
+        .map(|dir| PathBuf::from(dir).join(format!("{:016x}", cache_key())));
+    let cached = cache.as_ref().is_some_and(|dir| {
+        outputs
+            .iter()
+            .all(|(path, name)| fs::copy(dir.join(name), path).is_ok())
     });
-    let cached = cache
-        .as_ref()
-        .is_some_and(|(f, h)| fs::copy(f, &fatbin).is_ok() && fs::copy(h, &host_lib).is_ok());
     if !cached {
         std::thread::scope(|s| {
             s.spawn(|| host_kernels(&out));
-            device_kernels(&out, &fatbin);
+            for unit in UNITS {
+                let out = &out;
+                s.spawn(move || device_kernels(out, unit));
+            }
         });
-        if let Some((f, h)) = &cache {
-            store(&fatbin, f);
-            store(&host_lib, h);
+        if let Some(dir) = &cache {
+            for (path, name) in &outputs {
+                store(path, &dir.join(name));
+            }
         }
     }
     println!("cargo:rustc-link-search=native={}", out.display());
@@ -87,12 +100,14 @@ fn main() {
     println!("cargo:rustc-link-lib=stdc++");
 }
 
-/// Steps 1–3: PTX, the two machine codes, the fatbinary.
-fn device_kernels(out: &Path, fatbin: &Path) {
-    let ptx = out.join("elementwise.ptx");
+/// Steps 1–3 for `kernels/{unit}.cu`: PTX, the two machine codes, the
+/// fatbinary.
+fn device_kernels(out: &Path, unit: &str) {
+    let ptx = out.join(format!("{unit}.ptx"));
+    let fatbin = out.join(format!("{unit}.fatbin"));
     run(Command::new(tool("NVCC", "nvcc"))
         .args(NVCC_FLAGS)
-        .arg("kernels/elementwise.cu")
+        .arg(format!("kernels/{unit}.cu"))
         .arg("-o")
         .arg(&ptx));
     let cubins: Vec<PathBuf> = std::thread::scope(|s| {
@@ -100,7 +115,7 @@ fn device_kernels(out: &Path, fatbin: &Path) {
             .iter()
             .map(|arch| {
                 let ptx = &ptx;
-                let cubin = out.join(format!("elementwise.{arch}.cubin"));
+                let cubin = out.join(format!("{unit}.{arch}.cubin"));
                 s.spawn(move || {
                     run(Command::new(tool("PTXAS", "ptxas"))
                         .arg(format!("-arch={arch}"))

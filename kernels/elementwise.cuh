@@ -74,6 +74,11 @@ enum {
     OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_DIV = 3,
     OP_EQ = 4, OP_NE = 5, OP_LT = 6, OP_LE = 7, OP_GT = 8, OP_GE = 9,
     OP_NEG = 16, OP_IDENTITY = 17, OP_CONSTANT = 18, OP_CONJ = 19, OP_CAST = 20,
+    // The math family (math.cuh).
+    OP_EXP = 32, OP_LN = 33, OP_LOG2 = 34, OP_SQRT = 35, OP_SIN = 36, OP_COS = 37,
+    OP_TANH = 38, OP_SIGMOID = 39, OP_RECIP = 40, OP_ABS = 41, OP_FLOOR = 42, OP_CEIL = 43,
+    OP_ROUND = 44, OP_RELU = 45, OP_CLAMP = 46, OP_POW_SCALAR = 47,
+    OP_MAXIMUM = 48, OP_MINIMUM = 49, OP_POW = 50,
 };
 
 // Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring
@@ -549,6 +554,8 @@ struct Converting {
     }
 };
 
+#include "math.cuh"
+
 // --------------------------------------------------------- kernel families
 
 // + - * / with tensors or a scalar on either side (also the in-place forms,
@@ -641,9 +648,11 @@ template <class Run> struct Families<bool, false, Run> {
     __device__ static void compare_(const Args& p) { compare_all<bool, Run>(p); }
 };
 
-// Arithmetic and comparisons computed in T on operands of any types.
+// Arithmetic, comparisons, and the math functions with a second operand
+// (clamp, pow, maximum, minimum) computed in T on operands of any types.
 template <class T, bool numeric> __device__ void promoted(const Args& p) {
     if (p.op >= OP_EQ && p.op <= OP_GE) Families<T, numeric, Converting>::compare_(p);
+    else if (p.op >= OP_CLAMP) math_binary<T, Converting>(p);
     else Families<T, numeric, Converting>::arith_(p);
 }
 
@@ -674,6 +683,12 @@ template <class T, bool numeric> __device__ void promoted(const Args& p) {
     }                                                                                     \
     extern "C" __global__ void SHAPED_BOUNDS shaped_promoted_##name(shaped::Args p) {    \
         shaped::promoted<T, numeric>(p);                                                  \
+    }
+// The math family, in its own source file (math.cu) so that it compiles in
+// parallel with the others.
+#define SHAPED_MATH_KERNELS(name, T, numeric)                                             \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_math_##name(shaped::Args p) {        \
+        shaped::math<T>(p);                                                               \
     }
 
 

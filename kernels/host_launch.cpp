@@ -2,6 +2,7 @@
 // that runs a kernel by name over every block and thread of a grid.
 #define SHAPED_HOST
 #include "elementwise.cu"
+#include "math.cu"
 
 thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
@@ -13,7 +14,8 @@ struct Entry { const char* name; Kernel kernel; };
     {"shaped_compare_" #name, shaped_compare_##name}, \
     {"shaped_unary_" #name, shaped_unary_##name},     \
     {"shaped_cast_" #name, shaped_cast_##name},       \
-    {"shaped_promoted_" #name, shaped_promoted_##name},
+    {"shaped_promoted_" #name, shaped_promoted_##name}, \
+    {"shaped_math_" #name, shaped_math_##name},
 const Entry KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_ENTRIES)};
 #undef SHAPED_ENTRIES
 }  // namespace

@@ -654,3 +654,203 @@ fn copies_between_two_devices() -> Result<(), Error> {
     assert_eq!(back.to_cpu()?.to_vec(), (&x * 2.0).to_vec());
     Ok(())
 }
+
+/// Within `tol` of each other (relative to the larger part of the expected
+/// value, at least 1), both NaN, or equal: the device's math library may
+/// differ from the host's libm by a few ULP. Dtypes and shapes must match.
+fn close(got: &AnyTensor, want: &AnyTensor, tol: f64) -> bool {
+    use shaped::dtype::Scalar;
+    let parts = |s: Scalar| match s {
+        Scalar::Float(x) => (x, 0.0),
+        Scalar::Complex(re, im) => (re, im),
+        Scalar::Int(i) => (i as f64, 0.0),
+        Scalar::Bool(b) => (f64::from(u8::from(b)), 0.0),
+    };
+    got.dtype() == want.dtype()
+        && got.shape() == want.shape()
+        && got
+            .to_scalars()
+            .into_iter()
+            .zip(want.to_scalars())
+            .all(|(g, w)| {
+                let ((gr, gi), (wr, wi)) = (parts(g), parts(w));
+                let scale = wr.abs().max(wi.abs()).max(1.0);
+                let near = |x: f64, y: f64| {
+                    x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * scale
+                };
+                near(gr, wr) && near(gi, wi)
+            })
+}
+
+/// Asserts that a math expression on a CUDA tensor gives what it gives on
+/// the CPU, within the dtype's tolerance (exactly for integer results).
+macro_rules! assert_close_on_both {
+    ($what:expr, $tol:expr, $gpu:expr, $cpu:expr) => {{
+        let (got, want) = (AnyTensor::from($gpu.to_cpu()?), AnyTensor::from($cpu));
+        assert!(
+            close(&got, &want, $tol),
+            "{}: got {:?}, want {:?}",
+            $what,
+            got.to_scalars(),
+            want.to_scalars()
+        );
+    }};
+}
+
+/// Sample values for the math functions: both signs, zero, fractions,
+/// halfway cases, and the edges (NaN, infinities, huge, tiny), as `(4, 10)`.
+fn math_source<T: shaped::dynamic::AnyElement>() -> Result<DynTensor<T>, Error> {
+    let mut v: Vec<f64> = (0..24).map(|i| i as f64 * 0.625 - 7.5).collect();
+    v.extend_from_slice(&EDGES);
+    let x = AnyTensor::from(DynTensor::<f64>::from_vec(v, &[4, 10])?).to_dtype(T::DTYPE);
+    x.downcast::<T>()
+}
+
+/// The relative tolerance of the math functions per dtype: a few ULP of
+/// the result type (float16 and bfloat16 round once from float32).
+fn math_tol(dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => 1e-3,
+        DType::BF16 => 8e-3,
+        DType::F64 | DType::C128 => 1e-13,
+        _ => 2e-6,
+    }
+}
+
+/// The functions every dtype has (integers and bool compute in float32),
+/// on one operand pair: a CUDA tensor and its CPU twin.
+macro_rules! float_functions_on {
+    ($case:expr, $gx:expr, $cx:expr) => {{
+        let (gx, cx) = ($gx, $cx);
+        let tol = math_tol(cx.exp().dtype());
+        let case = |f: &str| format!("{f} of {}", $case);
+        assert_close_on_both!(case("exp"), tol, gx.exp(), cx.exp());
+        assert_close_on_both!(case("ln"), tol, gx.ln(), cx.ln());
+        assert_close_on_both!(case("log2"), tol, gx.log2(), cx.log2());
+        assert_close_on_both!(case("sqrt"), tol, gx.sqrt(), cx.sqrt());
+        assert_close_on_both!(case("sin"), tol, gx.sin(), cx.sin());
+        assert_close_on_both!(case("cos"), tol, gx.cos(), cx.cos());
+        assert_close_on_both!(case("tanh"), tol, gx.tanh(), cx.tanh());
+        assert_close_on_both!(case("sigmoid"), tol, gx.sigmoid(), cx.sigmoid());
+        assert_close_on_both!(case("recip"), tol, gx.recip(), cx.recip());
+    }};
+}
+
+/// [`float_functions_on`] a contiguous (vectorized) and a transposed
+/// tensor of `$t`.
+macro_rules! float_functions {
+    ($gpu:expr, $t:ty) => {{
+        let x = math_source::<$t>()?;
+        let g = x.to_device($gpu)?;
+        float_functions_on!(stringify!($t), &g, &x);
+        float_functions_on!(concat!(stringify!($t), ", transposed"), &g.t()?, &x.t()?);
+    }};
+}
+
+/// The functions of real, non-bool dtypes (abs, rounding, relu, clamp,
+/// maximum, minimum, pow with a tensor and a number; exact but for `pow`)
+/// on a CUDA tensor and a second operand, and their CPU twins.
+macro_rules! real_functions_on {
+    ($case:expr, $t:ty, $gx:expr, $cx:expr, $gy:expr, $cy:expr) => {{
+        let (gx, cx, gy, cy) = ($gx, $cx, $gy, $cy);
+        let tol = math_tol(<$t as Element>::DTYPE);
+        let case = |f: &str| format!("{f} of {}", $case);
+        assert_same_on_both!(case("abs"), gx.abs(), cx.abs());
+        assert_same_on_both!(case("floor"), gx.floor(), cx.floor());
+        assert_same_on_both!(case("ceil"), gx.ceil(), cx.ceil());
+        assert_same_on_both!(case("round"), gx.round(), cx.round());
+        assert_same_on_both!(case("relu"), gx.relu(), cx.relu());
+        assert_same_on_both!(case("clamp"), gx.clamp(1, 3), cx.clamp(1, 3));
+        assert_same_on_both!(
+            case("clamp, float bounds"),
+            gx.clamp(0.5, 2.5),
+            cx.clamp(0.5, 2.5)
+        );
+        assert_same_on_both!(case("maximum"), gx.maximum(gy), cx.maximum(cy));
+        assert_same_on_both!(case("minimum"), gy.minimum(gx), cy.minimum(cx));
+        let (gw, cw) = (gy.cast::<f64>(), cy.cast::<f64>());
+        assert_same_on_both!(case("maximum with f64"), gx.maximum(&gw), cx.maximum(&cw));
+        assert_close_on_both!(case("pow"), tol, gx.pow(gy), cx.pow(cy));
+        assert_close_on_both!(case("powf(2)"), tol, gx.powf(2.0), cx.powf(2.0));
+        assert_close_on_both!(case("powf(-0.5)"), tol, gx.powf(-0.5), cx.powf(-0.5));
+    }};
+}
+
+/// [`real_functions_on`] a contiguous tensor with a broadcast row, and a
+/// transposed one with a broadcast column.
+macro_rules! real_functions {
+    ($gpu:expr, $t:ty) => {{
+        let x = math_source::<$t>()?;
+        let y = DynTensor::<f64>::from_vec((0..10).map(|i| i as f64 * 0.5 - 2.0).collect(), &[10])?
+            .cast::<$t>();
+        let (g, gy) = (x.to_device($gpu)?, y.to_device($gpu)?);
+        real_functions_on!(stringify!($t), $t, &g, &x, &gy, &y);
+        let (gt, t) = (g.t()?, x.t()?);
+        let (gc, c) = (gy.unsqueeze(1)?, y.unsqueeze(1)?);
+        real_functions_on!(
+            concat!(stringify!($t), ", transposed"),
+            $t,
+            &gt,
+            &t,
+            &gc,
+            &c
+        );
+    }};
+}
+
+#[test]
+fn math_functions_every_dtype() -> Result<(), Error> {
+    let Some(gpu) = gpu("math_functions_every_dtype") else {
+        return Ok(());
+    };
+    use half::{bf16, f16};
+    use num_complex::Complex;
+    float_functions!(&gpu, f16);
+    float_functions!(&gpu, bf16);
+    float_functions!(&gpu, f32);
+    float_functions!(&gpu, f64);
+    float_functions!(&gpu, Complex<f32>);
+    float_functions!(&gpu, Complex<f64>);
+    float_functions!(&gpu, u8);
+    float_functions!(&gpu, i8);
+    float_functions!(&gpu, i16);
+    float_functions!(&gpu, i32);
+    float_functions!(&gpu, i64);
+    float_functions!(&gpu, bool);
+    real_functions!(&gpu, f16);
+    real_functions!(&gpu, bf16);
+    real_functions!(&gpu, f32);
+    real_functions!(&gpu, f64);
+    real_functions!(&gpu, u8);
+    real_functions!(&gpu, i8);
+    real_functions!(&gpu, i16);
+    real_functions!(&gpu, i32);
+    real_functions!(&gpu, i64);
+    // Complex values: their magnitude, and powers.
+    for_complex_math(&gpu)?;
+    Ok(())
+}
+
+fn for_complex_math(gpu: &Cuda) -> Result<(), Error> {
+    use num_complex::Complex;
+    let z = DynTensor::<Complex<f64>>::from_vec(
+        (0..12)
+            .map(|i| Complex::new(i as f64 * 0.75 - 4.0, 3.0 - i as f64 * 0.5))
+            .collect(),
+        &[3, 4],
+    )?;
+    let g = z.to_device(gpu)?;
+    assert_close_on_both!("abs of complex128", 1e-13, g.abs(), z.abs());
+    assert_close_on_both!("pow of complex128", 1e-12, g.pow(&g), z.pow(&z));
+    assert_close_on_both!("powf of complex128", 1e-12, g.powf(0.5), z.powf(0.5));
+    let (g32, z32) = (g.cast::<Complex<f32>>(), z.cast::<Complex<f32>>());
+    assert_close_on_both!("abs of complex64", 2e-6, g32.abs(), z32.abs());
+    assert_close_on_both!("powf of complex64", 1e-5, g32.powf(3.0), z32.powf(3.0));
+    // bool: maximum and minimum only.
+    let b = DynTensor::<bool>::from_vec(vec![true, false, true, false], &[2, 2])?;
+    let c = DynTensor::<bool>::from_vec(vec![false, false], &[2])?;
+    let (gb, gc) = (b.to_device(gpu)?, c.to_device(gpu)?);
+    assert_same_on_both!("maximum of bool", gb.maximum(&gc), b.maximum(&c));
+    assert_same_on_both!("minimum of bool", gb.minimum(&gc), b.minimum(&c));
+    Ok(())
+}

@@ -55,6 +55,46 @@ pub enum OpCode {
     Conj = 19,
     /// `a` converted to the output's element type (`cast::<U>()`).
     Cast = 20,
+    /// `e^a` (integers and bool in float32, as every function down to
+    /// `Recip`).
+    Exp = 32,
+    /// The natural logarithm.
+    Ln = 33,
+    /// The base-2 logarithm.
+    Log2 = 34,
+    /// The square root.
+    Sqrt = 35,
+    /// The sine.
+    Sin = 36,
+    /// The cosine.
+    Cos = 37,
+    /// The hyperbolic tangent.
+    Tanh = 38,
+    /// `1 / (1 + e^-a)`.
+    Sigmoid = 39,
+    /// `1 / a`.
+    Recip = 40,
+    /// `|a|` (complex values give their real type).
+    Abs = 41,
+    /// Rounds down.
+    Floor = 42,
+    /// Rounds up.
+    Ceil = 43,
+    /// Rounds half to even.
+    Round = 44,
+    /// `max(a, 0)`.
+    Relu = 45,
+    /// `min(max(a, lo), hi)`: `lo` the fixed right operand, `hi` the
+    /// [`KernelOp::upper`] bound.
+    Clamp = 46,
+    /// `a^e` for a fixed exponent `e` (PyTorch's `pow(tensor, number)`).
+    PowScalar = 47,
+    /// The larger of `a` and `b`, NaN if either is.
+    Maximum = 48,
+    /// The smaller of `a` and `b`, NaN if either is.
+    Minimum = 49,
+    /// `a^b`.
+    Pow = 50,
 }
 
 /// The kernel families: operations compiled together, one kernel per family
@@ -69,9 +109,12 @@ pub enum Family {
     Unary,
     /// Conversions from one element type (the kernel's) to any other.
     Cast,
-    /// `+ - * /` and comparisons on operands of any element types, computed
-    /// in the kernel's type (type promotion) and stored as the output's.
+    /// `+ - * /`, comparisons, `maximum`, `minimum` and `pow` on operands
+    /// of any element types, computed in the kernel's type (type
+    /// promotion) and stored as the output's.
     Promoted,
+    /// Elementwise math (`exp` to `pow`), on operands of the kernel's type.
+    Math,
 }
 
 impl OpCode {
@@ -86,7 +129,21 @@ impl OpCode {
             }
             OpCode::Neg | OpCode::Identity | OpCode::Constant | OpCode::Conj => Family::Unary,
             OpCode::Cast => Family::Cast,
+            _ => Family::Math,
         }
+    }
+
+    /// Whether the operation reads one operand (`b` is ignored), else two
+    /// (one of which may be a fixed number).
+    ///
+    /// ```
+    /// use shaped::ops::device_op::OpCode;
+    /// assert!(OpCode::Exp.is_unary());
+    /// assert!(!OpCode::Maximum.is_unary());
+    /// ```
+    pub fn is_unary(self) -> bool {
+        matches!(self.family(), Family::Unary | Family::Cast | Family::Math)
+            && !matches!(self, OpCode::Maximum | OpCode::Minimum | OpCode::Pow)
     }
 }
 
@@ -114,6 +171,9 @@ pub struct KernelOp {
     /// converted to the output's type (`None`: operands and output have
     /// the operation's own types).
     pub compute: Option<DType>,
+    /// A second fixed number: `clamp`'s upper bound (a value of the
+    /// operands' type).
+    pub upper: Option<Scalar>,
 }
 
 impl KernelOp {
@@ -123,6 +183,7 @@ impl KernelOp {
             code,
             scalar: None,
             compute: None,
+            upper: None,
         }
     }
 
@@ -155,6 +216,23 @@ impl KernelOp {
         KernelOp {
             scalar: Some((side, value)),
             ..self
+        }
+    }
+
+    /// `clamp` between the fixed numbers `lo` and `hi`.
+    ///
+    /// ```
+    /// use shaped::ops::device_op::{KernelOp, OpCode, Side};
+    /// use shaped::dtype::Scalar;
+    /// let op = KernelOp::clamp(Scalar::Float(0.0), Scalar::Float(1.0));
+    /// assert_eq!(op.code, OpCode::Clamp);
+    /// assert_eq!(op.scalar, Some((Side::Right, Scalar::Float(0.0))));
+    /// assert_eq!(op.upper, Some(Scalar::Float(1.0)));
+    /// ```
+    pub fn clamp(lo: Scalar, hi: Scalar) -> KernelOp {
+        KernelOp {
+            upper: Some(hi),
+            ..KernelOp::new(OpCode::Clamp).with_scalar(Side::Right, lo)
         }
     }
 }

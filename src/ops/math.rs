@@ -20,8 +20,9 @@
 //! ```
 
 use super::arith::promoted_binary;
+use super::device_op::{KernelOp, OpCode, Side};
 use super::engine::{self, Row};
-use super::kernels::{BinaryFn, ElementOp, UnaryFn};
+use super::kernels::{BinaryFn, ElementOp, UnaryFn, same_type};
 use super::{Elementwise, broadcast_strides, unary};
 use crate::dtype::cast::cast;
 use crate::dtype::math::{Abs, Clampable, FloatMath, FloatOf, MaxMin, Power, Rounding, ToFloat};
@@ -38,9 +39,10 @@ use crate::storage::{Cpu, Repr, Storage};
 use crate::tensor::Tensor;
 
 /// Declares unit element functions of one argument: `Name: |x: T| -> Out
-/// [bound] body`.
+/// [bound] body`, whose device kernel is `OpCode::Name` (or `Name as
+/// Code`: `OpCode::Code`).
 macro_rules! unary_fns {
-    ($($(#[$doc:meta])* $name:ident: |$x:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident $(as $code:ident)?: |$x:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, Default)]
         pub struct $name;
@@ -49,8 +51,13 @@ macro_rules! unary_fns {
             fn call(&self, $x: T) -> $out {
                 $body
             }
+            fn kernel_op(&self) -> Option<KernelOp> {
+                Some(KernelOp::new(unary_fns!(@code $name $($code)?)))
+            }
         }
     )*};
+    (@code $name:ident) => { OpCode::$name };
+    (@code $name:ident $code:ident) => { OpCode::$code };
 }
 
 unary_fns! {
@@ -73,7 +80,7 @@ unary_fns! {
     /// `1 / x` (PyTorch's `reciprocal`).
     Recip: |x| -> FloatOf<T> [ToFloat] FloatMath::recip(cast::<T, FloatOf<T>>(x));
     /// `|x|`; the magnitude of a complex value.
-    AbsFn: |x| -> T::Output [Abs] Abs::abs(x);
+    AbsFn as Abs: |x| -> T::Output [Abs] Abs::abs(x);
     /// The largest integer not above `x`.
     Floor: |x| -> T [Rounding] Rounding::floor(x);
     /// The smallest integer not below `x`.
@@ -94,6 +101,9 @@ impl<T: Clampable> UnaryFn<T, T> for Clamp<T> {
         let y = if x < self.0 { self.0 } else { x };
         if y > self.1 { self.1 } else { y }
     }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::clamp(self.0.to_scalar(), self.1.to_scalar()))
+    }
 }
 
 /// `x^e` for an exponent given as a number, as PyTorch's
@@ -104,6 +114,9 @@ impl<T: Power> UnaryFn<T, T> for PowScalar<T> {
     #[inline(always)]
     fn call(&self, x: T) -> T {
         x.power_scalar(self.0)
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(KernelOp::new(OpCode::PowScalar).with_scalar(Side::Right, self.0.to_scalar()))
     }
 }
 
@@ -149,6 +162,9 @@ macro_rules! binary_fns {
             #[inline(always)]
             fn call(&self, $a: T, $b: T) -> T {
                 $body
+            }
+            fn kernel_op(&self) -> Option<KernelOp> {
+                Some(KernelOp::new(OpCode::$name))
             }
         }
         impl<C: Element> ElementOp<C> for $name {
@@ -501,6 +517,16 @@ impl<A: Element, C: Element, U, F: UnaryFn<C, U>> UnaryFn<A, U> for InCommonUnar
     #[inline(always)]
     fn call(&self, a: A) -> U {
         self.0.call(cast::<A, C>(a))
+    }
+    /// `f`'s own kernel when the element already has the type `C`, else
+    /// the same function computed in `C` by a converting kernel.
+    fn kernel_op(&self) -> Option<KernelOp> {
+        let op = self.0.kernel_op()?;
+        if same_type::<A, C>() {
+            Some(op)
+        } else {
+            Some(op.computed_in(C::DTYPE))
+        }
     }
 }
 

@@ -7,7 +7,9 @@
 //! through the layouts of [`PAIRS`] (broadcast, transposed, offset, stride
 //! 0, size 0, rank 0); the CPU side gets the same elements gathered.
 
-use super::host_tests::{PAIRS, Spec, UPDATE_OUTS, UPDATE_RHS, contiguous, data, host_run, spec};
+use super::host_tests::{
+    PAIRS, Spec, UPDATE_OUTS, UPDATE_RHS, broadcast_pair, contiguous, data, host_run, spec,
+};
 use super::launch::{Input, Operand, Types, plan};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Element, Scalar, with_dtype};
@@ -15,7 +17,6 @@ use crate::dynamic::{AnyTensor, DynTensor};
 use crate::error::Error;
 use crate::ops::broadcast_strides;
 use crate::ops::device_op::{KernelOp, OpCode, Side};
-use crate::shape::broadcast_sizes_into;
 use core::any::Any;
 use num_complex::Complex;
 
@@ -44,10 +45,21 @@ const EDGES: [(f64, f64); 16] = [
 
 /// One operand: a host buffer of its dtype (kept alive), and the elements
 /// its layout addresses, gathered into a contiguous tensor for the CPU.
-struct HostOperand {
-    addr: u64,
+pub(super) struct HostOperand {
+    pub(super) addr: u64,
     buffer: Box<dyn Any>,
-    gathered: AnyTensor,
+    pub(super) gathered: AnyTensor,
+}
+
+impl HostOperand {
+    /// The buffer as a kernel's input, from `offset` with `strides`.
+    pub(super) fn input<'a>(&self, offset: usize, strides: &'a [usize]) -> Input<'a> {
+        Input::Memory(Operand {
+            addr: self.addr,
+            offset,
+            strides,
+        })
+    }
 }
 
 fn operand_from<T: Element>(values: Vec<T>, s: Spec) -> HostOperand
@@ -66,17 +78,22 @@ where
 
 /// `s.len` sample values of `dtype` (as the other host tests make them),
 /// seen through `s`.
-fn sample_operand(dtype: DType, s: Spec, seed: usize) -> HostOperand {
+pub(super) fn sample_operand(dtype: DType, s: Spec, seed: usize) -> HostOperand {
     with_dtype!(dtype, T => operand_from(data::<T>(s.len, seed), s))
 }
 
 /// The [`EDGES`] converted to `dtype` by the CPU, as a 16-element operand.
-fn edge_operand(dtype: DType) -> HostOperand {
+pub(super) fn edge_operand(dtype: DType) -> HostOperand {
+    edge_operand_as(dtype, spec(16, &[16], &[1], 0))
+}
+
+/// The [`EDGES`] of `dtype` seen through `s` (16 elements long).
+pub(super) fn edge_operand_as(dtype: DType, s: Spec) -> HostOperand {
     let values: Vec<Complex<f64>> = EDGES.iter().map(|&(re, im)| Complex::new(re, im)).collect();
     let edges = AnyTensor::from(DynTensor::from_vec_with(values, &[16]).unwrap()).to_dtype(dtype);
     with_dtype!(dtype, T => {
         let values = edges.downcast_ref::<T>().unwrap().to_vec();
-        operand_from(values, spec(16, &[16], &[1], 0))
+        operand_from(values, s)
     })
 }
 
@@ -97,7 +114,7 @@ fn output_tensor(dtype: DType, buffer: Box<dyn Any>, sizes: &[usize]) -> AnyTens
 }
 
 /// Equal values (NaN matching NaN, in each part), dtypes and shapes.
-fn assert_same(got: &AnyTensor, want: &AnyTensor, what: &str) {
+pub(super) fn assert_same(got: &AnyTensor, want: &AnyTensor, what: &str) {
     assert_eq!(got.dtype(), want.dtype(), "{what}: dtype");
     assert_eq!(got.shape(), want.shape(), "{what}: shape");
     let same_float = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
@@ -118,7 +135,7 @@ fn assert_same(got: &AnyTensor, want: &AnyTensor, what: &str) {
 
 /// Runs a plan on the host into a new contiguous buffer of `output` of
 /// `sizes`.
-fn run_planned(
+pub(super) fn run_planned(
     op: KernelOp,
     types: Types,
     sizes: &[usize],
@@ -139,7 +156,7 @@ fn run_planned(
     output_tensor(types.output, buffer, sizes)
 }
 
-fn kind(rank: usize) -> OperandKind {
+pub(super) fn kind(rank: usize) -> OperandKind {
     if rank == 0 {
         OperandKind::ZeroDim
     } else {
@@ -148,7 +165,7 @@ fn kind(rank: usize) -> OperandKind {
 }
 
 /// Every single-operand layout of [`PAIRS`].
-fn layouts() -> impl Iterator<Item = Spec> {
+pub(super) fn layouts() -> impl Iterator<Item = Spec> {
     PAIRS.iter().flat_map(|&(a, b)| [a, b])
 }
 
@@ -165,11 +182,7 @@ fn host_casts_every_pair_of_dtypes() {
         specs.push(spec(16, &[16], &[1], 0));
         for to in DType::ALL {
             for (x, s) in operands.iter().zip(&specs) {
-                let a = Input::Memory(Operand {
-                    addr: x.addr,
-                    offset: s.offset,
-                    strides: s.strides,
-                });
+                let a = x.input(s.offset, s.strides);
                 let op = KernelOp::new(OpCode::Cast);
                 let got = run_planned(op, Types::new(from, to), s.sizes, a, a);
                 assert_same(
@@ -185,7 +198,7 @@ fn host_casts_every_pair_of_dtypes() {
 }
 
 /// The binary operations, as `AnyTensor` names them.
-const OPS: [OpCode; 10] = [
+const OPS: [OpCode; 13] = [
     OpCode::Add,
     OpCode::Sub,
     OpCode::Mul,
@@ -196,10 +209,13 @@ const OPS: [OpCode; 10] = [
     OpCode::Le,
     OpCode::Gt,
     OpCode::Ge,
+    OpCode::Maximum,
+    OpCode::Minimum,
+    OpCode::Pow,
 ];
 
 /// The CPU result of `a op b` (`AnyTensor`'s runtime promotion).
-fn cpu_binary<'a>(
+pub(super) fn cpu_binary<'a>(
     a: &AnyTensor,
     b: impl Into<crate::dynamic::Operand<'a>>,
     op: OpCode,
@@ -214,13 +230,24 @@ fn cpu_binary<'a>(
         OpCode::Lt => a.try_lt(b),
         OpCode::Le => a.try_le(b),
         OpCode::Gt => a.try_gt(b),
-        _ => a.try_ge(b),
+        OpCode::Ge => a.try_ge(b),
+        OpCode::Maximum | OpCode::Minimum => {
+            let crate::dynamic::Operand::Tensor(b) = b.into() else {
+                unreachable!("maximum and minimum take two tensors")
+            };
+            match op {
+                OpCode::Maximum => a.try_maximum(b),
+                _ => a.try_minimum(b),
+            }
+        }
+        OpCode::Pow => a.try_pow(b),
+        _ => unreachable!("{op:?} is not a binary operation"),
     }
 }
 
 /// Layouts small enough for the CPU reference in a debug build, which runs
 /// 144 dtype pairs by 10 operations on each.
-fn small(s: &Spec) -> bool {
+pub(super) fn small(s: &Spec) -> bool {
     s.len <= 6144
 }
 
@@ -239,12 +266,7 @@ fn host_promoted_operations_every_pair_of_dtypes() {
                 }
                 for (sa, sb) in [(sa, sb), (sb, sa)] {
                     let (xa, xb) = (sample_operand(ta, sa, 1), sample_operand(tb, sb, 7));
-                    let rank = sa.sizes.len().max(sb.sizes.len());
-                    let mut sizes = vec![0; rank];
-                    broadcast_sizes_into(sa.sizes, sb.sizes, &mut sizes).unwrap();
-                    let (mut st_a, mut st_b) = (vec![0; rank], vec![0; rank]);
-                    broadcast_strides(sa.sizes, sa.strides, &sizes, &mut st_a);
-                    broadcast_strides(sb.sizes, sb.strides, &sizes, &mut st_b);
+                    let (sizes, st_a, st_b) = broadcast_pair(sa, sb);
                     let common =
                         DType::result_type((ta, kind(sa.sizes.len())), (tb, kind(sb.sizes.len())));
                     for op in OPS {
@@ -253,16 +275,7 @@ fn host_promoted_operations_every_pair_of_dtypes() {
                         let Ok(want) = cpu_binary(&xa.gathered, &xb.gathered, op) else {
                             continue;
                         };
-                        let a = Input::Memory(Operand {
-                            addr: xa.addr,
-                            offset: sa.offset,
-                            strides: &st_a,
-                        });
-                        let b = Input::Memory(Operand {
-                            addr: xb.addr,
-                            offset: sb.offset,
-                            strides: &st_b,
-                        });
+                        let (a, b) = (xa.input(sa.offset, &st_a), xb.input(sb.offset, &st_b));
                         let types = Types {
                             a: ta,
                             b: tb,
@@ -293,7 +306,7 @@ fn number_dtype(value: Scalar) -> DType {
 
 /// `value` converted to `dtype` by the CPU, as the operators convert a
 /// number before it becomes the kernel's fixed operand.
-fn number_as(value: Scalar, dtype: DType) -> Scalar {
+pub(super) fn number_as(value: Scalar, dtype: DType) -> Scalar {
     fn one<T: Element>(x: T) -> AnyTensor
     where
         AnyTensor: From<DynTensor<T>>,
@@ -327,17 +340,15 @@ fn host_promoted_numbers_every_dtype() {
     for ta in DType::ALL {
         for s in layouts().filter(small) {
             let x = sample_operand(ta, s, 4);
-            let a = Input::Memory(Operand {
-                addr: x.addr,
-                offset: s.offset,
-                strides: s.strides,
-            });
+            let a = x.input(s.offset, s.strides);
             for number in numbers {
                 let common = DType::result_type(
                     (ta, kind(s.sizes.len())),
                     (number_dtype(number), OperandKind::Scalar),
                 );
-                for op in OPS {
+                // maximum and minimum take tensors only; pow with a number
+                // is `PowScalar` (host_math_tests.rs).
+                for &op in &OPS[..10] {
                     let Ok(want) = cpu_binary(&x.gathered, number, op) else {
                         continue;
                     };
@@ -386,11 +397,7 @@ fn host_promoted_in_place_every_pair_of_dtypes() {
                         offset: so.offset,
                         strides: so.strides,
                     };
-                    let b = Input::Memory(Operand {
-                        addr: y.addr,
-                        offset: sy.offset,
-                        strides: &st_y,
-                    });
+                    let b = y.input(sy.offset, &st_y);
                     let common =
                         DType::result_type((tx, kind(so.sizes.len())), (ty, kind(sy.sizes.len())));
                     let types = Types {
@@ -432,13 +439,7 @@ fn host_promoted_operations_on_edge_values() {
                 let Ok(want) = cpu_binary(&xa.gathered, &xb.gathered, op) else {
                     continue;
                 };
-                let memory = |x: &HostOperand| {
-                    Input::Memory(Operand {
-                        addr: x.addr,
-                        offset: 0,
-                        strides: s.strides,
-                    })
-                };
+                let memory = |x: &HostOperand| x.input(0, s.strides);
                 let (a, b) = (memory(&xa), memory(&xb));
                 let types = Types {
                     a: ta,

@@ -16,7 +16,6 @@ use crate::ops::kernels::{
     UnaryFn, WithLeft, WithRight,
 };
 use crate::ops::{Elementwise, StridedMut, broadcast_strides};
-use crate::shape::broadcast_sizes_into;
 use crate::storage::cpu::CpuPtr;
 use crate::storage::{Cpu, StridedRef};
 use crate::view::complex::Conj;
@@ -190,6 +189,18 @@ pub(super) const PAIRS: &[(Spec, Spec)] = &[
     (spec(40000, &[40000], &[1], 0), spec(1, &[], &[], 0)),
 ];
 
+/// Two layouts broadcast together: the common sizes, and each operand's
+/// strides over them (0 where it is broadcast).
+pub(super) fn broadcast_pair(sa: Spec, sb: Spec) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let rank = sa.sizes.len().max(sb.sizes.len());
+    let mut sizes = vec![0; rank];
+    crate::shape::broadcast_sizes_into(sa.sizes, sb.sizes, &mut sizes).unwrap();
+    let (mut st_a, mut st_b) = (vec![0; rank], vec![0; rank]);
+    broadcast_strides(sa.sizes, sa.strides, &sizes, &mut st_a);
+    broadcast_strides(sb.sizes, sb.strides, &sizes, &mut st_b);
+    (sizes, st_a, st_b)
+}
+
 pub(super) fn data<T: Sample>(len: usize, seed: usize) -> Vec<T> {
     (0..len).map(|i| T::sample(i + seed)).collect()
 }
@@ -265,12 +276,7 @@ fn check_mixed<A: Sample, B: Sample, U: Element, F: BinaryFn<A, B, U>>(f: F) {
     for (k, (sa, sb)) in PAIRS.iter().enumerate() {
         for (sa, sb) in [(*sa, *sb), (*sb, *sa)] {
             let (mut va, mut vb) = (data::<A>(sa.len, 1), data::<B>(sb.len, 7));
-            let rank = sa.sizes.len().max(sb.sizes.len());
-            let mut sizes = vec![0; rank];
-            broadcast_sizes_into(sa.sizes, sb.sizes, &mut sizes).unwrap();
-            let (mut st_a, mut st_b) = (vec![0; rank], vec![0; rank]);
-            broadcast_strides(sa.sizes, sa.strides, &sizes, &mut st_a);
-            broadcast_strides(sb.sizes, sb.strides, &sizes, &mut st_b);
+            let (sizes, st_a, st_b) = broadcast_pair(sa, sb);
             let a = StridedRef {
                 ptr: CpuPtr::from_mut(&mut va),
                 sizes: &sizes,

@@ -127,7 +127,7 @@ pub(crate) fn plan(
         Some((Side::Left, _)) if op.code == OpCode::Constant => (Input::Scalar, Input::Scalar),
         Some((Side::Left, _)) => (Input::Scalar, a),
         Some((Side::Right, _)) => (a, Input::Scalar),
-        None if matches!(op.code.family(), Family::Unary | Family::Cast) => (a, Input::Scalar),
+        None if op.code.is_unary() => (a, Input::Scalar),
         None => (a, b),
     };
     let family = op.family();
@@ -135,7 +135,7 @@ pub(crate) fn plan(
     // operand is one of its values.
     let kernel_type = op.compute.unwrap_or(types.a);
     debug_assert!(
-        family == Family::Promoted || family == Family::Unary || types.a == types.b,
+        family == Family::Promoted || op.code.is_unary() || types.a == types.b,
         "operands of two types need a compute type"
     );
     let mut args = Args {
@@ -148,6 +148,10 @@ pub(crate) fn plan(
     };
     if let Some((_, value)) = op.scalar {
         args.scalar = scalar_bits(value, kernel_type);
+    }
+    // `clamp`'s bounds are real numbers of at most 8 bytes: one word each.
+    if let Some(upper) = op.upper {
+        args.scalar[1] = scalar_bits(upper, kernel_type)[0];
     }
     let inputs = [a, b];
     let (rank, merged) = merge_dimensions(sizes, out, &inputs)?;
@@ -340,6 +344,7 @@ fn family_name(family: Family) -> &'static str {
         Family::Unary => "unary",
         Family::Cast => "cast",
         Family::Promoted => "promoted",
+        Family::Math => "math",
     }
 }
 
@@ -364,10 +369,7 @@ fn dtype_name(dtype: DType) -> &'static str {
 /// Queues a planned launch on a device's stream.
 pub(crate) fn launch_on(state: &DeviceState, launch: &Launch) -> Result<(), Error> {
     state.make_current()?;
-    let function = state
-        .module
-        .get_function(&launch.kernel)
-        .map_err(cuda_error("finding a kernel"))?;
+    let function = state.function(&launch.kernel)?;
     let grid = launch.grid(state.resident_blocks(&launch.kernel, &function, BLOCK)?);
     let mut args = launch.args;
     let params = [(&mut args as *mut Args).cast::<c_void>()];

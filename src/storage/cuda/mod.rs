@@ -13,6 +13,8 @@ mod elementwise;
 #[cfg(test)]
 mod host_conversion_tests;
 #[cfg(test)]
+mod host_math_tests;
+#[cfg(test)]
 mod host_tests;
 pub(crate) mod launch;
 mod mixed;
@@ -35,8 +37,18 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// The kernels for sm_80 and sm_90 (and PTX for later GPUs), built by
-/// `build.rs`.
-static FATBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin"));
+/// `build.rs` from one source file each: `kernels/elementwise.cu` (every
+/// family but math) and `kernels/math.cu` (the `shaped_math_*` kernels),
+/// compiled apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 2] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
+];
+
+/// Which of [`FATBINS`] holds `kernel`.
+fn module_of(kernel: &str) -> usize {
+    usize::from(kernel.starts_with("shaped_math_"))
+}
 
 /// A CUDA device, opened: tensors `Tensor<T, S, Cuda>` live in its memory.
 ///
@@ -112,7 +124,8 @@ pub(crate) struct DeviceState {
     device: CudaDevice,
     context: Context,
     pub(crate) stream: Stream,
-    pub(crate) module: Module,
+    /// The modules of [`FATBINS`], in order.
+    modules: [Module; 2],
     /// Streaming multiprocessors, to size grids.
     multiprocessors: u32,
     /// Blocks of each kernel that the whole device holds at once.
@@ -131,6 +144,13 @@ impl DeviceState {
             CURRENT.set(Some(self.index));
         }
         Ok(())
+    }
+
+    /// The kernel named `name`.
+    pub(crate) fn function(&self, name: &str) -> Result<Function<'_>, Error> {
+        self.modules[module_of(name)]
+            .get_function(name)
+            .map_err(cuda_error("finding a kernel"))
     }
 
     /// How many blocks of `block` threads of `kernel` the device runs at
@@ -201,7 +221,9 @@ fn open(index: usize) -> Result<DeviceState, Error> {
     CurrentContext::set_current(&context).map_err(cuda_error("making the device current"))?;
     let stream =
         Stream::new(StreamFlags::NON_BLOCKING, None).map_err(cuda_error("creating the stream"))?;
-    let module = Module::from_fatbin(FATBIN, &[]).map_err(cuda_error("loading the kernels"))?;
+    let load =
+        |fatbin: &[u8]| Module::from_fatbin(fatbin, &[]).map_err(cuda_error("loading the kernels"));
+    let modules = [load(FATBINS[0])?, load(FATBINS[1])?];
     let multiprocessors = device
         .get_attribute(DeviceAttribute::MultiprocessorCount)
         .map_err(cuda_error("reading the device's attributes"))?;
@@ -210,7 +232,7 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         device,
         context,
         stream,
-        module,
+        modules,
         multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
         resident: Mutex::new(HashMap::new()),
     })

@@ -1,0 +1,372 @@
+// Elementwise math (src/ops/math.rs) for the CUDA kernels: the element
+// functions, computed as the CPU backend computes them, and the `math`
+// family. Part of elementwise.cuh, which includes it inside `namespace
+// shaped`, after the loops.
+//
+// - Real types call the C math library's functions (CUDA's math API on the
+//   device, libm on the host, which is what Rust's `f32::exp` calls, so the
+//   host-compiled kernels match the CPU backend bit for bit). float16 and
+//   bfloat16 compute in f32 and round once.
+// - Complex types follow num-complex's formulas (the CPU backend's), corner
+//   cases included.
+// - Integers and bool compute the transcendental functions in float32, as
+//   PyTorch does (`FloatOf`).
+
+
+// ---------------------------------------------- the C math library, by type
+
+#define SHAPED_LIBM1(name)                                                        \
+    __host__ __device__ inline float m_##name(float x) { return name##f(x); }     \
+    __host__ __device__ inline double m_##name(double x) { return name(x); }
+#define SHAPED_LIBM2(name)                                                        \
+    __host__ __device__ inline float m_##name(float x, float y) { return name##f(x, y); } \
+    __host__ __device__ inline double m_##name(double x, double y) { return name(x, y); }
+SHAPED_LIBM1(exp)
+SHAPED_LIBM1(log)
+SHAPED_LIBM1(log2)
+SHAPED_LIBM1(sqrt)
+SHAPED_LIBM1(sin)
+SHAPED_LIBM1(cos)
+SHAPED_LIBM1(tanh)
+SHAPED_LIBM1(sinh)
+SHAPED_LIBM1(cosh)
+SHAPED_LIBM1(floor)
+SHAPED_LIBM1(ceil)
+SHAPED_LIBM1(rint)  // half to even in the default rounding mode
+SHAPED_LIBM1(fabs)
+SHAPED_LIBM2(pow)
+SHAPED_LIBM2(hypot)
+SHAPED_LIBM2(atan2)
+SHAPED_LIBM2(copysign)
+#undef SHAPED_LIBM1
+#undef SHAPED_LIBM2
+
+template <class R> __host__ __device__ inline bool is_nan(R x) { return x != x; }
+template <class R> __host__ __device__ inline bool is_finite(R x) { return !is_nan(x - x); }
+template <class R> __host__ __device__ inline bool is_inf(R x) { return !is_nan(x) && !is_finite(x); }
+template <class R> __host__ __device__ inline bool sign_positive(R x) {
+    return m_copysign(R(1), x) > R(0);
+}
+// Rust's `R::NAN`: the positive quiet NaN.
+template <class R> __host__ __device__ inline R quiet_nan() { return m_copysign(R(0) / R(0), R(1)); }
+
+// ------------------------------------------------- the floating functions
+
+// `FloatOf<T>::type`: the type T's transcendental functions compute in and
+// give (src/dtype/math.rs, `ToFloat`).
+template <class T> struct FloatOf { typedef float type; };
+template <> struct FloatOf<f16> { typedef f16 type; };
+template <> struct FloatOf<bf16> { typedef bf16 type; };
+template <> struct FloatOf<float> { typedef float type; };
+template <> struct FloatOf<double> { typedef double type; };
+template <class R> struct FloatOf<complex<R> > { typedef complex<R> type; };
+
+// Real types: float and double.
+#define SHAPED_REAL_MATH(R)                                                              \
+    __host__ __device__ inline R f_exp(R x) { return m_exp(x); }                         \
+    __host__ __device__ inline R f_ln(R x) { return m_log(x); }                          \
+    __host__ __device__ inline R f_log2(R x) { return m_log2(x); }                       \
+    __host__ __device__ inline R f_sqrt(R x) { return m_sqrt(x); }                       \
+    __host__ __device__ inline R f_sin(R x) { return m_sin(x); }                         \
+    __host__ __device__ inline R f_cos(R x) { return m_cos(x); }                         \
+    __host__ __device__ inline R f_tanh(R x) { return m_tanh(x); }                       \
+    __host__ __device__ inline R f_sigmoid(R x) { return R(1) / (R(1) + m_exp(-x)); }    \
+    __host__ __device__ inline R f_recip(R x) { return R(1) / x; }                       \
+    __host__ __device__ inline R f_pow(R x, R e) { return m_pow(x, e); }                 \
+    __host__ __device__ inline R f_pow_scalar(R x, R e, bool sqrt_cases) {               \
+        return real_pow_scalar(x, e, sqrt_cases);                                        \
+    }
+// PyTorch's `pow(tensor, number)`: the exponents 2, 3, ±0.5, -1, -2 by
+// multiplication, sqrt and reciprocals (`pow_by_cases` in Rust); float16
+// takes ±0.5 through `pow` (`sqrt_cases` false).
+template <class R> __host__ __device__ inline R real_pow_scalar(R x, R e, bool sqrt_cases) {
+    double d = double(e);
+    if (d == 2.0) return x * x;
+    if (d == 3.0) return x * x * x;
+    if (d == 0.5 && sqrt_cases) return m_sqrt(x);
+    if (d == -0.5 && sqrt_cases) return R(1) / m_sqrt(x);
+    if (d == -1.0) return R(1) / x;
+    if (d == -2.0) return R(1) / (x * x);
+    return m_pow(x, e);
+}
+SHAPED_REAL_MATH(float)
+SHAPED_REAL_MATH(double)
+#undef SHAPED_REAL_MATH
+
+// Complex types: num-complex 0.4's formulas.
+template <class R> __host__ __device__ inline complex<R> from_polar(R r, R theta) {
+    return complex<R>{r * m_cos(theta), r * m_sin(theta)};
+}
+template <class R> __host__ __device__ inline complex<R> f_exp(complex<R> z) {
+    R re = z.re, im = z.im;
+    if (is_inf(re)) {
+        if (re < R(0)) {
+            if (!is_finite(im)) return complex<R>{R(0), R(0)};
+        } else if (im == R(0) || !is_finite(im)) {
+            if (is_inf(im)) im = quiet_nan<R>();
+            return complex<R>{re, im};
+        }
+    } else if (is_nan(re) && im == R(0)) {
+        return z;
+    }
+    return from_polar(m_exp(re), im);
+}
+template <class R> __host__ __device__ inline complex<R> f_ln(complex<R> z) {
+    return complex<R>{m_log(m_hypot(z.re, z.im)), m_atan2(z.im, z.re)};
+}
+template <class R> __host__ __device__ inline complex<R> f_log2(complex<R> z) {
+    complex<R> l = f_ln(z);
+    R ln2 = R(0.693147180559945309417232121458176568);
+    return complex<R>{l.re / ln2, l.im / ln2};
+}
+template <class R> __host__ __device__ inline complex<R> f_sqrt(complex<R> z) {
+    if (z.im == R(0)) {
+        if (sign_positive(z.re)) return complex<R>{m_sqrt(z.re), z.im};
+        R im = m_sqrt(-z.re);
+        return complex<R>{R(0), sign_positive(z.im) ? im : -im};
+    }
+    if (z.re == R(0)) {
+        R x = m_sqrt(m_fabs(z.im) / R(2));
+        return complex<R>{x, sign_positive(z.im) ? x : -x};
+    }
+    return from_polar(m_sqrt(m_hypot(z.re, z.im)), m_atan2(z.im, z.re) / R(2));
+}
+template <class R> __host__ __device__ inline complex<R> f_sin(complex<R> z) {
+    return complex<R>{m_sin(z.re) * m_cosh(z.im), m_cos(z.re) * m_sinh(z.im)};
+}
+template <class R> __host__ __device__ inline complex<R> f_cos(complex<R> z) {
+    return complex<R>{m_cos(z.re) * m_cosh(z.im), -m_sin(z.re) * m_sinh(z.im)};
+}
+template <class R> __host__ __device__ inline complex<R> f_tanh(complex<R> z) {
+    R two_re = z.re + z.re, two_im = z.im + z.im;
+    R d = m_cosh(two_re) + m_cos(two_im);
+    return complex<R>{m_sinh(two_re) / d, m_sin(two_im) / d};
+}
+// 1 / z by the division of `/` (Smith's, in elementwise.cuh).
+template <class R> __host__ __device__ inline complex<R> f_recip(complex<R> z) {
+    return div(complex<R>{R(1), R(0)}, z);
+}
+template <class R> __host__ __device__ inline complex<R> f_sigmoid(complex<R> z) {
+    return f_recip(add(complex<R>{R(1), R(0)}, f_exp(neg(z))));
+}
+template <class R> __host__ __device__ inline complex<R> f_pow(complex<R> z, complex<R> e) {
+    if (e.re == R(0) && e.im == R(0)) return complex<R>{R(1), R(0)};
+    return f_exp(mul(e, f_ln(z)));
+}
+template <class R>
+__host__ __device__ inline complex<R> f_pow_scalar(complex<R> z, complex<R> e, bool) {
+    double d = e.im == R(0) ? double(e.re) : double(quiet_nan<R>());
+    if (d == -1.0) return f_recip(z);
+    if (d == -0.5) return f_recip(f_sqrt(z));
+    if (d == -2.0) return f_recip(mul(z, z));
+    if (d == 2.0) return mul(z, z);
+    if (d == 3.0) return mul(mul(z, z), z);
+    if (d == 0.5) return f_sqrt(z);
+    return f_pow(z, e);
+}
+
+// float16 and bfloat16: through f32, rounded once.
+#define SHAPED_HALF_MATH(H, from)                                                              \
+    __host__ __device__ inline H f_exp(H x) { return from(f_exp(to_f32(x))); }                 \
+    __host__ __device__ inline H f_ln(H x) { return from(f_ln(to_f32(x))); }                   \
+    __host__ __device__ inline H f_log2(H x) { return from(f_log2(to_f32(x))); }               \
+    __host__ __device__ inline H f_sqrt(H x) { return from(f_sqrt(to_f32(x))); }               \
+    __host__ __device__ inline H f_sin(H x) { return from(f_sin(to_f32(x))); }                 \
+    __host__ __device__ inline H f_cos(H x) { return from(f_cos(to_f32(x))); }                 \
+    __host__ __device__ inline H f_tanh(H x) { return from(f_tanh(to_f32(x))); }               \
+    __host__ __device__ inline H f_sigmoid(H x) { return from(f_sigmoid(to_f32(x))); }         \
+    __host__ __device__ inline H f_recip(H x) { return from(f_recip(to_f32(x))); }             \
+    __host__ __device__ inline H f_pow(H x, H e) { return from(f_pow(to_f32(x), to_f32(e))); } \
+    __host__ __device__ inline H f_pow_scalar(H x, H e, bool sqrt_cases) {                     \
+        return from(f_pow_scalar(to_f32(x), to_f32(e), sqrt_cases));                           \
+    }
+SHAPED_HALF_MATH(f16, f16_from)
+SHAPED_HALF_MATH(bf16, bf16_from)
+#undef SHAPED_HALF_MATH
+
+// ------------------------------------- abs, rounding, powers of integers
+
+template <class T> __host__ __device__ inline T f_abs(T x) { return x < T(0) ? neg(x) : x; }
+__host__ __device__ inline uint8_t f_abs(uint8_t x) { return x; }
+__host__ __device__ inline float f_abs(float x) { return m_fabs(x); }
+__host__ __device__ inline double f_abs(double x) { return m_fabs(x); }
+__host__ __device__ inline f16 f_abs(f16 x) { return f16{uint16_t(x.bits & 0x7fffu)}; }
+__host__ __device__ inline bf16 f_abs(bf16 x) { return bf16{uint16_t(x.bits & 0x7fffu)}; }
+template <class R> __host__ __device__ inline R f_abs(complex<R> z) { return m_hypot(z.re, z.im); }
+// |x|'s type: the real type of a complex one.
+template <class T> struct AbsOf { typedef T type; };
+template <class R> struct AbsOf<complex<R> > { typedef R type; };
+
+// Integers are their own floor, ceiling and rounding.
+template <class T> __host__ __device__ inline T f_floor(T x) { return x; }
+template <class T> __host__ __device__ inline T f_ceil(T x) { return x; }
+template <class T> __host__ __device__ inline T f_round(T x) { return x; }
+#define SHAPED_ROUNDING(T, to, from)                                                    \
+    __host__ __device__ inline T f_floor(T x) { return from(m_floor(to(x))); }          \
+    __host__ __device__ inline T f_ceil(T x) { return from(m_ceil(to(x))); }            \
+    __host__ __device__ inline T f_round(T x) { return from(m_rint(to(x))); }
+#define SHAPED_SAME(x) (x)
+SHAPED_ROUNDING(float, SHAPED_SAME, SHAPED_SAME)
+SHAPED_ROUNDING(double, SHAPED_SAME, SHAPED_SAME)
+SHAPED_ROUNDING(f16, to_f32, f16_from)
+SHAPED_ROUNDING(bf16, to_f32, bf16_from)
+#undef SHAPED_ROUNDING
+#undef SHAPED_SAME
+
+// Integer powers, wrapping: only 1 and -1 have integer reciprocals.
+template <class T> __host__ __device__ inline bool is_negative(T x) { return x < T(0); }
+__host__ __device__ inline bool is_negative(uint8_t) { return false; }
+template <class T> __host__ __device__ inline T f_pow(T x, T e) {
+    if (is_negative(e)) {
+        int64_t v = int64_t(x);
+        if (v == 1) return T(1);
+        if (v == -1) return (e % T(2) == T(0)) ? T(1) : x;
+        return T(0);
+    }
+    T acc = T(1);
+    while (e > T(0)) {
+        if (e & T(1)) acc = mul(acc, x);
+        x = mul(x, x);
+        e = T(e >> 1);
+    }
+    return acc;
+}
+template <class T> __host__ __device__ inline T f_pow_scalar(T x, T e, bool) { return f_pow(x, e); }
+
+// Whether pow_scalar's ±0.5 go through sqrt: every floating type but f16.
+template <class T> struct SqrtCases { static const bool value = true; };
+template <> struct SqrtCases<f16> { static const bool value = false; };
+
+// --------------------------------------------------------- the functors
+
+// The transcendental functions: x converted to FloatOf<T> first.
+#define SHAPED_FLOAT_FN(Name, fn)                                                      \
+    struct Name {                                                                      \
+        template <class T>                                                             \
+        __host__ __device__ typename FloatOf<T>::type operator()(T a, T) const {       \
+            return fn(convert<typename FloatOf<T>::type>(a));                          \
+        }                                                                              \
+    };
+SHAPED_FLOAT_FN(Exp, f_exp)
+SHAPED_FLOAT_FN(Ln, f_ln)
+SHAPED_FLOAT_FN(Log2, f_log2)
+SHAPED_FLOAT_FN(Sqrt, f_sqrt)
+SHAPED_FLOAT_FN(Sin, f_sin)
+SHAPED_FLOAT_FN(Cos, f_cos)
+SHAPED_FLOAT_FN(Tanh, f_tanh)
+SHAPED_FLOAT_FN(Sigmoid, f_sigmoid)
+SHAPED_FLOAT_FN(Recip, f_recip)
+#undef SHAPED_FLOAT_FN
+
+struct AbsFn {
+    template <class T> __host__ __device__ typename AbsOf<T>::type operator()(T a, T) const {
+        return f_abs(a);
+    }
+};
+struct Floor { template <class T> __host__ __device__ T operator()(T a, T) const { return f_floor(a); } };
+struct Ceil { template <class T> __host__ __device__ T operator()(T a, T) const { return f_ceil(a); } };
+struct Round { template <class T> __host__ __device__ T operator()(T a, T) const { return f_round(a); } };
+// max(x, 0); NaN stays NaN, -0 stays -0.
+struct Relu {
+    template <class T> __host__ __device__ T operator()(T a, T) const {
+        return lt(a, convert<T>(int64_t(0))) ? convert<T>(int64_t(0)) : a;
+    }
+};
+// min(max(x, lo), hi), lo the fixed operand b, hi the second fixed number.
+template <class T> struct Clamp {
+    T hi;
+    __host__ __device__ T operator()(T a, T lo) const {
+        T y = lt(a, lo) ? lo : a;
+        return lt(hi, y) ? hi : y;
+    }
+};
+// NaN if either is NaN, else the larger (smaller) one.
+struct Maximum {
+    template <class T> __host__ __device__ T operator()(T a, T b) const {
+        return (!eq(a, a) || (eq(b, b) && le(b, a))) ? a : b;
+    }
+};
+struct Minimum {
+    template <class T> __host__ __device__ T operator()(T a, T b) const {
+        return (!eq(a, a) || (eq(b, b) && le(a, b))) ? a : b;
+    }
+};
+struct Pow { template <class T> __host__ __device__ T operator()(T a, T b) const { return f_pow(a, b); } };
+struct PowScalar {
+    template <class T> __host__ __device__ T operator()(T a, T e) const {
+        return f_pow_scalar(a, e, SqrtCases<T>::value);
+    }
+};
+
+// The second fixed number (clamp's upper bound), in Args::scalar[1].
+template <class T> __host__ __device__ inline T second_scalar_of(const Args& p) {
+    union { uint64_t word; T value; } u;
+    u.word = p.scalar[1];
+    return u.value;
+}
+
+// --------------------------------------------------------- the family
+
+// Which functions a type has (the Rust traits: Abs, Rounding, Clampable,
+// MaxMin, Power); the Rust types never ask a kernel for the others.
+template <class T> struct MathTraits {
+    static const bool abs = true, rounding = true, clamp = true, maxmin = true, power = true;
+};
+template <class R> struct MathTraits<complex<R> > {
+    static const bool abs = true, rounding = false, clamp = false, maxmin = false, power = true;
+};
+template <> struct MathTraits<bool> {
+    static const bool abs = false, rounding = false, clamp = false, maxmin = true, power = false;
+};
+
+template <bool On> struct When {
+    template <class Run, class T, class U, class F> __device__ static void go(const Args& p, F f) {
+        Run::template go<T, U>(p, f);
+    }
+};
+template <> struct When<false> {
+    template <class Run, class T, class U, class F> __device__ static void go(const Args&, F) {}
+};
+
+// The functions with a second operand: clamp and pow with fixed numbers,
+// maximum, minimum and pow of two operands (or one and a number), computed
+// in T: `Direct` on Ts, `Converting` from any types (type promotion).
+template <class T, class Run> __device__ void math_binary(const Args& p) {
+    typedef MathTraits<T> M;
+    switch (p.op) {
+        case OP_CLAMP: {
+            Clamp<T> f = {second_scalar_of<T>(p)};
+            When<M::clamp>::template go<Run, T, T>(p, f);
+            break;
+        }
+        case OP_POW_SCALAR: When<M::power>::template go<Run, T, T>(p, PowScalar()); break;
+        case OP_MAXIMUM: When<M::maxmin>::template go<Run, T, T>(p, Maximum()); break;
+        case OP_MINIMUM: When<M::maxmin>::template go<Run, T, T>(p, Minimum()); break;
+        case OP_POW: When<M::power>::template go<Run, T, T>(p, Pow()); break;
+        default: break;
+    }
+}
+
+// The functions of one tensor of Ts, and the binary ones on Ts.
+template <class T> __device__ void math(const Args& p) {
+    typedef MathTraits<T> M;
+    typedef typename FloatOf<T>::type F;
+    switch (p.op) {
+        case OP_EXP: run<T, T, F>(p, Exp()); break;
+        case OP_LN: run<T, T, F>(p, Ln()); break;
+        case OP_LOG2: run<T, T, F>(p, Log2()); break;
+        case OP_SQRT: run<T, T, F>(p, Sqrt()); break;
+        case OP_SIN: run<T, T, F>(p, Sin()); break;
+        case OP_COS: run<T, T, F>(p, Cos()); break;
+        case OP_TANH: run<T, T, F>(p, Tanh()); break;
+        case OP_SIGMOID: run<T, T, F>(p, Sigmoid()); break;
+        case OP_RECIP: run<T, T, F>(p, Recip()); break;
+        case OP_ABS: When<M::abs>::template go<Direct, T, typename AbsOf<T>::type>(p, AbsFn()); break;
+        case OP_FLOOR: When<M::rounding>::template go<Direct, T, T>(p, Floor()); break;
+        case OP_CEIL: When<M::rounding>::template go<Direct, T, T>(p, Ceil()); break;
+        case OP_ROUND: When<M::rounding>::template go<Direct, T, T>(p, Round()); break;
+        case OP_RELU: When<M::clamp>::template go<Direct, T, T>(p, Relu()); break;
+        default: math_binary<T, Direct>(p); break;
+    }
+}
+

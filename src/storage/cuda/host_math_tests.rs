@@ -1,0 +1,250 @@
+//! The math kernels (`kernels/math.cuh`) compiled for the host, against the
+//! CPU backend through [`AnyTensor`]: every function on every dtype that has
+//! it, on every layout of [`PAIRS`] (the vectorized path included) and on
+//! the edge values (NaN, infinities, signed zeros, huge and tiny numbers).
+//! On the host the kernels call the same libm as Rust, so results match bit
+//! for bit (NaN matching any NaN). Mixed-dtype `maximum`, `minimum` and
+//! `pow` run in `host_conversion_tests.rs`, with the other promoted
+//! operations.
+
+use super::host_conversion_tests::{
+    HostOperand, assert_same, edge_operand, edge_operand_as, kind, layouts, number_as, run_planned,
+    sample_operand,
+};
+use super::host_tests::{PAIRS, Spec, broadcast_pair, spec};
+use super::launch::Types;
+use crate::dtype::promote::OperandKind;
+use crate::dtype::{DType, Scalar};
+use crate::dynamic::AnyTensor;
+use crate::error::Error;
+use crate::ops::device_op::{KernelOp, OpCode, Side};
+
+/// A function's CPU form.
+type CpuForm = fn(&AnyTensor) -> Result<AnyTensor, Error>;
+
+/// The functions of one tensor, with their CPU forms.
+const UNARY: [(OpCode, CpuForm); 14] = [
+    (OpCode::Exp, AnyTensor::exp),
+    (OpCode::Ln, AnyTensor::ln),
+    (OpCode::Log2, AnyTensor::log2),
+    (OpCode::Sqrt, AnyTensor::sqrt),
+    (OpCode::Sin, AnyTensor::sin),
+    (OpCode::Cos, AnyTensor::cos),
+    (OpCode::Tanh, AnyTensor::tanh),
+    (OpCode::Sigmoid, AnyTensor::sigmoid),
+    (OpCode::Recip, AnyTensor::recip),
+    (OpCode::Abs, AnyTensor::abs),
+    (OpCode::Floor, AnyTensor::floor),
+    (OpCode::Ceil, AnyTensor::ceil),
+    (OpCode::Round, AnyTensor::round),
+    (OpCode::Relu, AnyTensor::relu),
+];
+
+/// Every layout's sample operand and the edge values, of `dtype`.
+fn operands(dtype: DType) -> Vec<(HostOperand, Spec)> {
+    let mut all: Vec<(HostOperand, Spec)> = layouts()
+        .map(|s| (sample_operand(dtype, s, 5), s))
+        .collect();
+    all.push((edge_operand(dtype), spec(16, &[16], &[1], 0)));
+    all
+}
+
+/// Runs `op` (with `x` as its tensor operand) on the host and compares
+/// with `want`.
+fn check(op: KernelOp, x: &HostOperand, s: Spec, want: &AnyTensor, what: &str) {
+    let a = x.input(s.offset, s.strides);
+    let types = Types::new(x.gathered.dtype(), want.dtype());
+    let got = run_planned(op, types, s.sizes, a, a);
+    assert_same(&got, want, what);
+}
+
+#[test]
+fn host_unary_math_every_dtype() {
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        for (x, s) in operands(dtype) {
+            for (code, cpu) in UNARY {
+                // What the CPU refuses (`abs` of bool, `floor` of complex
+                // values, ...) has no kernel: the types never ask for it.
+                let Ok(want) = cpu(&x.gathered) else {
+                    continue;
+                };
+                let what = format!("{code:?} {dtype} {s:?}");
+                check(KernelOp::new(code), &x, s, &want, &what);
+                cases += 1;
+            }
+        }
+    }
+    // 9 floating functions on all 12 dtypes, abs on 11, rounding and relu
+    // on the 9 real non-bool ones, on every layout.
+    let per_layout = 9 * 12 + 11 + 4 * 9;
+    assert_eq!(cases, per_layout * (2 * PAIRS.len() + 1));
+}
+
+#[test]
+fn host_clamp_every_real_dtype() {
+    let mut cases = 0;
+    // Bounds every type holds (so that they convert exactly); crossed ones
+    // give the upper bound everywhere.
+    for (lo, hi) in [(0, 1), (1, 3), (3, 1), (0, 0), (2, 100)] {
+        let (lo, hi) = (Scalar::Int(lo), Scalar::Int(hi));
+        for dtype in DType::ALL {
+            for (x, s) in operands(dtype) {
+                let Ok(want) = x.gathered.clamp(lo, hi) else {
+                    continue;
+                };
+                // bool tensors clamp in int64 (the bounds' type), converted
+                // in the kernel.
+                let common = want.dtype();
+                let bound = |v| number_as(v, common);
+                let mut op = KernelOp::clamp(bound(lo), bound(hi));
+                if common != dtype {
+                    op = op.computed_in(common);
+                }
+                check(
+                    op,
+                    &x,
+                    s,
+                    &want,
+                    &format!("clamp {lo:?} {hi:?} {dtype} {s:?}"),
+                );
+                cases += 1;
+            }
+        }
+    }
+    // The 9 real non-bool dtypes and bool.
+    assert_eq!(cases, 5 * 10 * (2 * PAIRS.len() + 1));
+}
+
+/// `x^e` for a number `e` of `x`'s type: PyTorch's special exponents (2, 3,
+/// ±0.5, -1, -2, which go through multiplication, sqrt and reciprocals) and
+/// others.
+#[test]
+fn host_pow_number_every_dtype() {
+    let float_exponents = [2.0, 3.0, 0.5, -0.5, -1.0, -2.0, 1.75, 0.0, -3.25];
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        let exponents: Vec<Scalar> = match dtype {
+            DType::Bool => continue,
+            d if d.is_floating_point() || d.is_complex() => float_exponents
+                .iter()
+                .map(|&e| Scalar::Float(e))
+                .chain([Scalar::Complex(0.5, 1.0)])
+                .filter(|e| d.is_complex() || !matches!(e, Scalar::Complex(..)))
+                .collect(),
+            _ => [0, 1, 2, 3, 7].map(Scalar::Int).to_vec(),
+        };
+        for (x, s) in operands(dtype) {
+            for &e in &exponents {
+                let want = x.gathered.try_pow(e).unwrap();
+                assert_eq!(want.dtype(), dtype, "the number keeps the tensor's type");
+                let op =
+                    KernelOp::new(OpCode::PowScalar).with_scalar(Side::Right, number_as(e, dtype));
+                check(op, &x, s, &want, &format!("pow {e:?} {dtype} {s:?}"));
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 10 * 5 * 2 * PAIRS.len(), "{cases} cases");
+}
+
+/// `maximum`, `minimum` and `pow` of two tensors of one dtype, broadcast,
+/// by the math family's own kernels (no conversions).
+#[test]
+fn host_binary_math_same_dtype() {
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        for &(sa, sb) in PAIRS {
+            for (sa, sb) in [(sa, sb), (sb, sa)] {
+                let (xa, xb) = (sample_operand(dtype, sa, 2), sample_operand(dtype, sb, 9));
+                let (sizes, st_a, st_b) = broadcast_pair(sa, sb);
+                let (ga, gb) = (&xa.gathered, &xb.gathered);
+                for (code, want) in [
+                    (OpCode::Maximum, ga.try_maximum(gb)),
+                    (OpCode::Minimum, ga.try_minimum(gb)),
+                    (OpCode::Pow, ga.try_pow(gb)),
+                ] {
+                    // maximum of complex values, pow of bools: refused.
+                    let Ok(want) = want else { continue };
+                    let (a, b) = (xa.input(sa.offset, &st_a), xb.input(sb.offset, &st_b));
+                    let types = Types::new(dtype, dtype);
+                    let got = run_planned(KernelOp::new(code), types, &sizes, a, b);
+                    assert_same(&got, &want, &format!("{code:?} {dtype} {sa:?} {sb:?}"));
+                    cases += 1;
+                }
+            }
+        }
+    }
+    // maximum and minimum on 10 dtypes, pow on 11.
+    assert_eq!(cases, (2 * 10 + 11) * 2 * PAIRS.len());
+}
+
+/// The edge values against each other (every pair, by broadcasting a
+/// column against a row): NaN in either operand of `maximum` and `minimum`,
+/// `pow` of zeros, infinities and negative bases.
+#[test]
+fn host_binary_math_edge_values() {
+    let (column, row) = (
+        spec(16, &[16, 1], &[1, 1], 0),
+        spec(16, &[1, 16], &[16, 1], 0),
+    );
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        let (x, y) = (edge_operand_as(dtype, column), edge_operand_as(dtype, row));
+        let (ga, gb) = (&x.gathered, &y.gathered);
+        for (code, want) in [
+            (OpCode::Maximum, ga.try_maximum(gb)),
+            (OpCode::Minimum, ga.try_minimum(gb)),
+            (OpCode::Pow, ga.try_pow(gb)),
+        ] {
+            let Ok(want) = want else { continue };
+            let a = x.input(0, &[1, 0]);
+            let b = y.input(0, &[0, 1]);
+            let types = Types::new(dtype, dtype);
+            let got = run_planned(KernelOp::new(code), types, &[16, 16], a, b);
+            assert_same(&got, &want, &format!("{code:?} {dtype} edges"));
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 2 * 10 + 11);
+}
+
+/// `clamp` and `pow` with numbers of another category than the tensor's
+/// (`int_tensor.clamp(0.5, 2.5)` and `int_tensor.powf(2.5)` are float32):
+/// the converting kernel of the common type reads the tensor in its own
+/// dtype.
+#[test]
+fn host_clamp_and_pow_numbers_promote() {
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        let float = Scalar::Float;
+        for (x, s) in operands(dtype) {
+            let common = DType::result_type(
+                (dtype, kind(s.sizes.len())),
+                (DType::F64, OperandKind::Scalar),
+            );
+            if common == dtype {
+                continue;
+            }
+            let clamped = x.gathered.clamp(float(0.5), float(2.5)).unwrap();
+            let op = KernelOp::clamp(number_as(float(0.5), common), number_as(float(2.5), common));
+            check(
+                op.computed_in(common),
+                &x,
+                s,
+                &clamped,
+                &format!("clamp {dtype} {s:?}"),
+            );
+            for e in [2.5, 2.0, 0.5, -1.0] {
+                let want = x.gathered.try_pow(float(e)).unwrap();
+                let op = KernelOp::new(OpCode::PowScalar)
+                    .with_scalar(Side::Right, number_as(float(e), common))
+                    .computed_in(common);
+                check(op, &x, s, &want, &format!("pow {e} {dtype} {s:?}"));
+            }
+            cases += 1;
+        }
+    }
+    // The five integer types and bool, on every layout.
+    assert_eq!(cases, 6 * (2 * PAIRS.len() + 1));
+}
