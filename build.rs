@@ -132,8 +132,11 @@ fn device_kernels(out: &Path, unit: &str) {
             .collect()
     });
     let mut fatbinary = Command::new(tool("FATBINARY", "fatbinary"));
+    // Every image compressed (by default only the PTX and the larger
+    // cubins are): the library embeds the fatbinaries.
     fatbinary
         .arg("--64")
+        .arg("--compress-all")
         .arg(format!("--create={}", fatbin.display()));
     for (arch, cubin) in ARCHS.iter().zip(&cubins) {
         let sm = arch.trim_start_matches("sm_");

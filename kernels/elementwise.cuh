@@ -489,6 +489,16 @@ __device__ void run(const Args& p, F f) {
     }
 }
 
+// `run` with 64-bit index arithmetic only: half the code, for the math
+// family, whose element functions cost more than the index divisions of a
+// strided operand (a contiguous one divides nothing).
+template <class A, class B, class U, class F>
+__device__ void run_wide(const Args& p, F f) {
+    constexpr int N = 16 / widest(int(sizeof(A)), int(sizeof(B)), int(sizeof(U)));
+    if (p.vec == N && N > 1) vector_loop<N, uint64_t, A, B, U>(p, f);
+    else strided_loop<uint64_t, A, B, U>(p, f);
+}
+
 // ------------------------------------------------- operands of mixed types
 
 // Element `off` of the buffer at `base`, whose type has code `dtype`,
@@ -541,11 +551,17 @@ __device__ void converting_loop(const Args& p, F f) {
 }
 
 // How a family's operation on operands of type T is run: `Direct` on
-// operands that are Ts (the vectorized and strided loops), `Converting` on
-// operands of any types, computed in T (the promoted kernels).
+// operands that are Ts (the vectorized and strided loops; `DirectWide` with
+// 64-bit indices only), `Converting` on operands of any types, computed in
+// T (the promoted kernels).
 struct Direct {
     template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
         run<T, T, U>(p, f);
+    }
+};
+struct DirectWide {
+    template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
+        run_wide<T, T, U>(p, f);
     }
 };
 struct Converting {

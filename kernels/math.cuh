@@ -330,7 +330,7 @@ template <> struct When<false> {
 
 // The functions with a second operand: clamp and pow with fixed numbers,
 // maximum, minimum and pow of two operands (or one and a number), computed
-// in T: `Direct` on Ts, `Converting` from any types (type promotion).
+// in T: `DirectWide` on Ts, `Converting` from any types (type promotion).
 template <class T, class Run> __device__ void math_binary(const Args& p) {
     typedef MathTraits<T> M;
     switch (p.op) {
@@ -352,21 +352,21 @@ template <class T> __device__ void math(const Args& p) {
     typedef MathTraits<T> M;
     typedef typename FloatOf<T>::type F;
     switch (p.op) {
-        case OP_EXP: run<T, T, F>(p, Exp()); break;
-        case OP_LN: run<T, T, F>(p, Ln()); break;
-        case OP_LOG2: run<T, T, F>(p, Log2()); break;
-        case OP_SQRT: run<T, T, F>(p, Sqrt()); break;
-        case OP_SIN: run<T, T, F>(p, Sin()); break;
-        case OP_COS: run<T, T, F>(p, Cos()); break;
-        case OP_TANH: run<T, T, F>(p, Tanh()); break;
-        case OP_SIGMOID: run<T, T, F>(p, Sigmoid()); break;
-        case OP_RECIP: run<T, T, F>(p, Recip()); break;
-        case OP_ABS: When<M::abs>::template go<Direct, T, typename AbsOf<T>::type>(p, AbsFn()); break;
-        case OP_FLOOR: When<M::rounding>::template go<Direct, T, T>(p, Floor()); break;
-        case OP_CEIL: When<M::rounding>::template go<Direct, T, T>(p, Ceil()); break;
-        case OP_ROUND: When<M::rounding>::template go<Direct, T, T>(p, Round()); break;
-        case OP_RELU: When<M::clamp>::template go<Direct, T, T>(p, Relu()); break;
-        default: math_binary<T, Direct>(p); break;
+        case OP_EXP: run_wide<T, T, F>(p, Exp()); break;
+        case OP_LN: run_wide<T, T, F>(p, Ln()); break;
+        case OP_LOG2: run_wide<T, T, F>(p, Log2()); break;
+        case OP_SQRT: run_wide<T, T, F>(p, Sqrt()); break;
+        case OP_SIN: run_wide<T, T, F>(p, Sin()); break;
+        case OP_COS: run_wide<T, T, F>(p, Cos()); break;
+        case OP_TANH: run_wide<T, T, F>(p, Tanh()); break;
+        case OP_SIGMOID: run_wide<T, T, F>(p, Sigmoid()); break;
+        case OP_RECIP: run_wide<T, T, F>(p, Recip()); break;
+        case OP_ABS: When<M::abs>::template go<DirectWide, T, typename AbsOf<T>::type>(p, AbsFn()); break;
+        case OP_FLOOR: When<M::rounding>::template go<DirectWide, T, T>(p, Floor()); break;
+        case OP_CEIL: When<M::rounding>::template go<DirectWide, T, T>(p, Ceil()); break;
+        case OP_ROUND: When<M::rounding>::template go<DirectWide, T, T>(p, Round()); break;
+        case OP_RELU: When<M::clamp>::template go<DirectWide, T, T>(p, Relu()); break;
+        default: math_binary<T, DirectWide>(p); break;
     }
 }
 
