@@ -854,3 +854,37 @@ fn for_complex_math(gpu: &Cuda) -> Result<(), Error> {
     assert_same_on_both!("minimum of bool", gb.minimum(&gc), b.minimum(&c));
     Ok(())
 }
+
+/// `cat` and `stack` of CUDA tensors, static and dynamic, with a
+/// transposed part: the same tensors as on the CPU, on the device.
+#[test]
+fn cat_and_stack_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("cat_and_stack_on_the_device") else {
+        return Ok(());
+    };
+    let a = Tensor::<f32, shape![2, 3]>::from_vec((0..6).map(|i| i as f32).collect())?;
+    let b = Tensor::<f32, shape![2, 5]>::from_vec((0..10).map(|i| -(i as f32)).collect())?;
+    let (ga, gb) = (a.to_device(&gpu)?, b.to_device(&gpu)?);
+    let c: Tensor<f32, shape![2, 8], Cuda> = (&ga, &gb).cat::<1>();
+    assert_eq!(c.device(), Device::Cuda(0));
+    assert_eq!(c.to_cpu()?.to_vec(), (&a, &b).cat::<1>().to_vec());
+    let s: Tensor<f32, shape![2, 2, 3], Cuda> = [&ga, &ga].stack::<1>();
+    assert_eq!(s.to_cpu()?.to_vec(), [&a, &a].stack::<1>().to_vec());
+    let x = DynTensor::<i64>::from_vec((0..12).collect(), &[3, 4])?;
+    let gx = x.to_device(&gpu)?;
+    let (gt, t) = (gx.t()?, x.t()?);
+    assert_eq!(
+        Tensor::cat(&[&gt, &gt], 0)?.to_cpu()?.to_vec(),
+        DynTensor::cat(&[&t, &t], 0)?.to_vec()
+    );
+    assert_eq!(
+        Tensor::stack(&[&gx, &gx, &gx], -1)?.to_cpu()?.to_vec(),
+        DynTensor::stack(&[&x, &x, &x], -1)?.to_vec()
+    );
+    let (g4, g2) = (gx.narrow(1, 0, 4)?, gx.narrow(1, 0, 2)?);
+    let (x4, x2) = (x.narrow(1, 0, 4)?, x.narrow(1, 0, 2)?);
+    let err = Tensor::cat(&[&g4, &g2], 0).err().expect("sizes differ");
+    let want = DynTensor::cat(&[&x4, &x2], 0).unwrap_err();
+    assert_eq!(err.to_string(), want.to_string());
+    Ok(())
+}

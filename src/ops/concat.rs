@@ -15,9 +15,11 @@
 //! `DynTensor`, and [`AnyTensor::cat`], which promotes mixed dtypes as
 //! `torch.cat` does.
 //!
-//! Each part is copied by the elementwise engine into its block of the
-//! output: contiguous runs as plain row copies, transposed parts through the
-//! tiled path, large parts across threads.
+//! Each part is copied into its block of the output by the backend
+//! ([`Elementwise::concatenate`]): on the CPU by the elementwise engine
+//! (contiguous runs as plain row copies, transposed parts through the tiled
+//! path, large parts across threads), on CUDA by the copy kernel, one launch
+//! per part. The parts of one `cat` live on one device.
 //!
 //! ```
 //! use shaped::prelude::*;
@@ -28,21 +30,20 @@
 //! assert_eq!((c.shape(), s.shape()), ([2, 8], [2, 2, 3]));
 //! ```
 
-use super::kernels::{Identity, write_map1_strided};
+use super::Elementwise;
 use crate::dtype::{DType, Element, with_dtype};
 use crate::dynamic::{AnyElement, AnyTensor, DynShape, DynTensor};
 use crate::error::Error;
 use crate::layout::views::wrap_dim;
-use crate::layout::{Layout, array_from, checked_numel, contiguous_strides};
+use crate::layout::{Layout, array_from, checked_numel};
 use crate::shape::Shape;
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
-use crate::storage::cpu::{CpuBuffer, CpuPtr};
-use crate::storage::{Cpu, Owned, Repr, StridedRef};
+use crate::storage::{Owned, Repr, StridedRef};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
 
 /// The operands of one `cat` or `stack`, shape-erased.
-type Parts<'a, T> = SmallVec<[StridedRef<'a, T, Cpu>; 4]>;
+type Parts<'a, T, D> = SmallVec<[StridedRef<'a, T, D>; 4]>;
 
 /// Whether PyTorch skips this part of a `cat`: a 1-d tensor of size 0 (a
 /// legacy rule: such a tensor joins any list).
@@ -110,40 +111,16 @@ pub(crate) fn stack_axis(parts: &[&[usize]], dim: isize) -> Result<usize, Error>
     Ok(axis)
 }
 
-/// Copies `parts` into a new buffer of `out_sizes`, one after another along
-/// `axis` (parts PyTorch skips are skipped).
-fn cat_into<T: Element>(
-    parts: &[StridedRef<'_, T, Cpu>],
-    axis: usize,
-    out_sizes: &[usize],
-) -> Result<CpuBuffer<T>, Error> {
-    let strides: Vec<usize> = contiguous_strides(out_sizes);
-    let numel = checked_numel(out_sizes)?;
-    CpuBuffer::try_new_with(numel, |dst| {
-        let dst = CpuPtr::from_mut(dst);
-        let mut start = 0;
-        for part in parts.iter().filter(|p| p.sizes.len() == out_sizes.len()) {
-            // SAFETY: the part's sizes equal the output's except along
-            // `axis`, where the blocks `start..start + size` of successive
-            // parts are disjoint and end at the output's size (checked by
-            // `cat_sizes`), so every index written lies inside the fresh
-            // output, once.
-            unsafe {
-                write_map1_strided(dst, &strides, start * strides[axis], *part, Identity);
-            }
-            start += part.sizes[axis];
-        }
-    })
-}
-
 /// `cat` of shape-erased parts into a tensor of shape `S`.
-fn cat_parts<T: Element, S: Shape>(
-    parts: &[StridedRef<'_, T, Cpu>],
+fn cat_parts<T: Element, S: Shape, D: Elementwise>(
+    parts: &[StridedRef<'_, T, D>],
     dim: isize,
-) -> Result<Tensor<T, S, Cpu>, Error> {
+) -> Result<Tensor<T, S, D>, Error> {
     let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
     let (axis, out) = cat_sizes(&sizes, dim)?;
-    let buffer = cat_into(parts, axis, &out)?;
+    // SAFETY: `cat_sizes` checked that the list is not empty and that the
+    // parts of the output's rank fill it along `axis`.
+    let buffer = unsafe { D::concatenate(parts, axis, &out)? };
     Ok(Tensor::from_buffer(
         buffer,
         Layout::contiguous(array_from::<S>(&out)),
@@ -152,10 +129,10 @@ fn cat_parts<T: Element, S: Shape>(
 
 /// `stack` of shape-erased parts into a tensor of shape `S`: each part
 /// gains a dimension of size 1 at the axis, then they are concatenated.
-fn stack_parts<T: Element, S: Shape>(
-    parts: &[StridedRef<'_, T, Cpu>],
+fn stack_parts<T: Element, S: Shape, D: Elementwise>(
+    parts: &[StridedRef<'_, T, D>],
     dim: isize,
-) -> Result<Tensor<T, S, Cpu>, Error> {
+) -> Result<Tensor<T, S, D>, Error> {
     let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
     let axis = stack_axis(&sizes, dim)?;
     let with_axis = |v: &[usize], x: usize| {
@@ -167,7 +144,7 @@ fn stack_parts<T: Element, S: Shape>(
         .iter()
         .map(|p| (with_axis(p.sizes, 1), with_axis(p.strides, 0)))
         .collect();
-    let unsqueezed: Parts<'_, T> = parts
+    let unsqueezed: Parts<'_, T, D> = parts
         .iter()
         .zip(&layouts)
         .map(|(p, (sizes, strides))| StridedRef {
@@ -179,7 +156,10 @@ fn stack_parts<T: Element, S: Shape>(
         .collect();
     let out = with_axis(parts[0].sizes, parts.len());
     checked_numel(&out)?;
-    let buffer = cat_into(&unsqueezed, axis, &out)?;
+    // SAFETY: `stack_axis` checked that the list is not empty and that every
+    // part has the first one's sizes: with a 1 inserted at `axis`, they fill
+    // the output (whose size there is their count) along it.
+    let buffer = unsafe { D::concatenate(&unsqueezed, axis, &out)? };
     Ok(Tensor::from_buffer(
         buffer,
         Layout::contiguous(array_from::<S>(&out)),
@@ -190,54 +170,62 @@ fn stack_parts<T: Element, S: Shape>(
 /// tensors whose sizes may differ along `AXIS`, or an array of tensors of
 /// one shape.
 #[diagnostic::on_unimplemented(
-    message = "`cat` cannot join `{Self}`",
-    label = "not a tuple of 2 or 3 tensors of one element type, nor an array of tensors of one shape",
-    note = "a static `cat` joins one element type: `cast::<U>()` a part first, or use `AnyTensor::cat`, which promotes"
+    message = "`cat` cannot join `{Self}`: the parts must have one element type and live on one device",
+    label = "not a tuple of 2 or 3 tensors of one element type and device, nor an array of tensors of one shape",
+    note = "a static `cat` joins one element type: `cast::<U>()` a part first, or use `AnyTensor::cat`, which promotes",
+    note = "parts on different devices: `.to_device(&gpu)?` or `.to_cpu()?` one of them first"
 )]
 pub trait CatParts<const AXIS: usize> {
     /// The element type.
     type Elem: Element;
     /// The result's shape.
     type Output: Shape;
+    /// The device the parts and the result live on.
+    type Device: Elementwise;
     /// The parts, shape-erased.
-    fn strided(&self) -> Parts<'_, Self::Elem>;
+    fn strided(&self) -> Parts<'_, Self::Elem, Self::Device>;
 }
 
 /// The parts of a static `stack` along `AXIS`: tensors of one shape.
 #[diagnostic::on_unimplemented(
-    message = "`stack` cannot join `{Self}`",
-    label = "not a pair or an array of tensors of one element type and shape",
-    note = "a static `stack` joins one element type: `cast::<U>()` a part first, or use `AnyTensor::stack`, which promotes"
+    message = "`stack` cannot join `{Self}`: the parts must have one element type and shape, and live on one device",
+    label = "not a pair or an array of tensors of one element type, shape and device",
+    note = "a static `stack` joins one element type: `cast::<U>()` a part first, or use `AnyTensor::stack`, which promotes",
+    note = "parts on different devices: `.to_device(&gpu)?` or `.to_cpu()?` one of them first"
 )]
 pub trait StackParts<const AXIS: usize> {
     /// The element type.
     type Elem: Element;
     /// The result's shape.
     type Output: Shape;
+    /// The device the parts and the result live on.
+    type Device: Elementwise;
     /// The parts, shape-erased.
-    fn strided(&self) -> Parts<'_, Self::Elem>;
+    fn strided(&self) -> Parts<'_, Self::Elem, Self::Device>;
 }
 
-impl<T: Element, S, R: Repr, const AXIS: usize, const N: usize> CatParts<AXIS>
-    for [&Tensor<T, S, Cpu, R>; N]
+impl<T: Element, S, D: Elementwise, R: Repr, const AXIS: usize, const N: usize> CatParts<AXIS>
+    for [&Tensor<T, S, D, R>; N]
 where
     S: Shape + Repeated<AXIS, N>,
 {
     type Elem = T;
     type Output = <S as Repeated<AXIS, N>>::Output;
-    fn strided(&self) -> Parts<'_, T> {
+    type Device = D;
+    fn strided(&self) -> Parts<'_, T, D> {
         self.iter().map(|t| t.strided()).collect()
     }
 }
 
-impl<T: Element, S, R: Repr, const AXIS: usize, const N: usize> StackParts<AXIS>
-    for [&Tensor<T, S, Cpu, R>; N]
+impl<T: Element, S, D: Elementwise, R: Repr, const AXIS: usize, const N: usize> StackParts<AXIS>
+    for [&Tensor<T, S, D, R>; N]
 where
     S: Shape + Stacked<AXIS, N>,
 {
     type Elem = T;
     type Output = <S as Stacked<AXIS, N>>::Output;
-    fn strided(&self) -> Parts<'_, T> {
+    type Device = D;
+    fn strided(&self) -> Parts<'_, T, D> {
         self.iter().map(|t| t.strided()).collect()
     }
 }
@@ -246,14 +234,15 @@ where
 /// needs.
 macro_rules! cat_tuple {
     ($(($($t:ident $s:ident $r:ident $i:tt),*) => $out:ty where [$($bounds:tt)*];)*) => {$(
-        impl<'t, T: Element, $($s: Shape, $r: Repr,)* const AXIS: usize> CatParts<AXIS>
-            for ($(&'t Tensor<T, $s, Cpu, $r>,)*)
+        impl<'t, T: Element, D: Elementwise, $($s: Shape, $r: Repr,)* const AXIS: usize> CatParts<AXIS>
+            for ($(&'t Tensor<T, $s, D, $r>,)*)
         where
             $($bounds)*
         {
             type Elem = T;
             type Output = $out;
-            fn strided(&self) -> Parts<'_, T> {
+            type Device = D;
+            fn strided(&self) -> Parts<'_, T, D> {
                 [$(self.$i.strided()),*].into_iter().collect()
             }
         }
@@ -267,18 +256,49 @@ cat_tuple! {
         where [S1: CatWith<AXIS, S2>, <S1 as CatWith<AXIS, S2>>::Output: CatWith<AXIS, S3>];
 }
 
-impl<'t, T: Element, S1, S2, R1: Repr, R2: Repr, const AXIS: usize> StackParts<AXIS>
-    for (&'t Tensor<T, S1, Cpu, R1>, &'t Tensor<T, S2, Cpu, R2>)
+impl<'t, T: Element, D: Elementwise, S1, S2, R1: Repr, R2: Repr, const AXIS: usize> StackParts<AXIS>
+    for (&'t Tensor<T, S1, D, R1>, &'t Tensor<T, S2, D, R2>)
 where
     S1: Shape + SameRank<S2> + SameSizes<S2> + Stacked<AXIS, 2>,
     S2: Shape,
 {
     type Elem = T;
     type Output = <S1 as Stacked<AXIS, 2>>::Output;
-    fn strided(&self) -> Parts<'_, T> {
+    type Device = D;
+    fn strided(&self) -> Parts<'_, T, D> {
         [self.0.strided(), self.1.strided()].into_iter().collect()
     }
 }
+
+/// The tensor that `cat` along `AXIS` makes of the parts `P`.
+///
+/// ```
+/// use shaped::ops::concat::CatOf;
+/// use shaped::prelude::*;
+/// let (a, b) = (Tensor::<f32, shape![2, 3]>::ones(), Tensor::<f32, shape![2, 1]>::zeros());
+/// let c: CatOf<(&Tensor<f32, shape![2, 3]>, &Tensor<f32, shape![2, 1]>), 1> = (&a, &b).cat::<1>();
+/// assert_eq!(c.shape(), [2, 4]);
+/// ```
+pub type CatOf<P, const AXIS: usize> = Tensor<
+    <P as CatParts<AXIS>>::Elem,
+    <P as CatParts<AXIS>>::Output,
+    <P as CatParts<AXIS>>::Device,
+>;
+
+/// The tensor that `stack` along `AXIS` makes of the parts `P`.
+///
+/// ```
+/// use shaped::ops::concat::StackOf;
+/// use shaped::prelude::*;
+/// let a = Tensor::<i32, shape![3]>::ones();
+/// let s: StackOf<[&Tensor<i32, shape![3]>; 2], 0> = [&a, &a].stack::<0>();
+/// assert_eq!(s.shape(), [2, 3]);
+/// ```
+pub type StackOf<P, const AXIS: usize> = Tensor<
+    <P as StackParts<AXIS>>::Elem,
+    <P as StackParts<AXIS>>::Output,
+    <P as StackParts<AXIS>>::Device,
+>;
 
 /// `cat` and `stack` of static tensors, the result's shape computed at
 /// compile time: methods of the parts, a tuple `(&a, &b)` or `(&a, &b, &c)`
@@ -300,9 +320,7 @@ where
 /// ```
 pub trait Concat: Sized {
     /// The parts joined along dimension `AXIS`.
-    fn cat<const AXIS: usize>(
-        self,
-    ) -> Tensor<<Self as CatParts<AXIS>>::Elem, <Self as CatParts<AXIS>>::Output, Cpu>
+    fn cat<const AXIS: usize>(self) -> CatOf<Self, AXIS>
     where
         Self: CatParts<AXIS>,
     {
@@ -321,10 +339,7 @@ pub trait Concat: Sized {
     ///     "Sizes of tensors must match except in dimension 1. Expected size 3 but got size 4 for tensor number 1 in the list."
     /// );
     /// ```
-    #[allow(clippy::type_complexity)]
-    fn try_cat<const AXIS: usize>(
-        self,
-    ) -> Result<Tensor<<Self as CatParts<AXIS>>::Elem, <Self as CatParts<AXIS>>::Output, Cpu>, Error>
+    fn try_cat<const AXIS: usize>(self) -> Result<CatOf<Self, AXIS>, Error>
     where
         Self: CatParts<AXIS>,
     {
@@ -333,9 +348,7 @@ pub trait Concat: Sized {
 
     /// The parts (of one shape) stacked along a new dimension at `AXIS`,
     /// whose size is the number of parts.
-    fn stack<const AXIS: usize>(
-        self,
-    ) -> Tensor<<Self as StackParts<AXIS>>::Elem, <Self as StackParts<AXIS>>::Output, Cpu>
+    fn stack<const AXIS: usize>(self) -> StackOf<Self, AXIS>
     where
         Self: StackParts<AXIS>,
     {
@@ -354,13 +367,7 @@ pub trait Concat: Sized {
     ///     "stack expects each tensor to be equal size, but got [3] at entry 0 and [4] at entry 1"
     /// );
     /// ```
-    #[allow(clippy::type_complexity)]
-    fn try_stack<const AXIS: usize>(
-        self,
-    ) -> Result<
-        Tensor<<Self as StackParts<AXIS>>::Elem, <Self as StackParts<AXIS>>::Output, Cpu>,
-        Error,
-    >
+    fn try_stack<const AXIS: usize>(self) -> Result<StackOf<Self, AXIS>, Error>
     where
         Self: StackParts<AXIS>,
     {
@@ -368,18 +375,33 @@ pub trait Concat: Sized {
     }
 }
 
-impl<T: Element, S: Shape, R: Repr, const N: usize> Concat for [&Tensor<T, S, Cpu, R>; N] {}
-impl<'t, T1: Element, T2: Element, S1: Shape, S2: Shape, R1: Repr, R2: Repr> Concat
-    for (&'t Tensor<T1, S1, Cpu, R1>, &'t Tensor<T2, S2, Cpu, R2>)
+impl<T: Element, S: Shape, D: Elementwise, R: Repr, const N: usize> Concat
+    for [&Tensor<T, S, D, R>; N]
 {
 }
-impl<'t, T1, T2, T3, S1, S2, S3, R1, R2, R3> Concat
+impl<
+    't,
+    T1: Element,
+    T2: Element,
+    S1: Shape,
+    S2: Shape,
+    D1: Elementwise,
+    D2: Elementwise,
+    R1: Repr,
+    R2: Repr,
+> Concat for (&'t Tensor<T1, S1, D1, R1>, &'t Tensor<T2, S2, D2, R2>)
+{
+}
+impl<'t, T1, T2, T3, S1, S2, S3, D1, D2, D3, R1, R2, R3> Concat
     for (
-        &'t Tensor<T1, S1, Cpu, R1>,
-        &'t Tensor<T2, S2, Cpu, R2>,
-        &'t Tensor<T3, S3, Cpu, R3>,
+        &'t Tensor<T1, S1, D1, R1>,
+        &'t Tensor<T2, S2, D2, R2>,
+        &'t Tensor<T3, S3, D3, R3>,
     )
 where
+    D1: Elementwise,
+    D2: Elementwise,
+    D3: Elementwise,
     T1: Element,
     T2: Element,
     T3: Element,
@@ -392,7 +414,7 @@ where
 {
 }
 
-impl<T: Element> Tensor<T, DynShape> {
+impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
     /// `torch.cat(parts, dim)`: tensors of one element type joined along
     /// `dim` (negative counts from the end); `Err` with PyTorch's message for
     /// an empty list, a rank-0 part, different ranks, or sizes that differ
@@ -409,10 +431,10 @@ impl<T: Element> Tensor<T, DynShape> {
     /// );
     /// ```
     pub fn cat<S: Shape, R: Repr>(
-        parts: &[&Tensor<T, S, Cpu, R>],
+        parts: &[&Tensor<T, S, D, R>],
         dim: isize,
-    ) -> Result<DynTensor<T>, Error> {
-        let strided: Parts<'_, T> = parts.iter().map(|t| t.strided()).collect();
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
         cat_parts(&strided, dim)
     }
 
@@ -431,10 +453,10 @@ impl<T: Element> Tensor<T, DynShape> {
     /// );
     /// ```
     pub fn stack<S: Shape, R: Repr>(
-        parts: &[&Tensor<T, S, Cpu, R>],
+        parts: &[&Tensor<T, S, D, R>],
         dim: isize,
-    ) -> Result<DynTensor<T>, Error> {
-        let strided: Parts<'_, T> = parts.iter().map(|t| t.strided()).collect();
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
         stack_parts(&strided, dim)
     }
 }

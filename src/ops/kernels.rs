@@ -12,7 +12,7 @@ use super::{Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
 use crate::error::Error;
-use crate::layout::numel;
+use crate::layout::{contiguous_strides, numel};
 use crate::storage::cpu::{CpuBuffer, CpuPtr};
 use crate::storage::{Cpu, StridedRef};
 use core::marker::PhantomData;
@@ -539,6 +539,29 @@ impl Elementwise for Cpu {
             unsafe { update2_row(po, pb, r, f) }
         });
         Ok(())
+    }
+
+    unsafe fn concatenate<T: Element>(
+        parts: &[StridedRef<'_, T, Cpu>],
+        axis: usize,
+        sizes: &[usize],
+    ) -> Result<CpuBuffer<T>, Error> {
+        let strides: Vec<usize> = contiguous_strides(sizes);
+        CpuBuffer::try_new_with(numel(sizes), |dst| {
+            let dst = CpuPtr::from_mut(dst);
+            let mut start = 0;
+            for part in parts.iter().filter(|p| p.sizes.len() == sizes.len()) {
+                // SAFETY: the part's sizes equal the output's except along
+                // `axis`, where the blocks `start..start + size` of
+                // successive parts are disjoint and end at the output's
+                // size (the caller's contract), so every index written lies
+                // inside the fresh output, once.
+                unsafe {
+                    write_map1_strided(dst, &strides, start * strides[axis], *part, Identity);
+                }
+                start += part.sizes[axis];
+            }
+        })
     }
 }
 

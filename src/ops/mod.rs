@@ -115,6 +115,21 @@ pub trait Elementwise: Backend {
         b: StridedRef<'_, B, Self>,
         f: F,
     ) -> Result<(), Error>;
+
+    /// A new contiguous buffer of `sizes` holding `parts` one after another
+    /// along `axis` (`cat` and `stack`); parts of another rank than
+    /// `sizes` (PyTorch's skipped 1-d empty tensors) are left out. `Err`
+    /// when the parts live on different devices.
+    ///
+    /// # Safety
+    /// `parts` is not empty, and the parts of `sizes`' rank have `sizes`
+    /// except along `axis`, where their sizes add up to `sizes[axis]`, so
+    /// that they fill the output exactly (what `cat_sizes` checks).
+    unsafe fn concatenate<T: Element>(
+        parts: &[StridedRef<'_, T, Self>],
+        axis: usize,
+        sizes: &[usize],
+    ) -> Result<Self::Buffer<T>, Error>;
 }
 
 /// Strides of an operand of sizes `sizes` and strides `strides`, broadcast

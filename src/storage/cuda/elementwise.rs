@@ -1,12 +1,13 @@
 //! `Elementwise` for [`Cuda`]: every elementwise operation, copy and fill as
-//! one launch of a kernel of `kernels/elementwise.cu`.
+//! one launch of a kernel of `kernels/*.cu`; `cat` and `stack` as one copy
+//! launch per part.
 
 use super::launch::{Input, Operand, Types, launch_on, plan};
 use super::{Cuda, CudaBuffer, CudaPtr};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::numel;
-use crate::ops::device_op::KernelOp;
+use crate::ops::device_op::{KernelOp, OpCode};
 use crate::ops::kernels::{BinaryFn, UnaryFn};
 use crate::ops::{Elementwise, StridedMut};
 use crate::storage::{Device, StridedRef};
@@ -134,6 +135,31 @@ impl Elementwise for Cuda {
             Input::Memory(target),
             b,
         )
+    }
+
+    /// One copy launch per part, into its block of the output.
+    unsafe fn concatenate<T: Element>(
+        parts: &[StridedRef<'_, T, Cuda>],
+        axis: usize,
+        sizes: &[usize],
+    ) -> Result<CudaBuffer<T>, Error> {
+        let device = parts[0].ptr.device;
+        let (buffer, strides) = output::<T>(device, sizes)?;
+        let copy = KernelOp::new(OpCode::Identity);
+        let types = Types::new(T::DTYPE, T::DTYPE);
+        let mut start = 0;
+        for part in parts.iter().filter(|p| p.sizes.len() == sizes.len()) {
+            same_device(device, part.ptr.device)?;
+            let out = Operand {
+                addr: buffer.ptr().addr,
+                offset: start * strides[axis],
+                strides: &strides,
+            };
+            let a = memory(part.ptr, part.offset, part.strides);
+            run(copy, types, part.sizes, out, device, a, a)?;
+            start += part.sizes[axis];
+        }
+        Ok(buffer)
     }
 }
 
