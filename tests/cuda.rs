@@ -827,11 +827,11 @@ fn math_functions_every_dtype() -> Result<(), Error> {
     real_functions!(&gpu, i32);
     real_functions!(&gpu, i64);
     // Complex values: their magnitude, and powers.
-    for_complex_math(&gpu)?;
+    complex_and_bool_math(&gpu)?;
     Ok(())
 }
 
-fn for_complex_math(gpu: &Cuda) -> Result<(), Error> {
+fn complex_and_bool_math(gpu: &Cuda) -> Result<(), Error> {
     use num_complex::Complex;
     let z = DynTensor::<Complex<f64>>::from_vec(
         (0..12)

@@ -197,7 +197,10 @@ fn host_casts_every_pair_of_dtypes() {
     assert_eq!(cases, 144 * (2 * PAIRS.len() + 1));
 }
 
-/// The binary operations, as `AnyTensor` names them.
+/// The binary operations, as `AnyTensor` names them: first those that also
+/// take a plain number ([`WITH_NUMBERS`] of them), then `maximum`,
+/// `minimum` (tensors only) and `pow` (whose number form is `PowScalar`,
+/// host_math_tests.rs).
 const OPS: [OpCode; 13] = [
     OpCode::Add,
     OpCode::Sub,
@@ -213,6 +216,9 @@ const OPS: [OpCode; 13] = [
     OpCode::Minimum,
     OpCode::Pow,
 ];
+
+/// How many of [`OPS`] take a plain number as an operand.
+const WITH_NUMBERS: usize = 10;
 
 /// The CPU result of `a op b` (`AnyTensor`'s runtime promotion).
 pub(super) fn cpu_binary<'a>(
@@ -346,9 +352,7 @@ fn host_promoted_numbers_every_dtype() {
                     (ta, kind(s.sizes.len())),
                     (number_dtype(number), OperandKind::Scalar),
                 );
-                // maximum and minimum take tensors only; pow with a number
-                // is `PowScalar` (host_math_tests.rs).
-                for &op in &OPS[..10] {
+                for &op in &OPS[..WITH_NUMBERS] {
                     let Ok(want) = cpu_binary(&x.gathered, number, op) else {
                         continue;
                     };

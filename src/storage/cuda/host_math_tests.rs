@@ -8,11 +8,11 @@
 //! operations.
 
 use super::host_conversion_tests::{
-    HostOperand, assert_same, edge_operand, edge_operand_as, kind, layouts, number_as, run_planned,
-    sample_operand,
+    HostOperand, assert_same, cpu_binary, edge_operand, edge_operand_as, kind, layouts, number_as,
+    run_planned, sample_operand,
 };
 use super::host_tests::{PAIRS, Spec, broadcast_pair, spec};
-use super::launch::Types;
+use super::launch::{Input, Types};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::dynamic::AnyTensor;
@@ -148,6 +148,31 @@ fn host_pow_number_every_dtype() {
     assert!(cases > 10 * 5 * 2 * PAIRS.len(), "{cases} cases");
 }
 
+/// Runs `maximum`, `minimum` and `pow` (those the dtype has) on the host
+/// kernels, reading `x` as `a` and `y` as `b` over `sizes`, against the CPU
+/// on the gathered operands; returns how many ran.
+fn check_binary(
+    x: &HostOperand,
+    a: Input<'_>,
+    y: &HostOperand,
+    b: Input<'_>,
+    sizes: &[usize],
+    what: &str,
+) -> usize {
+    let dtype = x.gathered.dtype();
+    let mut ran = 0;
+    for code in [OpCode::Maximum, OpCode::Minimum, OpCode::Pow] {
+        // maximum of complex values, pow of bools: refused.
+        let Ok(want) = cpu_binary(&x.gathered, &y.gathered, code) else {
+            continue;
+        };
+        let got = run_planned(KernelOp::new(code), Types::new(dtype, dtype), sizes, a, b);
+        assert_same(&got, &want, &format!("{code:?} {dtype} {what}"));
+        ran += 1;
+    }
+    ran
+}
+
 /// `maximum`, `minimum` and `pow` of two tensors of one dtype, broadcast,
 /// by the math family's own kernels (no conversions).
 #[test]
@@ -158,20 +183,8 @@ fn host_binary_math_same_dtype() {
             for (sa, sb) in [(sa, sb), (sb, sa)] {
                 let (xa, xb) = (sample_operand(dtype, sa, 2), sample_operand(dtype, sb, 9));
                 let (sizes, st_a, st_b) = broadcast_pair(sa, sb);
-                let (ga, gb) = (&xa.gathered, &xb.gathered);
-                for (code, want) in [
-                    (OpCode::Maximum, ga.try_maximum(gb)),
-                    (OpCode::Minimum, ga.try_minimum(gb)),
-                    (OpCode::Pow, ga.try_pow(gb)),
-                ] {
-                    // maximum of complex values, pow of bools: refused.
-                    let Ok(want) = want else { continue };
-                    let (a, b) = (xa.input(sa.offset, &st_a), xb.input(sb.offset, &st_b));
-                    let types = Types::new(dtype, dtype);
-                    let got = run_planned(KernelOp::new(code), types, &sizes, a, b);
-                    assert_same(&got, &want, &format!("{code:?} {dtype} {sa:?} {sb:?}"));
-                    cases += 1;
-                }
+                let (a, b) = (xa.input(sa.offset, &st_a), xb.input(sb.offset, &st_b));
+                cases += check_binary(&xa, a, &xb, b, &sizes, &format!("{sa:?} {sb:?}"));
             }
         }
     }
@@ -191,20 +204,8 @@ fn host_binary_math_edge_values() {
     let mut cases = 0;
     for dtype in DType::ALL {
         let (x, y) = (edge_operand_as(dtype, column), edge_operand_as(dtype, row));
-        let (ga, gb) = (&x.gathered, &y.gathered);
-        for (code, want) in [
-            (OpCode::Maximum, ga.try_maximum(gb)),
-            (OpCode::Minimum, ga.try_minimum(gb)),
-            (OpCode::Pow, ga.try_pow(gb)),
-        ] {
-            let Ok(want) = want else { continue };
-            let a = x.input(0, &[1, 0]);
-            let b = y.input(0, &[0, 1]);
-            let types = Types::new(dtype, dtype);
-            let got = run_planned(KernelOp::new(code), types, &[16, 16], a, b);
-            assert_same(&got, &want, &format!("{code:?} {dtype} edges"));
-            cases += 1;
-        }
+        let (a, b) = (x.input(0, &[1, 0]), y.input(0, &[0, 1]));
+        cases += check_binary(&x, a, &y, b, &[16, 16], "edges");
     }
     assert_eq!(cases, 2 * 10 + 11);
 }
