@@ -13,11 +13,12 @@
 //! (`host_launch.cpp`), for the tests that run the kernels' logic against
 //! the CPU backend.
 //!
-//! This takes minutes. With `SHAPED_KERNEL_CACHE` naming a folder, the
-//! fatbinaries and the host library are kept there under a hash of everything
-//! that goes into them (the sources, the tools' versions, the flags), so
+//! This takes minutes. With `SHAPED_KERNEL_CACHE` naming a folder, each
+//! fatbinary and the host library are kept there under a hash of everything
+//! that goes into that one (its sources, the tools' versions, the flags), so
 //! builds with other profiles or target folders (tests, trybuild, docs)
-//! reuse them. `NVCC`, `PTXAS` and `FATBINARY` override the tools' paths.
+//! reuse them, and a change to one source file rebuilds only what includes
+//! it. `NVCC`, `PTXAS` and `FATBINARY` override the tools' paths.
 //! Without the feature this does nothing.
 
 use std::env;
@@ -29,15 +30,21 @@ use std::process::Command;
 const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
-/// fatbinary and module.
-const UNITS: [&str; 2] = ["elementwise", "math"];
+/// fatbinary and module, with the headers each includes.
+const UNITS: [(&str, &[&str]); 3] = [
+    ("elementwise", &["elementwise.cuh", "math.cuh"]),
+    ("math", &["elementwise.cuh", "math.cuh"]),
+    ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
+];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 6] = [
+const SOURCES: [&str; 8] = [
     "elementwise.cuh",
     "math.cuh",
+    "reduce.cuh",
     "elementwise.cu",
     "math.cu",
+    "reduce.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];
@@ -67,32 +74,53 @@ fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    // The outputs, and their names in the cache.
-    let mut outputs: Vec<(PathBuf, String)> = UNITS
+    let cache = env::var_os("SHAPED_KERNEL_CACHE").map(PathBuf::from);
+    // Each output, its name in the cache, and its key: the device code's
+    // fatbinaries, then the host library (built from every source).
+    let mut outputs: Vec<(PathBuf, String, u64)> = UNITS
         .iter()
-        .map(|unit| (out.join(format!("{unit}.fatbin")), format!("{unit}.fatbin")))
+        .map(|&(unit, headers)| {
+            let cu = format!("{unit}.cu");
+            let sources = headers.iter().copied().chain([cu.as_str()]);
+            let key = cache_key(sources, &["NVCC", "PTXAS", "FATBINARY"]);
+            (
+                out.join(format!("{unit}.fatbin")),
+                format!("{unit}.fatbin"),
+                key,
+            )
+        })
         .collect();
-    outputs.push((out.join(format!("lib{HOST_LIB}.a")), "host.a".into()));
-
-    let cache = env::var_os("SHAPED_KERNEL_CACHE")
-        .map(|dir| PathBuf::from(dir).join(format!("{:016x}", cache_key())));
-    let cached = cache.as_ref().is_some_and(|dir| {
-        outputs
-            .iter()
-            .all(|(path, name)| fs::copy(dir.join(name), path).is_ok())
+    let host_key = cache_key(SOURCES.iter().copied(), &["CXX"]);
+    outputs.push((
+        out.join(format!("lib{HOST_LIB}.a")),
+        "host.a".into(),
+        host_key,
+    ));
+    let cached_at = |name: &str, key: u64| {
+        cache
+            .as_ref()
+            .map(|dir| dir.join(format!("{key:016x}")).join(name))
+    };
+    // What the cache holds is copied; the rest is built, in parallel.
+    let missing: Vec<usize> = (0..outputs.len())
+        .filter(|&k| {
+            let (path, name, key) = &outputs[k];
+            cached_at(name, *key).is_none_or(|cached| fs::copy(cached, path).is_err())
+        })
+        .collect();
+    std::thread::scope(|s| {
+        for &k in &missing {
+            let out = &out;
+            match UNITS.get(k) {
+                Some(&(unit, _)) => s.spawn(move || device_kernels(out, unit)),
+                None => s.spawn(move || host_kernels(out)),
+            };
+        }
     });
-    if !cached {
-        std::thread::scope(|s| {
-            s.spawn(|| host_kernels(&out));
-            for unit in UNITS {
-                let out = &out;
-                s.spawn(move || device_kernels(out, unit));
-            }
-        });
-        if let Some(dir) = &cache {
-            for (path, name) in &outputs {
-                store(path, &dir.join(name));
-            }
+    for &k in &missing {
+        let (path, name, key) = &outputs[k];
+        if let Some(cached) = cached_at(name, *key) {
+            store(path, &cached);
         }
     }
     println!("cargo:rustc-link-search=native={}", out.display());
@@ -170,9 +198,10 @@ fn host_kernels(out: &Path) {
 #[cfg(not(feature = "cuda"))]
 fn host_kernels(_: &Path) {}
 
-/// A hash (FNV-1a, 64 bits) of everything the outputs depend on: this
-/// script, the kernel sources, the tools' versions and the host compiler.
-fn cache_key() -> u64 {
+/// A hash (FNV-1a, 64 bits) of everything one output depends on: this
+/// script, its sources (in `kernels/`), the versions of its tools (named by
+/// the variables that override them) and the target.
+fn cache_key<'a>(sources: impl Iterator<Item = &'a str>, tools: &[&str]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325_u64;
     let mut feed = |bytes: &[u8]| {
         for &b in bytes.iter().chain([0xff].iter()) {
@@ -180,11 +209,13 @@ fn cache_key() -> u64 {
         }
     };
     feed(&fs::read("build.rs").expect("build.rs is readable"));
-    for file in SOURCES {
+    for file in sources {
+        feed(file.as_bytes());
         feed(&fs::read(Path::new("kernels").join(file)).expect("the kernel sources are readable"));
     }
-    for (var, default) in [("NVCC", "nvcc"), ("PTXAS", "ptxas"), ("CXX", "c++")] {
-        let version = Command::new(tool(var, default)).arg("--version").output();
+    for &var in tools {
+        let default = var.to_lowercase().replace("cxx", "c++");
+        let version = Command::new(tool(var, &default)).arg("--version").output();
         feed(&version.map(|o| o.stdout).unwrap_or_default());
     }
     feed(env::var("TARGET").unwrap_or_default().as_bytes());

@@ -1,8 +1,12 @@
-// The host side of host_shim.h: the kernels compiled as C++, and a launcher
-// that runs a kernel by name over every block and thread of a grid.
+// The host side of host_shim.h: the kernels compiled as C++, and launchers
+// that run a kernel by name over every block and thread of a grid.
 #define SHAPED_HOST
 #include "elementwise.cu"
 #include "math.cu"
+#include "reduce.cu"
+
+#include <ucontext.h>
+#include <vector>
 
 thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
@@ -38,6 +42,169 @@ extern "C" int shaped_host_launch(const char* name, unsigned grid, unsigned bloc
         return 0;
     }
     return 1;
+}
+
+namespace {
+typedef void (*ReduceKernel)(shaped::ReduceArgs);
+struct ReduceEntry { const char* name; ReduceKernel kernel; };
+#define SHAPED_REDUCE_ENTRIES(name, T, numeric) {"shaped_reduce_" #name, shaped_reduce_##name},
+const ReduceEntry REDUCE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_ENTRIES)};
+#undef SHAPED_REDUCE_ENTRIES
+
+// The threads of one block as fibers: each runs until its next
+// __syncthreads (or its end) and hands back to the scheduler, which resumes
+// them all in turn, so that a barrier is passed only when every thread of
+// the block has reached it. On x86-64 a fiber switch is six saved registers
+// and a stack pointer (ucontext's switches make a system call each, which
+// made the tests ten times slower); elsewhere, ucontext.
+const size_t FIBER_STACK = 64 * 1024;
+
+struct Fiber {
+    bool done;
+#if defined(__x86_64__)
+    void* sp;
+#else
+    ucontext_t context;
+#endif
+};
+
+thread_local Fiber* running = nullptr;
+thread_local ReduceKernel fiber_kernel;
+thread_local const shaped::ReduceArgs* fiber_args;
+
+#if defined(__x86_64__)
+}  // namespace
+
+// Saves the callee-saved registers on the current stack, stores the stack
+// pointer in *from, switches to the stack `to` and restores its registers.
+extern "C" void shaped_fiber_switch(void** from, void* to);
+asm(R"(
+    .text
+    .globl shaped_fiber_switch
+    .type shaped_fiber_switch, @function
+shaped_fiber_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size shaped_fiber_switch, .-shaped_fiber_switch
+)");
+
+namespace {
+thread_local void* scheduler_sp;
+
+[[noreturn]] void fiber_main() {
+    fiber_kernel(*fiber_args);
+    running->done = true;
+    void* ignored;
+    shaped_fiber_switch(&ignored, scheduler_sp);
+    __builtin_unreachable();
+}
+
+// A fresh stack whose first switch "returns" into fiber_main, with the
+// stack aligned as after a call.
+void start_fiber(Fiber& f, char* stack) {
+    uintptr_t top = (reinterpret_cast<uintptr_t>(stack) + FIBER_STACK) & ~uintptr_t(15);
+    void** sp = reinterpret_cast<void**>(top);
+    *--sp = nullptr;  // fiber_main's return address: it never returns
+    *--sp = reinterpret_cast<void*>(&fiber_main);
+    for (int r = 0; r < 6; ++r) *--sp = nullptr;  // rbp, rbx, r12-r15
+    f.sp = sp;
+    f.done = false;
+}
+
+void resume(Fiber& f) { shaped_fiber_switch(&scheduler_sp, f.sp); }
+void yield_to_scheduler() { shaped_fiber_switch(&running->sp, scheduler_sp); }
+#else
+thread_local ucontext_t scheduler;
+
+void fiber_main() {
+    fiber_kernel(*fiber_args);
+    running->done = true;
+    // Returning resumes `uc_link`: the scheduler.
+}
+
+void start_fiber(Fiber& f, char* stack) {
+    f.done = false;
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = stack;
+    f.context.uc_stack.ss_size = FIBER_STACK;
+    f.context.uc_link = &scheduler;
+    makecontext(&f.context, fiber_main, 0);
+}
+
+void resume(Fiber& f) { swapcontext(&scheduler, &f.context); }
+void yield_to_scheduler() { swapcontext(&running->context, &scheduler); }
+#endif
+}  // namespace
+
+extern "C" void shaped_host_syncthreads(void) { yield_to_scheduler(); }
+
+// Runs reduction kernel `name` with `args` on a grid of `grid` blocks of
+// `block` threads: the blocks one after the other, the threads of a block as
+// fibers. Returns 0; 1 for an unknown name; 2 when the threads of a block
+// disagree on the barriers (some ended while others wait at one: a kernel
+// bug that would hang or misbehave on a GPU).
+extern "C" int shaped_host_reduce_launch(const char* name, unsigned grid, unsigned block,
+                                         const shaped::ReduceArgs* args) {
+    ReduceKernel kernel = nullptr;
+    for (const ReduceEntry& e : REDUCE_KERNELS) {
+        if (strcmp(e.name, name) == 0) kernel = e.kernel;
+    }
+    if (kernel == nullptr) return 1;
+    fiber_kernel = kernel;
+    fiber_args = args;
+    gridDim = shaped_dim3{grid, 1, 1};
+    blockDim = shaped_dim3{block, 1, 1};
+    std::vector<Fiber> fibers(block);
+    std::vector<char> stacks(size_t(block) * FIBER_STACK);
+    for (unsigned b = 0; b < grid; ++b) {
+        blockIdx = shaped_dim3{b, 0, 0};
+        for (unsigned t = 0; t < block; ++t) start_fiber(fibers[t], &stacks[size_t(t) * FIBER_STACK]);
+        for (;;) {
+            unsigned finished = 0;
+            for (unsigned t = 0; t < block; ++t) {
+                Fiber& f = fibers[t];
+                if (f.done) {
+                    ++finished;
+                    continue;
+                }
+                threadIdx = shaped_dim3{t, 0, 0};
+                running = &f;
+                resume(f);
+                if (f.done) ++finished;
+            }
+            if (finished == block) break;
+            if (finished != 0) return 2;
+        }
+    }
+    running = nullptr;
+    return 0;
+}
+
+// The layout of `shaped::ReduceArgs` as this compiler sees it: size, then
+// the offsets of input, kept_sizes, red_strides, numel_out, chunk,
+// kept_rank and splits.
+extern "C" void shaped_host_reduce_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::ReduceArgs);
+    out[1] = offsetof(shaped::ReduceArgs, input);
+    out[2] = offsetof(shaped::ReduceArgs, kept_sizes);
+    out[3] = offsetof(shaped::ReduceArgs, red_strides);
+    out[4] = offsetof(shaped::ReduceArgs, numel_out);
+    out[5] = offsetof(shaped::ReduceArgs, chunk);
+    out[6] = offsetof(shaped::ReduceArgs, kept_rank);
+    out[7] = offsetof(shaped::ReduceArgs, splits);
 }
 
 // The layout of `shaped::Args` as this compiler sees it, for the test that

@@ -2,8 +2,10 @@
 // CUDA keywords become nothing, the thread and block indices are
 // thread-locals that `shaped_host_launch` steps through every block and
 // thread of a launch in turn, and float16 conversions are done in software
-// (round to nearest even). Kernels must not rely on threads running at the
-// same time (none of the elementwise kernels synchronizes).
+// (round to nearest even). The elementwise kernels never synchronize, and
+// their threads run one after the other; the threads of a reduction kernel's
+// block run as fibers that switch at every __syncthreads, and its
+// __shared__ arrays are one per host thread (host_launch.cpp).
 #pragma once
 #include <stdint.h>
 #include <stddef.h>
@@ -13,6 +15,11 @@
 #define __global__
 #define __device__
 #define __host__
+#define __shared__ static thread_local
+
+// Suspends the calling fiber until every thread of its block gets here.
+extern "C" void shaped_host_syncthreads(void);
+#define __syncthreads() shaped_host_syncthreads()
 
 struct shaped_dim3 { unsigned x, y, z; };
 extern thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;

@@ -888,3 +888,214 @@ fn cat_and_stack_on_the_device() -> Result<(), Error> {
     assert_eq!(err.to_string(), want.to_string());
     Ok(())
 }
+
+/// The reductions of one dtype on the device and on the CPU: along every
+/// subset of dims of a `(4, 300, 5)` tensor and of its transpose (rows,
+/// columns and strided plans), and whole (the split into chunks).
+macro_rules! reductions_of {
+    ($gpu:expr, $t:ty, $tol:expr) => {{
+        let x = DynTensor::<$t>::from_vec(values::<$t>(6000, 3), &[4, 300, 5])?;
+        let g = x.to_device($gpu)?;
+        let (gt, xt) = (g.transpose(0, 2)?, x.transpose(0, 2)?);
+        let what = stringify!($t);
+        for (g, x) in [(g.as_view(), x.as_view()), (gt, xt)] {
+            for dims in [&[][..], &[0], &[1], &[2], &[0, 2], &[-1, 1], &[0, 1, 2]] {
+                let keep = dims.len() == 1;
+                assert_close_on_both!(
+                    format!("sum{dims:?} of {what}"),
+                    $tol,
+                    g.sum(dims, keep)?,
+                    x.sum(dims, keep)?
+                );
+                assert_close_on_both!(
+                    format!("all{dims:?} of {what}"),
+                    0.0,
+                    g.all(dims, keep)?,
+                    x.all(dims, keep)?
+                );
+                assert_close_on_both!(
+                    format!("any{dims:?} of {what}"),
+                    0.0,
+                    g.any(dims, keep)?,
+                    x.any(dims, keep)?
+                );
+            }
+            for dim in [0, 1, 2] {
+                assert_close_on_both!(
+                    format!("prod({dim}) of {what}"),
+                    $tol,
+                    g.prod(dim, false)?,
+                    x.prod(dim, false)?
+                );
+            }
+            assert_close_on_both!(
+                format!("sum_all of {what}"),
+                $tol,
+                g.sum_all().into_dyn(),
+                x.sum_all().into_dyn()
+            );
+        }
+    }};
+}
+
+/// `mean`, for floating and complex dtypes.
+macro_rules! means_of {
+    ($gpu:expr, $t:ty, $tol:expr) => {{
+        let x = DynTensor::<$t>::from_vec(values::<$t>(6000, 5), &[4, 300, 5])?;
+        let g = x.to_device($gpu)?;
+        for dims in [&[][..], &[1], &[0, 2]] {
+            assert_close_on_both!(
+                format!("mean{dims:?}"),
+                $tol,
+                g.mean(dims, false)?,
+                x.mean(dims, false)?
+            );
+        }
+        assert_close_on_both!(
+            "mean_all",
+            $tol,
+            g.mean_all()?.into_dyn(),
+            x.mean_all()?.into_dyn()
+        );
+    }};
+}
+
+/// The order-based reductions, for real dtypes: exact, indices included.
+macro_rules! extremes_of {
+    ($gpu:expr, $t:ty) => {{
+        let x = DynTensor::<$t>::from_vec(values::<$t>(6000, 7), &[4, 300, 5])?;
+        let g = x.to_device($gpu)?;
+        let (gt, xt) = (g.transpose(0, 1)?, x.transpose(0, 1)?);
+        for (g, x) in [(g.as_view(), x.as_view()), (gt, xt)] {
+            for dims in [&[][..], &[1], &[0, 2]] {
+                assert_close_on_both!("amax", 0.0, g.amax(dims, false)?, x.amax(dims, false)?);
+                assert_close_on_both!("amin", 0.0, g.amin(dims, true)?, x.amin(dims, true)?);
+            }
+            for dim in [0, 1, 2] {
+                let ((gv, gi), (xv, xi)) = (g.max(dim, false)?, x.max(dim, false)?);
+                assert_close_on_both!("max values", 0.0, gv, xv);
+                assert_close_on_both!("max indices", 0.0, gi, xi);
+                assert_close_on_both!("argmin", 0.0, g.argmin(dim, true)?, x.argmin(dim, true)?);
+            }
+            assert_close_on_both!(
+                "max_all",
+                0.0,
+                g.max_all()?.into_dyn(),
+                x.max_all()?.into_dyn()
+            );
+            assert_close_on_both!(
+                "argmax_all",
+                0.0,
+                g.argmax_all()?.into_dyn(),
+                x.argmax_all()?.into_dyn()
+            );
+            assert_close_on_both!(
+                "argmin_all",
+                0.0,
+                g.argmin_all()?.into_dyn(),
+                x.argmin_all()?.into_dyn()
+            );
+        }
+    }};
+}
+
+#[test]
+fn reductions_every_dtype() -> Result<(), Error> {
+    let Some(gpu) = gpu("reductions_every_dtype") else {
+        return Ok(());
+    };
+    use half::{bf16, f16};
+    use num_complex::Complex;
+    reductions_of!(&gpu, f16, 2e-3);
+    reductions_of!(&gpu, bf16, 1e-2);
+    reductions_of!(&gpu, f32, 1e-5);
+    reductions_of!(&gpu, f64, 1e-12);
+    reductions_of!(&gpu, Complex<f32>, 1e-5);
+    reductions_of!(&gpu, Complex<f64>, 1e-12);
+    reductions_of!(&gpu, u8, 0.0);
+    reductions_of!(&gpu, i8, 0.0);
+    reductions_of!(&gpu, i16, 0.0);
+    reductions_of!(&gpu, i32, 0.0);
+    reductions_of!(&gpu, i64, 0.0);
+    means_of!(&gpu, f16, 2e-3);
+    means_of!(&gpu, bf16, 1e-2);
+    means_of!(&gpu, f32, 1e-5);
+    means_of!(&gpu, f64, 1e-12);
+    means_of!(&gpu, Complex<f32>, 1e-5);
+    means_of!(&gpu, Complex<f64>, 1e-12);
+    extremes_of!(&gpu, f16);
+    extremes_of!(&gpu, bf16);
+    extremes_of!(&gpu, f32);
+    extremes_of!(&gpu, f64);
+    extremes_of!(&gpu, u8);
+    extremes_of!(&gpu, i8);
+    extremes_of!(&gpu, i16);
+    extremes_of!(&gpu, i32);
+    extremes_of!(&gpu, i64);
+    // bool: sums and products in int64, truth, order.
+    let b = DynTensor::<bool>::from_vec((0..600).map(|i| i % 3 != 0).collect(), &[20, 30])?;
+    let gb = b.to_device(&gpu)?;
+    assert_close_on_both!(
+        "sum of bool",
+        0.0,
+        gb.sum(&[0], false)?,
+        b.sum(&[0], false)?
+    );
+    assert_close_on_both!("prod of bool", 0.0, gb.prod(1, false)?, b.prod(1, false)?);
+    assert_close_on_both!(
+        "all of bool",
+        0.0,
+        gb.all(&[1], false)?,
+        b.all(&[1], false)?
+    );
+    assert_close_on_both!(
+        "amax of bool",
+        0.0,
+        gb.amax(&[0], false)?,
+        b.amax(&[0], false)?
+    );
+    // A long whole-tensor sum (the two-pass plan on a real grid), NaN
+    // propagating to `amax`, and an empty reduction.
+    let long = DynTensor::<f32>::from_vec(
+        (0..1 << 22).map(|i| (i % 17) as f32 * 0.25).collect(),
+        &[1 << 22],
+    )?;
+    let gl = long.to_device(&gpu)?;
+    assert_close_on_both!(
+        "sum of 4M",
+        1e-5,
+        gl.sum_all().into_dyn(),
+        long.sum_all().into_dyn()
+    );
+    let mut v = vec![1.0f32; 1000];
+    v[777] = f32::NAN;
+    let nan = DynTensor::<f32>::from_vec(v, &[1000])?;
+    assert_close_on_both!(
+        "amax with NaN",
+        0.0,
+        nan.to_device(&gpu)?.amax(&[], false)?,
+        nan.amax(&[], false)?
+    );
+    assert_close_on_both!(
+        "argmax with NaN",
+        0.0,
+        nan.to_device(&gpu)?.argmax_all()?.into_dyn(),
+        nan.argmax_all()?.into_dyn()
+    );
+    let empty = DynTensor::<f32>::zeros(&[3, 0]);
+    assert_close_on_both!(
+        "mean of nothing",
+        0.0,
+        empty.to_device(&gpu)?.mean(&[1], false)?,
+        empty.mean(&[1], false)?
+    );
+    // The static forms on the device.
+    let s = Tensor::<f32, shape![4, 6]>::from_vec((0..24).map(|i| i as f32).collect())?;
+    let gs = s.to_device(&gpu)?;
+    let rows: Tensor<f32, shape![4], Cuda> = gs.sum_dim::<1>();
+    assert_eq!(rows.to_cpu()?.to_vec(), s.sum_dim::<1>().to_vec());
+    let (values, indices) = gs.max_dim::<0>()?;
+    assert_eq!(values.to_cpu()?.to_vec(), s.max_dim::<0>()?.0.to_vec());
+    assert_eq!(indices.to_cpu()?.to_vec(), s.max_dim::<0>()?.1.to_vec());
+    Ok(())
+}

@@ -97,6 +97,39 @@ pub enum OpCode {
     Pow = 50,
 }
 
+/// A reduction, as the device kernels number them (`kernels/reduce.cuh`):
+/// the kernel of a [`Reducer`](super::reduce::Reducer), named by its
+/// `device_op()`.
+///
+/// ```
+/// use shaped::ops::device_op::ReduceOp;
+/// use shaped::ops::reduce::Reducer;
+/// use shaped::ops::reducers::Sum;
+/// assert_eq!(Reducer::<f32>::device_op(Sum), Some(ReduceOp::Sum));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum ReduceOp {
+    /// `sum` (integers and bool in `i64`, the half types in `f32`).
+    Sum = 64,
+    /// `prod`, accumulated as `sum`.
+    Prod = 65,
+    /// `mean`: the sum divided by the count.
+    Mean = 66,
+    /// `amax`: the largest value, NaN if any.
+    Amax = 67,
+    /// `amin`: the smallest value, NaN if any.
+    Amin = 68,
+    /// `max` along a dim: the largest value and its index.
+    MaxAt = 69,
+    /// `min` along a dim: the smallest value and its index.
+    MinAt = 70,
+    /// `all`: every element nonzero.
+    All = 71,
+    /// `any`: some element nonzero.
+    Any = 72,
+}
+
 /// The kernel families: operations compiled together, one kernel per family
 /// and element type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

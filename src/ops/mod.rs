@@ -12,7 +12,8 @@
 //! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
 //!   element functions it runs.
 //! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
-//!   run by the CPU reduction engine [`reduce`] with the [`reducers`].
+//!   run by a backend's [`Reductions`]: on the CPU the reduction engine
+//!   [`reduce`] with the [`reducers`].
 
 pub mod arith;
 pub mod assign;
@@ -130,6 +131,34 @@ pub trait Elementwise: Backend {
         axis: usize,
         sizes: &[usize],
     ) -> Result<Self::Buffer<T>, Error>;
+}
+
+/// The reductions a backend provides: one kernel per [`Reducer`] and dtype,
+/// shape-erased as the elementwise ones. The outputs are contiguous, in
+/// row-major order of the kept dimensions. (A backend that reduces also
+/// copies: `argmax()` of a strided tensor reduces a contiguous copy.)
+///
+/// [`Reducer`]: reduce::Reducer
+pub trait Reductions: Elementwise {
+    /// Reduces `x` along the dimensions where `mask` is true; `Err` when the
+    /// output cannot be allocated, a device fails, or (on a device) `r` has
+    /// no kernel.
+    fn reduce<T: Element, R: reduce::Reducer<T>>(
+        x: StridedRef<'_, T, Self>,
+        mask: &[bool],
+        r: R,
+    ) -> Result<Self::Buffer<R::Out>, Error>
+    where
+        R::Out: Element;
+
+    /// The extreme values along the one dimension where `mask` is true, and
+    /// their indices along it (`max`/`min` with indices, `argmax`).
+    #[allow(clippy::type_complexity)]
+    fn reduce_indexed<T: reducers::Extremum, W: reducers::Direction>(
+        x: StridedRef<'_, T, Self>,
+        mask: &[bool],
+        r: reducers::ExtremeAt<W>,
+    ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
 }
 
 /// Strides of an operand of sizes `sizes` and strides `strides`, broadcast

@@ -21,6 +21,12 @@
 //!
 //! Output blocks are shared out across rayon's threads.
 
+use super::Reductions;
+use super::reducers::{Direction, ExtremeAt, Extremum};
+use crate::dtype::Element;
+use crate::error::Error;
+use crate::storage::cpu::CpuBuffer;
+use crate::storage::{Cpu, StridedRef};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 use rayon::prelude::*;
@@ -79,6 +85,12 @@ pub trait Reducer<T>: Copy + Send + Sync {
     fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// The output of a state over `count` elements.
     fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
+    /// The device kernel that computes this reduction, if one does (every
+    /// reducer of [`reducers`](super::reducers) names its own; others run
+    /// on the CPU only).
+    fn device_op(self) -> Option<crate::ops::device_op::ReduceOp> {
+        None
+    }
 }
 
 /// A shape-erased, read-only strided operand: the start of a storage and
@@ -170,6 +182,60 @@ impl<'a, T: Copy> Input<'a, T> {
         assert!(at < self.len, "an index of the layout lies in the storage");
         // SAFETY: as in `run`.
         unsafe { *self.start.as_ptr().add(at) }
+    }
+}
+
+impl<'a, T: Element> Input<'a, T> {
+    /// The operand of a CPU tensor's shape-erased layout.
+    fn of(x: StridedRef<'a, T, Cpu>) -> Self {
+        // The storage holds at least the layout's elements: from the
+        // offset to the last index.
+        let extent = if x.sizes.contains(&0) {
+            0
+        } else {
+            x.sizes
+                .iter()
+                .zip(x.strides)
+                .fold(x.offset + 1, |end, (&n, &s)| end + (n - 1) * s)
+        };
+        // SAFETY: a `StridedRef` of the CPU borrows a tensor's storage for
+        // `'a`: every index of its layout lies inside it (the tensor's
+        // invariant), so the `extent` elements from its start are
+        // initialized, and nothing writes the elements the layout
+        // addresses while it is borrowed.
+        unsafe {
+            Input::from_raw(
+                NonNull::new(x.ptr.as_ptr()).expect("storage pointers are never null"),
+                extent,
+                x.sizes,
+                x.strides,
+                x.offset,
+            )
+        }
+    }
+}
+
+/// The CPU's reductions: [`reduce`], into a new buffer.
+impl Reductions for Cpu {
+    fn reduce<T: Element, R: Reducer<T>>(
+        x: StridedRef<'_, T, Cpu>,
+        mask: &[bool],
+        r: R,
+    ) -> Result<CpuBuffer<R::Out>, Error>
+    where
+        R::Out: Element,
+    {
+        Ok(CpuBuffer::from(reduce(Input::of(x), mask, r)))
+    }
+
+    fn reduce_indexed<T: Extremum, W: Direction>(
+        x: StridedRef<'_, T, Cpu>,
+        mask: &[bool],
+        r: ExtremeAt<W>,
+    ) -> Result<(CpuBuffer<T>, CpuBuffer<i64>), Error> {
+        let (values, indices): (Vec<T>, Vec<i64>) =
+            reduce(Input::of(x), mask, r).into_iter().unzip();
+        Ok((CpuBuffer::from(values), CpuBuffer::from(indices)))
     }
 }
 

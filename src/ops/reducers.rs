@@ -13,6 +13,7 @@
 //! - [`Truth`]: every dtype; `all`/`any` give `bool`, or `u8` for `u8`
 //!   input, as PyTorch's do.
 
+use super::device_op::ReduceOp;
 use super::reduce::Reducer;
 use crate::dtype::{Element, Ordered};
 use core::marker::PhantomData;
@@ -220,7 +221,7 @@ impl Truth for u8 {
 
 /// A reducer that folds the elements with one accumulator operation.
 macro_rules! folding_reducer {
-    ($(#[$doc:meta])* $name:ident: $bound:ident, $init:ident, $op:ident, $out:ty, |$acc:ident, $n:ident| $finish:expr) => {
+    ($(#[$doc:meta])* $name:ident: $bound:ident, $init:ident, $op:ident, $out:ty, |$acc:ident, $n:ident| $finish:expr, $code:ident) => {
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, Default)]
         pub struct $name;
@@ -243,24 +244,29 @@ macro_rules! folding_reducer {
             fn finish(self, $acc: T::Acc, $n: usize) -> $out {
                 $finish
             }
+            fn device_op(self) -> Option<ReduceOp> {
+                Some(ReduceOp::$code)
+            }
         }
     };
 }
 folding_reducer!(
     /// `sum`: the elements added in `T::Acc`.
-    Sum: Summable, ZERO, add, T::Sum, |acc, _n| T::from_acc(acc)
+    Sum: Summable, ZERO, add, T::Sum, |acc, _n| T::from_acc(acc), Sum
 );
 folding_reducer!(
     /// `prod`: the elements multiplied in `T::Acc`.
-    Prod: Summable, ONE, mul, T::Sum, |acc, _n| T::from_acc(acc)
+    Prod: Summable, ONE, mul, T::Sum, |acc, _n| T::from_acc(acc), Prod
 );
 folding_reducer!(
     /// `mean`: the sum divided by the count (NaN for no elements).
-    Mean: MeanElement, ZERO, add, T, |acc, n| T::mean(acc, n)
+    Mean: MeanElement, ZERO, add, T, |acc, n| T::mean(acc, n), Mean
 );
 
 /// Which extreme: the largest ([`Largest`]) or the smallest ([`Smallest`]).
 pub trait Direction: Copy + Send + Sync + 'static {
+    /// True for [`Largest`].
+    const LARGEST: bool;
     /// The value a reduction starts from.
     fn start<T: Extremum>() -> T;
     /// `x` is strictly more extreme than `y` (neither NaN).
@@ -273,6 +279,7 @@ pub struct Largest;
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Smallest;
 impl Direction for Largest {
+    const LARGEST: bool = true;
     #[inline(always)]
     fn start<T: Extremum>() -> T {
         T::LOWEST
@@ -283,6 +290,7 @@ impl Direction for Largest {
     }
 }
 impl Direction for Smallest {
+    const LARGEST: bool = false;
     #[inline(always)]
     fn start<T: Extremum>() -> T {
         T::HIGHEST
@@ -318,6 +326,13 @@ impl<T: Extremum, W: Direction> Reducer<T> for Extreme<W> {
     #[inline(always)]
     fn finish(self, acc: T, _: usize) -> T {
         acc
+    }
+    fn device_op(self) -> Option<ReduceOp> {
+        Some(if W::LARGEST {
+            ReduceOp::Amax
+        } else {
+            ReduceOp::Amin
+        })
     }
 }
 
@@ -367,6 +382,13 @@ impl<T: Extremum, W: Direction> Reducer<T> for ExtremeAt<W> {
     fn finish(self, acc: (T, usize), _: usize) -> (T, i64) {
         (acc.0, acc.1 as i64)
     }
+    fn device_op(self) -> Option<ReduceOp> {
+        Some(if W::LARGEST {
+            ReduceOp::MaxAt
+        } else {
+            ReduceOp::MinAt
+        })
+    }
 }
 
 /// `all` (`ANY == false`) or `any` (`ANY == true`).
@@ -391,6 +413,9 @@ impl<T: Truth, const ANY: bool> Reducer<T> for Logical<ANY> {
     #[inline(always)]
     fn finish(self, acc: bool, _: usize) -> T::Logical {
         T::logical(acc)
+    }
+    fn device_op(self) -> Option<ReduceOp> {
+        Some(if ANY { ReduceOp::Any } else { ReduceOp::All })
     }
 }
 

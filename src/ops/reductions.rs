@@ -41,7 +41,8 @@
 //! assert_eq!(d.argmax(0, true).unwrap().shape(), [1, 3]);
 //! ```
 
-use super::reduce::{Input, Reducer, reduce};
+use super::Reductions;
+use super::reduce::Reducer;
 use super::reducers::{
     Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
     Sum, Summable, Truth,
@@ -54,85 +55,154 @@ use crate::layout::{Layout, array_from};
 use crate::shape::list::TupleShape;
 use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
 use crate::shape::{FixedShape, Shape};
-use crate::storage::cpu::CpuBuffer;
-use crate::storage::{Cpu, Repr, Storage};
+use crate::storage::{Repr, StridedRef};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
+
+/// What `max(dim, keepdim)` and `min(dim, keepdim)` of a `DynTensor` give:
+/// the extreme values and their `i64` indices along `dim`.
+///
+/// ```
+/// use shaped::ops::reductions::ValuesAndIndices;
+/// use shaped::prelude::*;
+/// let x = DynTensor::<i32>::from_vec(vec![3, 9, 4], &[3]).unwrap();
+/// let (values, indices): ValuesAndIndices<i32> = x.max(0, false).unwrap();
+/// assert_eq!((values.to_vec(), indices.to_vec()), (vec![9], vec![1]));
+/// ```
+pub type ValuesAndIndices<T, D = crate::storage::Cpu> = (DynTensor<T, D>, DynTensor<i64, D>);
 
 /// A mask of reduced dimensions.
 type Mask = SmallVec<[bool; 8]>;
 
-/// A reduction kernel for one element type: the input and its mask of
-/// reduced dimensions, to the outputs in row-major order.
-pub type Kernel<T, U> = fn(Input<'_, T>, &[bool]) -> Vec<U>;
-
-/// The kernel of a reducer that has a default value.
-fn kernel<T: Copy + Send + Sync, R: Reducer<T> + Default>(
-    x: Input<'_, T>,
-    mask: &[bool],
-) -> Vec<R::Out> {
-    reduce(x, mask, R::default())
-}
-
-/// The order-based kernels of an ordered element type.
-#[derive(Copy, Clone, Debug)]
-pub struct OrderedKernels<T> {
-    /// `amax`.
-    pub amax: Kernel<T, T>,
-    /// `amin`.
-    pub amin: Kernel<T, T>,
-    /// `max` along a dim: values and indices.
-    pub max: Kernel<T, (T, i64)>,
-    /// `min` along a dim: values and indices.
-    pub min: Kernel<T, (T, i64)>,
-}
-
-impl<T: Extremum> OrderedKernels<T> {
-    /// The kernels, for `T`.
-    pub const KERNELS: Self = OrderedKernels {
-        amax: kernel::<T, Extreme<Largest>>,
-        amin: kernel::<T, Extreme<Smallest>>,
-        max: kernel::<T, ExtremeAt<Largest>>,
-        min: kernel::<T, ExtremeAt<Smallest>>,
-    };
-}
-
 /// Element types of `DynTensor` reductions: all twelve. Which reductions
 /// apply depends on the type; the others give PyTorch's error at run time.
+/// The `*_on` functions run the reductions that only some types have, on
+/// any backend, for callers that checked [`HAS_MEAN`](Self::HAS_MEAN) or
+/// [`ORDERED`](Self::ORDERED) first.
 ///
 /// ```
 /// use shaped::ops::reductions::Reduce;
-/// assert!(<f32 as Reduce>::MEAN.is_some() && <i64 as Reduce>::MEAN.is_none());
-/// assert!(<num_complex::Complex<f32> as Reduce>::ORDERED.is_none());
+/// assert!(<f32 as Reduce>::HAS_MEAN && !<i64 as Reduce>::HAS_MEAN);
+/// assert!(!<num_complex::Complex<f32> as Reduce>::ORDERED);
 /// ```
 pub trait Reduce: Summable + Truth {
-    /// The `mean` kernel: `None` for integer and bool types.
-    const MEAN: Option<Kernel<Self, Self>>;
-    /// The order-based kernels: `None` for complex types.
-    const ORDERED: Option<OrderedKernels<Self>>;
+    /// `mean` applies: floating and complex types.
+    const HAS_MEAN: bool;
+    /// The order-based reductions apply: all but complex types.
+    const ORDERED: bool;
+    /// `mean` along `mask`; PyTorch's error where it does not apply.
+    fn mean_on<D: Reductions>(
+        x: StridedRef<'_, Self, D>,
+        mask: &[bool],
+    ) -> Result<D::Buffer<Self>, Error>;
+    /// `amax` (`largest`) or `amin` along `mask`; an error for complex
+    /// types.
+    fn extreme_on<D: Reductions>(
+        x: StridedRef<'_, Self, D>,
+        mask: &[bool],
+        largest: bool,
+    ) -> Result<D::Buffer<Self>, Error>;
+    /// `max` (`largest`) or `min` with indices along the one dim of
+    /// `mask`; an error for complex types.
+    #[allow(clippy::type_complexity)]
+    fn extreme_at_on<D: Reductions>(
+        x: StridedRef<'_, Self, D>,
+        mask: &[bool],
+        largest: bool,
+    ) -> Result<(D::Buffer<Self>, D::Buffer<i64>), Error>;
 }
-macro_rules! reduce_element {
-    ($($t:ty: $mean:expr, $ordered:expr;)*) => {$(
+
+/// The `*_on` functions of an ordered type.
+macro_rules! ordered_reductions {
+    () => {
+        const ORDERED: bool = true;
+        fn extreme_on<D: Reductions>(
+            x: StridedRef<'_, Self, D>,
+            mask: &[bool],
+            largest: bool,
+        ) -> Result<D::Buffer<Self>, Error> {
+            if largest {
+                D::reduce(x, mask, Extreme::<Largest>::default())
+            } else {
+                D::reduce(x, mask, Extreme::<Smallest>::default())
+            }
+        }
+        fn extreme_at_on<D: Reductions>(
+            x: StridedRef<'_, Self, D>,
+            mask: &[bool],
+            largest: bool,
+        ) -> Result<(D::Buffer<Self>, D::Buffer<i64>), Error> {
+            if largest {
+                D::reduce_indexed(x, mask, ExtremeAt::<Largest>::default())
+            } else {
+                D::reduce_indexed(x, mask, ExtremeAt::<Smallest>::default())
+            }
+        }
+    };
+}
+
+/// The `*_on` functions of a type with a mean.
+macro_rules! mean_reduction {
+    () => {
+        const HAS_MEAN: bool = true;
+        fn mean_on<D: Reductions>(
+            x: StridedRef<'_, Self, D>,
+            mask: &[bool],
+        ) -> Result<D::Buffer<Self>, Error> {
+            D::reduce(x, mask, Mean)
+        }
+    };
+}
+
+macro_rules! reduce_real {
+    ($($t:ty),*) => {$(
         impl Reduce for $t {
-            const MEAN: Option<Kernel<Self, Self>> = $mean;
-            const ORDERED: Option<OrderedKernels<Self>> = $ordered;
+            mean_reduction!();
+            ordered_reductions!();
         }
     )*};
 }
-reduce_element! {
-    half::f16: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
-    half::bf16: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
-    f32: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
-    f64: Some(kernel::<Self, Mean>), Some(OrderedKernels::KERNELS);
-    num_complex::Complex<f32>: Some(kernel::<Self, Mean>), None;
-    num_complex::Complex<f64>: Some(kernel::<Self, Mean>), None;
-    u8: None, Some(OrderedKernels::KERNELS);
-    i8: None, Some(OrderedKernels::KERNELS);
-    i16: None, Some(OrderedKernels::KERNELS);
-    i32: None, Some(OrderedKernels::KERNELS);
-    i64: None, Some(OrderedKernels::KERNELS);
-    bool: None, Some(OrderedKernels::KERNELS);
+reduce_real!(half::f16, half::bf16, f32, f64);
+
+macro_rules! reduce_complex {
+    ($($t:ty),*) => {$(
+        impl Reduce for $t {
+            mean_reduction!();
+            const ORDERED: bool = false;
+            fn extreme_on<D: Reductions>(
+                _: StridedRef<'_, Self, D>,
+                _: &[bool],
+                _: bool,
+            ) -> Result<D::Buffer<Self>, Error> {
+                Err(Error::UnsupportedInput { op: "max", kind: "complex" })
+            }
+            fn extreme_at_on<D: Reductions>(
+                _: StridedRef<'_, Self, D>,
+                _: &[bool],
+                _: bool,
+            ) -> Result<(D::Buffer<Self>, D::Buffer<i64>), Error> {
+                Err(Error::UnsupportedInput { op: "max", kind: "complex" })
+            }
+        }
+    )*};
 }
+reduce_complex!(num_complex::Complex<f32>, num_complex::Complex<f64>);
+
+macro_rules! reduce_integer {
+    ($($t:ty),*) => {$(
+        impl Reduce for $t {
+            const HAS_MEAN: bool = false;
+            fn mean_on<D: Reductions>(
+                _: StridedRef<'_, Self, D>,
+                _: &[bool],
+            ) -> Result<D::Buffer<Self>, Error> {
+                Err(Error::MeanDType { dtype: Self::DTYPE })
+            }
+            ordered_reductions!();
+        }
+    )*};
+}
+reduce_integer!(u8, i8, i16, i32, i64, bool);
 
 /// Wraps PyTorch's list of dims into a mask: an empty list reduces every
 /// dimension (`sum`, `mean`, `amax`, `amin`); each dim may be negative,
@@ -197,23 +267,6 @@ fn out_sizes(sizes: &[usize], mask: &[bool], keepdim: bool) -> SmallVec<[usize; 
         .collect()
 }
 
-/// An owned contiguous tensor of the given sizes.
-fn from_vec<U: Element, S: Shape>(values: Vec<U>, sizes: &[usize]) -> Tensor<U, S> {
-    Tensor::from_buffer(
-        CpuBuffer::from(values),
-        Layout::contiguous(array_from::<S>(sizes)),
-    )
-}
-
-/// Values and indices apart.
-fn unzip<T: Element, S: Shape>(
-    pairs: Vec<(T, i64)>,
-    sizes: &[usize],
-) -> (Tensor<T, S>, Tensor<i64, S>) {
-    let (values, indices) = pairs.into_iter().unzip();
-    (from_vec(values, sizes), from_vec(indices, sizes))
-}
-
 /// `op` needs an element along each reduced dimension (or, with none named,
 /// in the tensor).
 fn check_nonempty(
@@ -239,93 +292,104 @@ fn check_index_dtype<T: Element>(op: &'static str) -> Result<(), Error> {
     Ok(())
 }
 
-impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
-    /// The engine's operand for this tensor.
-    fn reduction_input(&self) -> Input<'_, T> {
-        // SAFETY: the storage handle points at `len()` initialized elements
-        // that live as long as the borrow of `self`; every index of the
-        // layout lies inside them (the tensor's invariant); and no one
-        // writes the elements this layout addresses while `self` is
-        // borrowed (owners and `ViewMut`s are borrowed here, and a writable
-        // view's elements belong to it alone).
-        unsafe {
-            Input::from_raw(
-                core::ptr::NonNull::new(self.data.ptr().as_ptr())
-                    .expect("storage pointers are never null"),
-                self.data.len(),
-                self.layout.sizes(),
-                self.layout.strides(),
-                self.layout.offset(),
-            )
-        }
+/// Unwraps a reduction whose arguments the types already checked: only a
+/// failed allocation or a device's failure is left, and the forms without
+/// `Result` panic with its text.
+fn or_panic<X>(result: Result<X, Error>) -> X {
+    result.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The mask of every dimension.
+fn all_mask(rank: usize) -> Mask {
+    Mask::from_elem(true, rank)
+}
+
+impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
+    /// A reduction's contiguous output as a tensor of shape `S2`.
+    fn reduced<U: Element, S2: Shape>(
+        &self,
+        buffer: D::Buffer<U>,
+        mask: &[bool],
+        keepdim: bool,
+    ) -> Tensor<U, S2, D> {
+        let sizes = out_sizes(self.layout.sizes(), mask, keepdim);
+        Tensor::from_buffer(buffer, Layout::contiguous(array_from::<S2>(&sizes)))
     }
 
-    /// Runs a kernel into a tensor of shape `S2`.
-    fn reduce_with<U: Element, S2: Shape>(
+    /// Runs reducer `r` along `mask` into a tensor of shape `S2`.
+    fn reduce_with<Rd: Reducer<T>, S2: Shape>(
         &self,
         mask: &[bool],
         keepdim: bool,
-        k: Kernel<T, U>,
-    ) -> Tensor<U, S2> {
-        let sizes = out_sizes(self.layout.sizes(), mask, keepdim);
-        from_vec(k(self.reduction_input(), mask), &sizes)
+        r: Rd,
+    ) -> Result<Tensor<Rd::Out, S2, D>, Error>
+    where
+        Rd::Out: Element,
+    {
+        Ok(self.reduced(D::reduce(self.strided(), mask, r)?, mask, keepdim))
     }
 
-    /// Runs a values-and-indices kernel into two tensors of shape `S2`.
-    fn reduce_pair<S2: Shape>(
+    /// Wraps values and indices along `mask` into two tensors of shape `S2`.
+    #[allow(clippy::type_complexity)]
+    fn reduced_pair<S2: Shape>(
         &self,
+        (values, indices): (D::Buffer<T>, D::Buffer<i64>),
         mask: &[bool],
         keepdim: bool,
-        k: Kernel<T, (T, i64)>,
-    ) -> (Tensor<T, S2>, Tensor<i64, S2>) {
-        let sizes = out_sizes(self.layout.sizes(), mask, keepdim);
-        unzip(k(self.reduction_input(), mask), &sizes)
+    ) -> (Tensor<T, S2, D>, Tensor<i64, S2, D>) {
+        (
+            self.reduced(values, mask, keepdim),
+            self.reduced(indices, mask, keepdim),
+        )
     }
 
-    /// The elements as a contiguous rank-1 operand (a copy unless already
-    /// contiguous), for the flat index of `argmax_all`-like reductions.
-    fn flat_pair(&self, op: &'static str, k: Kernel<T, (T, i64)>) -> Result<(T, i64), Error> {
+    /// The extreme element and its flat (row-major) index, as rank-0
+    /// tensors: `argmax()`-like reductions, where `extreme_at` reduces a
+    /// rank-1 operand. A contiguous tensor is reduced as one dimension;
+    /// another is copied first.
+    #[allow(clippy::type_complexity)]
+    fn flat_extreme_at(
+        &self,
+        op: &'static str,
+        extreme_at: impl FnOnce(StridedRef<'_, T, D>) -> Result<(D::Buffer<T>, D::Buffer<i64>), Error>,
+    ) -> Result<(Tensor<T, (), D>, Tensor<i64, (), D>), Error> {
         check_index_dtype::<T>(op)?;
         let n = self.numel();
         if n == 0 {
             return Err(Error::ReduceEmptyTensor { op });
         }
-        let pair = if self.is_contiguous() {
-            let flat = [n];
-            let one = [1];
-            // SAFETY: as in `reduction_input`: a contiguous layout's `n`
-            // elements from its offset are the same elements.
-            let x = unsafe {
-                Input::from_raw(
-                    core::ptr::NonNull::new(self.data.ptr().as_ptr())
-                        .expect("storage pointers are never null"),
-                    self.data.len(),
-                    &flat,
-                    &one,
-                    self.layout.offset(),
-                )
-            };
-            k(x, &[true])
+        let flat = [n];
+        let one = [1];
+        let copy;
+        let x = if self.is_contiguous() {
+            StridedRef {
+                ptr: self.strided().ptr,
+                sizes: &flat,
+                strides: &one,
+                offset: self.layout.offset(),
+            }
         } else {
-            let copy = self.to_vec();
-            k(
-                Input::from_slice(&copy, &[n], &[1], 0).expect("a vector holds its elements"),
-                &[true],
-            )
+            copy = D::map1(self.strided(), super::kernels::Identity)?;
+            StridedRef {
+                ptr: D::ptr(&copy),
+                sizes: &flat,
+                strides: &one,
+                offset: 0,
+            }
         };
-        Ok(pair[0])
+        let (values, indices) = extreme_at(x)?;
+        let rank0 = || Layout::contiguous(array_from::<()>(&[]));
+        Ok((
+            Tensor::from_buffer(values, rank0()),
+            Tensor::from_buffer(indices, rank0()),
+        ))
     }
 }
 
-/// A rank-0 tensor.
-fn scalar<U: Element>(value: U) -> Tensor<U, ()> {
-    from_vec(vec![value], &[])
-}
-
-impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
-    /// The ordered kernels, or PyTorch's error for complex input.
-    fn ordered(err: impl FnOnce() -> Error) -> Result<OrderedKernels<T>, Error> {
-        T::ORDERED.ok_or_else(err)
+impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
+    /// PyTorch's error for complex input where `T` is complex.
+    fn ordered(err: impl FnOnce() -> Error) -> Result<(), Error> {
+        if T::ORDERED { Ok(()) } else { Err(err()) }
     }
 
     /// PyTorch's `sum(dims, keepdim)`: an empty `dims` reduces every
@@ -341,9 +405,9 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     ///     "dim 0 appears multiple times in the list of dims"
     /// );
     /// ```
-    pub fn sum(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Sum>, Error> {
+    pub fn sum(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Sum, D>, Error> {
         let (mask, _) = dims_mask(dims, self.rank())?;
-        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Sum>))
+        self.reduce_with(&mask, keepdim, Sum)
     }
 
     /// The sum of every element, as a rank-0 tensor.
@@ -353,9 +417,8 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<u8>::from_vec(vec![200, 100], &[2]).unwrap();
     /// assert_eq!(x.sum_all().to_vec(), vec![300i64]);
     /// ```
-    pub fn sum_all(&self) -> Tensor<T::Sum, ()> {
-        let mask = Mask::from_elem(true, self.rank());
-        self.reduce_with(&mask, false, kernel::<T, Sum>)
+    pub fn sum_all(&self) -> Tensor<T::Sum, (), D> {
+        or_panic(self.reduce_with(&all_mask(self.rank()), false, Sum))
     }
 
     /// PyTorch's `mean(dims, keepdim)`, for floating and complex tensors.
@@ -370,10 +433,12 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     ///     "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
     /// );
     /// ```
-    pub fn mean(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T>, Error> {
-        let k = T::MEAN.ok_or(Error::MeanDType { dtype: T::DTYPE })?;
+    pub fn mean(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T, D>, Error> {
+        if !T::HAS_MEAN {
+            return Err(Error::MeanDType { dtype: T::DTYPE });
+        }
         let (mask, _) = dims_mask(dims, self.rank())?;
-        Ok(self.reduce_with(&mask, keepdim, k))
+        Ok(self.reduced(T::mean_on(self.strided(), &mask)?, &mask, keepdim))
     }
 
     /// The mean of every element (NaN for none), for floating and complex
@@ -384,10 +449,9 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<f64>::from_vec(vec![1., 2.], &[2]).unwrap();
     /// assert_eq!(x.mean_all().unwrap().to_vec(), vec![1.5]);
     /// ```
-    pub fn mean_all(&self) -> Result<Tensor<T, ()>, Error> {
-        let k = T::MEAN.ok_or(Error::MeanDType { dtype: T::DTYPE })?;
-        let mask = Mask::from_elem(true, self.rank());
-        Ok(self.reduce_with(&mask, false, k))
+    pub fn mean_all(&self) -> Result<Tensor<T, (), D>, Error> {
+        let mask = all_mask(self.rank());
+        Ok(self.reduced(T::mean_on(self.strided(), &mask)?, &mask, false))
     }
 
     /// PyTorch's `prod(dim, keepdim)`. Integer and bool tensors multiply
@@ -398,9 +462,9 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i64>::from_vec(vec![1, 2, 3, 4], &[2, 2]).unwrap();
     /// assert_eq!(x.prod(0, false).unwrap().to_vec(), vec![3, 8]);
     /// ```
-    pub fn prod(&self, dim: isize, keepdim: bool) -> Result<DynTensor<T::Sum>, Error> {
+    pub fn prod(&self, dim: isize, keepdim: bool) -> Result<DynTensor<T::Sum, D>, Error> {
         let mask = dim_mask(dim, self.rank())?;
-        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Prod>))
+        self.reduce_with(&mask, keepdim, Prod)
     }
 
     /// The product of every element, as a rank-0 tensor.
@@ -410,9 +474,8 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<f32>::from_vec(vec![2., 3.], &[2]).unwrap();
     /// assert_eq!(x.prod_all().to_vec(), vec![6.]);
     /// ```
-    pub fn prod_all(&self) -> Tensor<T::Sum, ()> {
-        let mask = Mask::from_elem(true, self.rank());
-        self.reduce_with(&mask, false, kernel::<T, Prod>)
+    pub fn prod_all(&self) -> Tensor<T::Sum, (), D> {
+        or_panic(self.reduce_with(&all_mask(self.rank()), false, Prod))
     }
 
     /// PyTorch's `all(dims, keepdim)`: whether every element is nonzero.
@@ -425,9 +488,9 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<f32>::from_vec(vec![1., 0., 2., 3.], &[2, 2]).unwrap();
     /// assert_eq!(x.all(&[1], false).unwrap().to_vec(), vec![false, true]);
     /// ```
-    pub fn all(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical>, Error> {
+    pub fn all(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical, D>, Error> {
         let (mask, _) = dims_mask_or(dims, self.rank(), false)?;
-        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Logical<false>>))
+        self.reduce_with(&mask, keepdim, Logical::<false>)
     }
 
     /// Whether every element is nonzero, as a rank-0 tensor.
@@ -436,9 +499,8 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// use shaped::prelude::*;
     /// assert_eq!(DynTensor::<i32>::ones(&[3]).all_all().to_vec(), vec![true]);
     /// ```
-    pub fn all_all(&self) -> Tensor<T::Logical, ()> {
-        let mask = Mask::from_elem(true, self.rank());
-        self.reduce_with(&mask, false, kernel::<T, Logical<false>>)
+    pub fn all_all(&self) -> Tensor<T::Logical, (), D> {
+        or_panic(self.reduce_with(&all_mask(self.rank()), false, Logical::<false>))
     }
 
     /// PyTorch's `any(dims, keepdim)`: whether some element is nonzero (an
@@ -449,9 +511,9 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<f32>::from_vec(vec![1., 0., 0., 0.], &[2, 2]).unwrap();
     /// assert_eq!(x.any(&[1], false).unwrap().to_vec(), vec![true, false]);
     /// ```
-    pub fn any(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical>, Error> {
+    pub fn any(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical, D>, Error> {
         let (mask, _) = dims_mask_or(dims, self.rank(), false)?;
-        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Logical<true>>))
+        self.reduce_with(&mask, keepdim, Logical::<true>)
     }
 
     /// Whether some element is nonzero, as a rank-0 tensor.
@@ -460,9 +522,8 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// use shaped::prelude::*;
     /// assert_eq!(DynTensor::<i32>::zeros(&[3]).any_all().to_vec(), vec![false]);
     /// ```
-    pub fn any_all(&self) -> Tensor<T::Logical, ()> {
-        let mask = Mask::from_elem(true, self.rank());
-        self.reduce_with(&mask, false, kernel::<T, Logical<true>>)
+    pub fn any_all(&self) -> Tensor<T::Logical, (), D> {
+        or_panic(self.reduce_with(&all_mask(self.rank()), false, Logical::<true>))
     }
 
     /// `amax`/`amin`.
@@ -473,14 +534,15 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
         dims: &[isize],
         keepdim: bool,
         largest: bool,
-    ) -> Result<DynTensor<T>, Error> {
+    ) -> Result<DynTensor<T, D>, Error> {
         let (mask, order) = dims_mask(dims, self.rank())?;
-        let k = Self::ordered(|| Error::NotImplementedFor {
+        Self::ordered(|| Error::NotImplementedFor {
             op: cpu_op,
             dtype: T::DTYPE,
         })?;
         check_nonempty(op, self.layout.sizes(), &order, !dims.is_empty())?;
-        Ok(self.reduce_with(&mask, keepdim, if largest { k.amax } else { k.amin }))
+        let values = T::extreme_on(self.strided(), &mask, largest)?;
+        Ok(self.reduced(values, &mask, keepdim))
     }
 
     /// PyTorch's `amax(dims, keepdim)`: the largest values (NaN if any).
@@ -490,7 +552,7 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 4], &[2, 2]).unwrap();
     /// assert_eq!(x.amax(&[0], false).unwrap().to_vec(), vec![3, 5]);
     /// ```
-    pub fn amax(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T>, Error> {
+    pub fn amax(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T, D>, Error> {
         self.extreme("amax", "max_values_cpu", dims, keepdim, true)
     }
 
@@ -501,7 +563,7 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 4], &[2, 2]).unwrap();
     /// assert_eq!(x.amin(&[0], false).unwrap().to_vec(), vec![1, 4]);
     /// ```
-    pub fn amin(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T>, Error> {
+    pub fn amin(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T, D>, Error> {
         self.extreme("amin", "min_values_cpu", dims, keepdim, false)
     }
 
@@ -512,8 +574,8 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
         dim: isize,
         keepdim: bool,
         largest: bool,
-    ) -> Result<(DynTensor<T>, DynTensor<i64>), Error> {
-        let k = Self::ordered(|| Error::UnsupportedInput {
+    ) -> Result<ValuesAndIndices<T, D>, Error> {
+        Self::ordered(|| Error::UnsupportedInput {
             op,
             kind: "complex",
         })?;
@@ -523,7 +585,8 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
             let d = wrap_dim(dim, self.rank())?;
             check_nonempty(op, self.layout.sizes(), &[d], true)?;
         }
-        Ok(self.reduce_pair(&mask, keepdim, if largest { k.max } else { k.min }))
+        let pair = T::extreme_at_on(self.strided(), &mask, largest)?;
+        Ok(self.reduced_pair(pair, &mask, keepdim))
     }
 
     /// PyTorch's `max(dim, keepdim)`: the largest values along `dim` and
@@ -535,7 +598,7 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let (values, indices) = x.max(1, false).unwrap();
     /// assert_eq!((values.to_vec(), indices.to_vec()), (vec![5., 5.], vec![1, 0]));
     /// ```
-    pub fn max(&self, dim: isize, keepdim: bool) -> Result<(DynTensor<T>, DynTensor<i64>), Error> {
+    pub fn max(&self, dim: isize, keepdim: bool) -> Result<ValuesAndIndices<T, D>, Error> {
         self.extreme_at("max", dim, keepdim, true)
     }
 
@@ -548,7 +611,7 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let (values, indices) = x.min(0, true).unwrap();
     /// assert_eq!((values.to_vec(), indices.to_vec()), (vec![1., 4.], vec![0, 1]));
     /// ```
-    pub fn min(&self, dim: isize, keepdim: bool) -> Result<(DynTensor<T>, DynTensor<i64>), Error> {
+    pub fn min(&self, dim: isize, keepdim: bool) -> Result<ValuesAndIndices<T, D>, Error> {
         self.extreme_at("min", dim, keepdim, false)
     }
 
@@ -559,7 +622,7 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i64>::from_vec(vec![1, 5, 7, 4], &[2, 2]).unwrap();
     /// assert_eq!(x.argmax(1, false).unwrap().to_vec(), vec![1, 0]);
     /// ```
-    pub fn argmax(&self, dim: isize, keepdim: bool) -> Result<DynTensor<i64>, Error> {
+    pub fn argmax(&self, dim: isize, keepdim: bool) -> Result<DynTensor<i64, D>, Error> {
         Ok(self.extreme_at("argmax", dim, keepdim, true)?.1)
     }
 
@@ -570,20 +633,21 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i64>::from_vec(vec![1, 5, 7, 4], &[2, 2]).unwrap();
     /// assert_eq!(x.argmin(0, true).unwrap().to_vec(), vec![0, 1]);
     /// ```
-    pub fn argmin(&self, dim: isize, keepdim: bool) -> Result<DynTensor<i64>, Error> {
+    pub fn argmin(&self, dim: isize, keepdim: bool) -> Result<DynTensor<i64, D>, Error> {
         Ok(self.extreme_at("argmin", dim, keepdim, false)?.1)
     }
 
     /// The extreme element and its flat index, or `complex` for complex
     /// input.
+    #[allow(clippy::type_complexity)]
     fn flat_extreme(
         &self,
         op: &'static str,
         complex: Error,
         largest: bool,
-    ) -> Result<(T, i64), Error> {
-        let k = T::ORDERED.ok_or(complex)?;
-        self.flat_pair(op, if largest { k.max } else { k.min })
+    ) -> Result<(Tensor<T, (), D>, Tensor<i64, (), D>), Error> {
+        Self::ordered(|| complex)?;
+        self.flat_extreme_at(op, |x| T::extreme_at_on(x, &[true], largest))
     }
 
     /// PyTorch's `max()`: the largest element (NaN if any), as a rank-0
@@ -595,12 +659,12 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// assert_eq!(x.max_all().unwrap().to_vec(), vec![5.]);
     /// assert!(DynTensor::<f32>::zeros(&[0]).max_all().is_err());
     /// ```
-    pub fn max_all(&self) -> Result<Tensor<T, ()>, Error> {
+    pub fn max_all(&self) -> Result<Tensor<T, (), D>, Error> {
         let complex = Error::NotImplementedFor {
             op: "max_all",
             dtype: T::DTYPE,
         };
-        Ok(scalar(self.flat_extreme("max", complex, true)?.0))
+        Ok(self.flat_extreme("max", complex, true)?.0)
     }
 
     /// PyTorch's `min()`: the smallest element (NaN if any).
@@ -610,12 +674,12 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<f32>::from_vec(vec![1., 5., 3.], &[3]).unwrap();
     /// assert_eq!(x.min_all().unwrap().to_vec(), vec![1.]);
     /// ```
-    pub fn min_all(&self) -> Result<Tensor<T, ()>, Error> {
+    pub fn min_all(&self) -> Result<Tensor<T, (), D>, Error> {
         let complex = Error::NotImplementedFor {
             op: "min_all",
             dtype: T::DTYPE,
         };
-        Ok(scalar(self.flat_extreme("min", complex, false)?.0))
+        Ok(self.flat_extreme("min", complex, false)?.0)
     }
 
     /// PyTorch's `argmax()`: the flat (row-major) index of the largest
@@ -626,12 +690,12 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 9], &[2, 2]).unwrap();
     /// assert_eq!(x.t().unwrap().argmax_all().unwrap().to_vec(), vec![3]);
     /// ```
-    pub fn argmax_all(&self) -> Result<Tensor<i64, ()>, Error> {
+    pub fn argmax_all(&self) -> Result<Tensor<i64, (), D>, Error> {
         let complex = Error::UnsupportedInput {
             op: "argmax",
             kind: "complex",
         };
-        Ok(scalar(self.flat_extreme("argmax", complex, true)?.1))
+        Ok(self.flat_extreme("argmax", complex, true)?.1)
     }
 
     /// PyTorch's `argmin()`: the flat (row-major) index of the smallest
@@ -642,12 +706,12 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// let x = DynTensor::<i32>::from_vec(vec![1, 5, 3, 0], &[2, 2]).unwrap();
     /// assert_eq!(x.argmin_all().unwrap().to_vec(), vec![3]);
     /// ```
-    pub fn argmin_all(&self) -> Result<Tensor<i64, ()>, Error> {
+    pub fn argmin_all(&self) -> Result<Tensor<i64, (), D>, Error> {
         let complex = Error::UnsupportedInput {
             op: "argmin",
             kind: "complex",
         };
-        Ok(scalar(self.flat_extreme("argmin", complex, false)?.1))
+        Ok(self.flat_extreme("argmin", complex, false)?.1)
     }
 }
 
@@ -655,52 +719,51 @@ impl<T: Reduce, R: Repr> Tensor<T, DynShape, Cpu, R> {
 /// one axis (removed or kept), several axes (removed or kept).
 macro_rules! static_reductions {
     ($bound:ident, $out:ty, $reducer:ty, $whole:ident, $dim:ident, $keepdim:ident, $dims:ident, $dims_keepdim:ident, $what:literal, $example:literal) => {
-        impl<T: Element, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+        impl<T: Element, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
             #[doc = concat!("The ", $what, " of every element, as a rank-0 tensor.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nlet y: Tensor<_, shape![]> = x.", stringify!($whole), "();\nassert_eq!(y.shape(), []);\n```")]
-            pub fn $whole(&self) -> Tensor<$out, ()>
+            pub fn $whole(&self) -> Tensor<$out, (), D>
             where
                 T: $bound,
             {
-                let mask = Mask::from_elem(true, self.rank());
-                self.reduce_with(&mask, false, kernel::<T, $reducer>)
+                or_panic(self.reduce_with(&all_mask(self.rank()), false, <$reducer>::default()))
             }
 
             #[doc = concat!("The ", $what, " along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dim), "::<1>().shape(), [2]);\n```")]
-            pub fn $dim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Removed>
+            pub fn $dim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Removed, D>
             where
                 T: $bound,
                 S: ReduceAxis<I>,
             {
                 let mask = axis_mask(self.rank(), I);
-                self.reduce_with(&mask, false, kernel::<T, $reducer>)
+                or_panic(self.reduce_with(&mask, false, <$reducer>::default()))
             }
 
             #[doc = concat!("The ", $what, " along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($keepdim), "::<1>().shape(), [2, 1]);\n```")]
-            pub fn $keepdim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Kept>
+            pub fn $keepdim<const I: usize>(&self) -> Tensor<$out, <S as ReduceAxis<I>>::Kept, D>
             where
                 T: $bound,
                 S: ReduceAxis<I>,
             {
                 let mask = axis_mask(self.rank(), I);
-                self.reduce_with(&mask, true, kernel::<T, $reducer>)
+                or_panic(self.reduce_with(&mask, true, <$reducer>::default()))
             }
 
             #[doc = concat!("The ", $what, " along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims), "::<axes![1, 0]>().shape(), []);\n```")]
-            pub fn $dims<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Removed>
+            pub fn $dims<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Removed, D>
             where
                 T: $bound,
                 S: ReduceAxes<L>,
             {
-                self.reduce_with(&axes_mask::<L>(self.rank()), false, kernel::<T, $reducer>)
+                or_panic(self.reduce_with(&axes_mask::<L>(self.rank()), false, <$reducer>::default()))
             }
 
             #[doc = concat!("The ", $what, " along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims_keepdim), "::<axes![0]>().shape(), [1, 3]);\n```")]
-            pub fn $dims_keepdim<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Kept>
+            pub fn $dims_keepdim<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Kept, D>
             where
                 T: $bound,
                 S: ReduceAxes<L>,
             {
-                self.reduce_with(&axes_mask::<L>(self.rank()), true, kernel::<T, $reducer>)
+                or_panic(self.reduce_with(&axes_mask::<L>(self.rank()), true, <$reducer>::default()))
             }
         }
     };
@@ -754,7 +817,7 @@ static_reductions!(
     "Tensor::<f32, shape![2, 3]>::ones()"
 );
 
-impl<T: Summable, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+impl<T: Summable, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
     /// The product of every element, as a rank-0 tensor (`i64` for integer
     /// and bool tensors).
     ///
@@ -763,9 +826,8 @@ impl<T: Summable, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
     /// let x = tensor![[1, 2], [3, 4]];
     /// assert_eq!(x.prod().to_vec(), vec![24i64]);
     /// ```
-    pub fn prod(&self) -> Tensor<T::Sum, ()> {
-        let mask = Mask::from_elem(true, self.rank());
-        self.reduce_with(&mask, false, kernel::<T, Prod>)
+    pub fn prod(&self) -> Tensor<T::Sum, (), D> {
+        or_panic(self.reduce_with(&all_mask(self.rank()), false, Prod))
     }
 
     /// The product along axis `I`, which leaves the type.
@@ -776,12 +838,12 @@ impl<T: Summable, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
     /// let p: Tensor<i64, shape![2]> = x.prod_dim::<0>();
     /// assert_eq!(p.to_vec(), vec![3, 8]);
     /// ```
-    pub fn prod_dim<const I: usize>(&self) -> Tensor<T::Sum, <S as ReduceAxis<I>>::Removed>
+    pub fn prod_dim<const I: usize>(&self) -> Tensor<T::Sum, <S as ReduceAxis<I>>::Removed, D>
     where
         S: ReduceAxis<I>,
     {
         let mask = axis_mask(self.rank(), I);
-        self.reduce_with(&mask, false, kernel::<T, Prod>)
+        or_panic(self.reduce_with(&mask, false, Prod))
     }
 
     /// The product along axis `I`, kept with size 1.
@@ -791,29 +853,29 @@ impl<T: Summable, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
     /// let x = tensor![[1, 2], [3, 4]];
     /// assert_eq!(x.prod_keepdim::<1>().to_vec(), vec![2i64, 12]);
     /// ```
-    pub fn prod_keepdim<const I: usize>(&self) -> Tensor<T::Sum, <S as ReduceAxis<I>>::Kept>
+    pub fn prod_keepdim<const I: usize>(&self) -> Tensor<T::Sum, <S as ReduceAxis<I>>::Kept, D>
     where
         S: ReduceAxis<I>,
     {
         let mask = axis_mask(self.rank(), I);
-        self.reduce_with(&mask, true, kernel::<T, Prod>)
+        or_panic(self.reduce_with(&mask, true, Prod))
     }
 }
 
-impl<T: Extremum, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
+impl<T: Extremum, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
     /// `amax`/`amin` along the given axes, each checked to be non-empty.
     fn extreme_along<W: Direction + Default, S2: Shape>(
         &self,
         op: &'static str,
         axes: &[usize],
         keepdim: bool,
-    ) -> Result<Tensor<T, S2>, Error> {
+    ) -> Result<Tensor<T, S2, D>, Error> {
         check_nonempty(op, self.layout.sizes(), axes, true)?;
         let mut mask = Mask::from_elem(false, self.rank());
         for &a in axes {
             mask[a] = true;
         }
-        Ok(self.reduce_with(&mask, keepdim, kernel::<T, Extreme<W>>))
+        self.reduce_with(&mask, keepdim, Extreme::<W>::default())
     }
 
     /// `max`/`min` (values and indices) along a non-empty axis.
@@ -823,11 +885,12 @@ impl<T: Extremum, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
         op: &'static str,
         axis: usize,
         keepdim: bool,
-    ) -> Result<(Tensor<T, S2>, Tensor<i64, S2>), Error> {
+    ) -> Result<(Tensor<T, S2, D>, Tensor<i64, S2, D>), Error> {
         check_index_dtype::<T>(op)?;
         check_nonempty(op, self.layout.sizes(), &[axis], true)?;
         let mask = axis_mask(self.rank(), axis);
-        Ok(self.reduce_pair(&mask, keepdim, kernel::<T, ExtremeAt<W>>))
+        let pair = D::reduce_indexed(self.strided(), &mask, ExtremeAt::<W>::default())?;
+        Ok(self.reduced_pair(pair, &mask, keepdim))
     }
 }
 
@@ -837,19 +900,18 @@ macro_rules! static_extremes {
     ($w:ty, $amax:ident $amax_dim:ident $amax_keepdim:ident $amax_dims:ident $amax_dims_keepdim:ident,
      $max:ident $max_dim:ident $max_keepdim:ident, $argmax:ident $argmax_dim:ident $argmax_keepdim:ident,
      $op:literal, $aop:literal, $argop:literal, $what:literal) => {
-        impl<T: Element, S: Shape + TupleShape, R: Repr> Tensor<T, S, Cpu, R> {
+        impl<T: Element, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
             #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor; an error for an empty tensor.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax), "().unwrap().shape(), []);\n```")]
-            pub fn $amax(&self) -> Result<Tensor<T, ()>, Error>
+            pub fn $amax(&self) -> Result<Tensor<T, (), D>, Error>
             where
                 T: Extremum,
             {
                 check_nonempty($aop, self.layout.sizes(), &[], false)?;
-                let mask = Mask::from_elem(true, self.rank());
-                Ok(self.reduce_with(&mask, false, kernel::<T, Extreme<$w>>))
+                self.reduce_with(&all_mask(self.rank()), false, Extreme::<$w>::default())
             }
 
             #[doc = concat!("The ", $what, " values along axis `I`, which leaves the type; an error if that axis has size 0.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dim), "::<0>().unwrap().shape(), [2]);\n```")]
-            pub fn $amax_dim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Removed>, Error>
+            pub fn $amax_dim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Removed, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -858,7 +920,7 @@ macro_rules! static_extremes {
             }
 
             #[doc = concat!("The ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
-            pub fn $amax_keepdim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Kept>, Error>
+            pub fn $amax_keepdim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Kept, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -867,7 +929,7 @@ macro_rules! static_extremes {
             }
 
             #[doc = concat!("The ", $what, " values along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims), "::<axes![0, 1]>().unwrap().to_vec().len(), 1);\n```")]
-            pub fn $amax_dims<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Removed>, Error>
+            pub fn $amax_dims<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Removed, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxes<L>,
@@ -876,7 +938,7 @@ macro_rules! static_extremes {
             }
 
             #[doc = concat!("The ", $what, " values along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims_keepdim), "::<axes![1]>().unwrap().shape(), [2, 1]);\n```")]
-            pub fn $amax_dims_keepdim<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Kept>, Error>
+            pub fn $amax_dims_keepdim<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Kept, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxes<L>,
@@ -885,20 +947,19 @@ macro_rules! static_extremes {
             }
 
             #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().unwrap().shape(), []);\n```")]
-            pub fn $max(&self) -> Result<Tensor<T, ()>, Error>
+            pub fn $max(&self) -> Result<Tensor<T, (), D>, Error>
             where
                 T: Extremum,
             {
                 check_nonempty($op, self.layout.sizes(), &[], false)?;
-                let mask = Mask::from_elem(true, self.rank());
-                Ok(self.reduce_with(&mask, false, kernel::<T, Extreme<$w>>))
+                self.reduce_with(&all_mask(self.rank()), false, Extreme::<$w>::default())
             }
 
             #[doc = concat!("The ", $what, " values along axis `I` and their indices (the first NaN, or else the first extreme value), the axis leaving the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_dim), "::<1>().unwrap();\nassert_eq!((values.shape(), indices.shape()), ([2], [2]));\n```")]
             #[allow(clippy::type_complexity)]
             pub fn $max_dim<const I: usize>(
                 &self,
-            ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Removed>, Tensor<i64, <S as ReduceAxis<I>>::Removed>), Error>
+            ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Removed, D>, Tensor<i64, <S as ReduceAxis<I>>::Removed, D>), Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -910,7 +971,7 @@ macro_rules! static_extremes {
             #[allow(clippy::type_complexity)]
             pub fn $max_keepdim<const I: usize>(
                 &self,
-            ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Kept>, Tensor<i64, <S as ReduceAxis<I>>::Kept>), Error>
+            ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Kept, D>, Tensor<i64, <S as ReduceAxis<I>>::Kept, D>), Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -919,15 +980,18 @@ macro_rules! static_extremes {
             }
 
             #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().unwrap().shape(), []);\n```")]
-            pub fn $argmax(&self) -> Result<Tensor<i64, ()>, Error>
+            pub fn $argmax(&self) -> Result<Tensor<i64, (), D>, Error>
             where
                 T: Extremum,
             {
-                Ok(scalar(self.flat_pair($argop, kernel::<T, ExtremeAt<$w>>)?.1))
+                let extreme_at = |x: StridedRef<'_, T, D>| {
+                    D::reduce_indexed(x, &[true], ExtremeAt::<$w>::default())
+                };
+                Ok(self.flat_extreme_at($argop, extreme_at)?.1)
             }
 
             #[doc = concat!("The indices of the ", $what, " values along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet i: Tensor<i64, shape![2]> = x.", stringify!($argmax_dim), "::<1>().unwrap();\nassert_eq!(i.shape(), [2]);\n```")]
-            pub fn $argmax_dim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Removed>, Error>
+            pub fn $argmax_dim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Removed, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -936,7 +1000,7 @@ macro_rules! static_extremes {
             }
 
             #[doc = concat!("The indices of the ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
-            pub fn $argmax_keepdim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Kept>, Error>
+            pub fn $argmax_keepdim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Kept, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,

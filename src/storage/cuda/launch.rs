@@ -349,7 +349,7 @@ fn family_name(family: Family) -> &'static str {
 }
 
 /// The kernels' names for the element types.
-fn dtype_name(dtype: DType) -> &'static str {
+pub(crate) fn dtype_name(dtype: DType) -> &'static str {
     match dtype {
         DType::F16 => "f16",
         DType::BF16 => "bf16",

@@ -15,9 +15,12 @@ mod host_conversion_tests;
 #[cfg(test)]
 mod host_math_tests;
 #[cfg(test)]
+mod host_reduce_tests;
+#[cfg(test)]
 mod host_tests;
 pub(crate) mod launch;
 mod mixed;
+pub(crate) mod reduce;
 mod transfer;
 
 pub use buffer::{CudaBuffer, CudaPtr};
@@ -38,16 +41,24 @@ use std::sync::{Mutex, OnceLock};
 
 /// The kernels for sm_80 and sm_90 (and PTX for later GPUs), built by
 /// `build.rs` from one source file each: `kernels/elementwise.cu` (every
-/// family but math) and `kernels/math.cu` (the `shaped_math_*` kernels),
+/// elementwise family but math), `kernels/math.cu` (the `shaped_math_*`
+/// kernels) and `kernels/reduce.cu` (the `shaped_reduce_*` kernels),
 /// compiled apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 2] = [
+static FATBINS: [&[u8]; 3] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.
 fn module_of(kernel: &str) -> usize {
-    usize::from(kernel.starts_with("shaped_math_"))
+    if kernel.starts_with("shaped_math_") {
+        1
+    } else if kernel.starts_with("shaped_reduce_") {
+        2
+    } else {
+        0
+    }
 }
 
 /// A CUDA device, opened: tensors `Tensor<T, S, Cuda>` live in its memory.
@@ -125,7 +136,7 @@ pub(crate) struct DeviceState {
     context: Context,
     pub(crate) stream: Stream,
     /// The modules of [`FATBINS`], in order.
-    modules: [Module; 2],
+    modules: [Module; 3],
     /// Streaming multiprocessors, to size grids.
     multiprocessors: u32,
     /// Blocks of each kernel that the whole device holds at once.
@@ -223,7 +234,7 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         Stream::new(StreamFlags::NON_BLOCKING, None).map_err(cuda_error("creating the stream"))?;
     let load =
         |fatbin: &[u8]| Module::from_fatbin(fatbin, &[]).map_err(cuda_error("loading the kernels"));
-    let modules = [load(FATBINS[0])?, load(FATBINS[1])?];
+    let modules = [load(FATBINS[0])?, load(FATBINS[1])?, load(FATBINS[2])?];
     let multiprocessors = device
         .get_attribute(DeviceAttribute::MultiprocessorCount)
         .map_err(cuda_error("reading the device's attributes"))?;

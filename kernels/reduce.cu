@@ -1,0 +1,5 @@
+// Instantiates the reduction kernels for every element type (see
+// reduce.cuh): `shaped_reduce_{f16,bf16,f32,f64,c64,c128,u8,i8,i16,i32,i64,bool}`.
+#include "reduce.cuh"
+
+SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_KERNELS)

@@ -1,0 +1,357 @@
+//! `Reductions` for [`Cuda`]: every reduction as one launch of
+//! `shaped_reduce_<dtype>` (`kernels/reduce.cuh`), or two when the outputs
+//! are too few to fill the device (a tree over the elements of each chunk,
+//! then a tree over each output's chunks).
+//!
+//! The planning knows nothing of devices, so the tests run the same plans
+//! through the kernels compiled for the host.
+
+use super::launch::{MAX_RANK, dtype_name};
+use super::{Cuda, CudaBuffer, DeviceState, cuda_error};
+use crate::dtype::{DType, Element};
+use crate::error::Error;
+use crate::ops::Reductions;
+use crate::ops::device_op::ReduceOp;
+use crate::ops::reduce::Reducer;
+use crate::ops::reducers::{Direction, ExtremeAt, Extremum};
+use crate::storage::StridedRef;
+use core::ffi::c_void;
+
+/// The argument block of the reduction kernels (`shaped::ReduceArgs`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct ReduceArgs {
+    pub(crate) input: u64,
+    pub(crate) offset: u64,
+    pub(crate) out: u64,
+    pub(crate) indices: u64,
+    pub(crate) partials: u64,
+    pub(crate) kept_sizes: [u64; MAX_RANK],
+    pub(crate) kept_strides: [u64; MAX_RANK],
+    pub(crate) red_sizes: [u64; MAX_RANK],
+    pub(crate) red_strides: [u64; MAX_RANK],
+    pub(crate) numel_out: u64,
+    pub(crate) numel_red: u64,
+    pub(crate) chunk: u64,
+    pub(crate) kept_rank: i32,
+    pub(crate) red_rank: i32,
+    pub(crate) op: i32,
+    pub(crate) pass: i32,
+    pub(crate) outputs_per_block: i32,
+    pub(crate) splits: i32,
+}
+
+/// `ReduceArgs::pass`: every element of an output, into the output.
+const PASS_WHOLE: i32 = 0;
+/// One chunk of an output's elements, into the workspace.
+const PASS_PARTIAL: i32 = 1;
+/// An output's chunks, from the workspace into the output.
+const PASS_COMBINE: i32 = 2;
+
+/// Bytes of workspace per chunk: room for any accumulator (the largest are
+/// `complex<double>` and a `double` with its `int64` index).
+pub(crate) const PARTIAL_BYTES: usize = 16;
+
+/// Outputs per block when a kept dimension is the nearest in memory: a
+/// warp's worth of neighbouring outputs, read together.
+const COLUMN_OUTPUTS: u32 = 32;
+
+/// How the launches are shaped.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Config {
+    /// Threads per block: a power of two from 64 to 256.
+    pub block: u32,
+    /// The most blocks worth launching (the device's resident blocks).
+    pub max_blocks: u32,
+    /// The fewest elements each thread folds in one chunk before a split
+    /// into chunks pays for the second launch.
+    pub min_per_thread: u64,
+}
+
+impl Config {
+    /// The device's: blocks of 256 threads, chunks of at least 32 elements
+    /// per thread.
+    fn device(max_blocks: u32) -> Config {
+        Config {
+            block: 256,
+            max_blocks,
+            min_per_thread: 32,
+        }
+    }
+}
+
+/// One launch of a planned reduction.
+#[derive(Clone, Debug)]
+pub(crate) struct ReduceLaunch {
+    pub grid: u32,
+    pub args: ReduceArgs,
+}
+
+/// The reduction kernel for inputs of `dtype`.
+pub(crate) fn kernel_name(dtype: DType) -> String {
+    format!("shaped_reduce_{}", dtype_name(dtype))
+}
+
+/// A planned reduction: the launches of its kernel (one, or a partial pass
+/// and the pass that combines it), before the buffers are known.
+#[derive(Clone, Debug)]
+pub(crate) struct ReducePlan {
+    pub block: u32,
+    pub launches: Vec<ReduceLaunch>,
+    /// Bytes of workspace the partial pass writes (0: none).
+    pub workspace: usize,
+}
+
+impl ReducePlan {
+    /// Fills in the output's, the indices' and the workspace's addresses.
+    pub(crate) fn bind(&mut self, out: u64, indices: u64, partials: u64) {
+        for launch in &mut self.launches {
+            launch.args.out = out;
+            launch.args.indices = indices;
+            launch.args.partials = partials;
+        }
+    }
+}
+
+/// The input of a reduction: its buffer's address and its layout.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Source<'a> {
+    pub addr: u64,
+    pub offset: usize,
+    pub sizes: &'a [usize],
+    pub strides: &'a [usize],
+}
+
+/// The dimensions where `mask` is `reduced`, size-1 ones dropped and
+/// neighbours merged where memory steps through them as one. The linear
+/// order of the elements (row-major) stays the same, so the outputs' order
+/// and `argmax`'s indices do.
+fn merged(x: Source<'_>, mask: &[bool], reduced: bool) -> Result<Vec<(usize, usize)>, Error> {
+    let mut dims: Vec<(usize, usize)> = Vec::new();
+    for ((&size, &stride), _) in x
+        .sizes
+        .iter()
+        .zip(x.strides)
+        .zip(mask)
+        .filter(|&(_, &m)| m == reduced)
+    {
+        if size == 1 {
+            continue;
+        }
+        if let Some(last) = dims.last_mut()
+            && last.1 == stride * size
+        {
+            *last = (last.0 * size, stride);
+            continue;
+        }
+        dims.push((size, stride));
+    }
+    if dims.len() > MAX_RANK {
+        return Err(Error::KernelRank {
+            rank: dims.len(),
+            max: MAX_RANK,
+        });
+    }
+    Ok(dims)
+}
+
+/// Copies merged dimensions into the kernel's arrays; returns the rank and
+/// the element count.
+fn fill(dims: &[(usize, usize)], sizes: &mut [u64], strides: &mut [u64]) -> (i32, u64) {
+    for (d, &(size, stride)) in dims.iter().enumerate() {
+        sizes[d] = size as u64;
+        strides[d] = stride as u64;
+    }
+    let numel = dims.iter().map(|&(size, _)| size as u64).product();
+    (dims.len() as i32, numel)
+}
+
+/// Plans reduction `op` of `x` along the dimensions where `mask` is true,
+/// or `None` when there are no outputs.
+pub(crate) fn plan_reduce(
+    op: ReduceOp,
+    x: Source<'_>,
+    mask: &[bool],
+    config: Config,
+) -> Result<Option<ReducePlan>, Error> {
+    let kept = merged(x, mask, false)?;
+    let reduced = merged(x, mask, true)?;
+    let mut args = ReduceArgs {
+        input: x.addr,
+        offset: x.offset as u64,
+        op: op as i32,
+        ..ReduceArgs::default()
+    };
+    (args.kept_rank, args.numel_out) = fill(&kept, &mut args.kept_sizes, &mut args.kept_strides);
+    (args.red_rank, args.numel_red) = fill(&reduced, &mut args.red_sizes, &mut args.red_strides);
+    // A kept dimension of size 0 leaves no outputs (one of size 0 among
+    // the reduced ones leaves outputs of no elements: 0, NaN, true, ...).
+    if x.sizes.iter().zip(mask).any(|(&n, &m)| n == 0 && !m) {
+        return Ok(None);
+    }
+    // Rows (one output per block, its lanes on neighbouring elements) when
+    // the reduced elements are the nearest in memory; else columns.
+    let nearest = |dims: &[(usize, usize)]| dims.iter().map(|&(_, s)| s).min();
+    let rows = match (nearest(&reduced), nearest(&kept)) {
+        (Some(r), Some(k)) => r <= k,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    let width = if rows { 1 } else { COLUMN_OUTPUTS };
+    let lanes = u64::from(config.block / width);
+    let groups = args.numel_out.div_ceil(u64::from(width));
+    let max_blocks = u64::from(config.max_blocks.max(1));
+    // Chunks per output: enough blocks to fill the device, as long as each
+    // thread still folds `min_per_thread` elements per chunk.
+    let mut splits = 1;
+    if groups < max_blocks {
+        let to_fill = max_blocks / groups;
+        let by_work = args.numel_red / (lanes * config.min_per_thread.max(1));
+        splits = to_fill.min(by_work).max(1);
+    }
+    let chunk = args.numel_red.div_ceil(splits).max(1);
+    let splits = args.numel_red.div_ceil(chunk).max(1);
+    args.chunk = chunk;
+    args.outputs_per_block = width as i32;
+    args.splits = i32::try_from(splits).expect("at most max_blocks chunks");
+    let grid = |work: u64| u32::try_from(work.min(max_blocks)).expect("grid fits u32");
+    let (launches, workspace) = if splits == 1 {
+        args.pass = PASS_WHOLE;
+        (
+            vec![ReduceLaunch {
+                grid: grid(groups),
+                args,
+            }],
+            0,
+        )
+    } else {
+        let partial = ReduceArgs {
+            pass: PASS_PARTIAL,
+            ..args
+        };
+        let combine = ReduceArgs {
+            pass: PASS_COMBINE,
+            ..args
+        };
+        let slots = usize::try_from(args.numel_out * splits).expect("the workspace fits memory");
+        (
+            vec![
+                ReduceLaunch {
+                    grid: grid(groups * splits),
+                    args: partial,
+                },
+                ReduceLaunch {
+                    grid: grid(groups),
+                    args: combine,
+                },
+            ],
+            slots * PARTIAL_BYTES,
+        )
+    };
+    Ok(Some(ReducePlan {
+        block: config.block,
+        launches,
+        workspace,
+    }))
+}
+
+/// Queues one launch of a reduction kernel on a device's stream.
+fn launch_on(
+    state: &DeviceState,
+    plan: &ReducePlan,
+    function: &cust::function::Function<'_>,
+    launch: &ReduceLaunch,
+) -> Result<(), Error> {
+    let mut args = launch.args;
+    let params = [(&mut args as *mut ReduceArgs).cast::<c_void>()];
+    // SAFETY: the kernel takes exactly one parameter, a
+    // `shaped::ReduceArgs` by value, which `ReduceArgs` mirrors field for
+    // field (`repr(C)`, checked by the host tests); the driver copies it
+    // before returning. Its addresses are live device buffers: the input
+    // (borrowed by the caller, every index of its layout inside it), the
+    // outputs of `numel_out` elements of the reduction's output types, and
+    // the workspace of `plan.workspace` bytes, all kept alive by the caller
+    // until the launches are queued (frees are queued after them on the
+    // same stream).
+    unsafe {
+        state
+            .stream
+            .launch(function, launch.grid, plan.block, 0, &params)
+    }
+    .map_err(cuda_error("launching a reduction kernel"))
+}
+
+/// Runs reduction `op` of `x` into the `out` (and `indices`) buffers.
+fn run<T: Element>(
+    op: ReduceOp,
+    x: StridedRef<'_, T, Cuda>,
+    mask: &[bool],
+    out: u64,
+    indices: u64,
+) -> Result<(), Error> {
+    let device = x.ptr.device;
+    let state = super::state(device)?;
+    state.make_current()?;
+    let kernel = kernel_name(T::DTYPE);
+    let function = state.function(&kernel)?;
+    let config = Config::device(state.resident_blocks(&kernel, &function, 256)?);
+    let source = Source {
+        addr: x.ptr.addr,
+        offset: x.offset,
+        sizes: x.sizes,
+        strides: x.strides,
+    };
+    let Some(mut plan) = plan_reduce(op, source, mask, config)? else {
+        return Ok(());
+    };
+    let workspace = match plan.workspace {
+        0 => None,
+        bytes => Some(CudaBuffer::<u8>::uninit(device, bytes)?),
+    };
+    plan.bind(out, indices, workspace.as_ref().map_or(0, |w| w.ptr().addr));
+    for launch in &plan.launches {
+        launch_on(state, &plan, &function, launch)?;
+    }
+    Ok(())
+}
+
+/// The number of outputs of a reduction along `mask`.
+fn outputs(sizes: &[usize], mask: &[bool]) -> usize {
+    sizes
+        .iter()
+        .zip(mask)
+        .filter(|&(_, &m)| !m)
+        .map(|(&n, _)| n)
+        .product()
+}
+
+impl Reductions for Cuda {
+    fn reduce<T: Element, R: Reducer<T>>(
+        x: StridedRef<'_, T, Cuda>,
+        mask: &[bool],
+        r: R,
+    ) -> Result<CudaBuffer<R::Out>, Error>
+    where
+        R::Out: Element,
+    {
+        let op = r.device_op().ok_or(Error::NoDeviceKernel {
+            function: core::any::type_name::<R>(),
+        })?;
+        let out = CudaBuffer::<R::Out>::uninit(x.ptr.device, outputs(x.sizes, mask))?;
+        run(op, x, mask, out.ptr().addr, 0)?;
+        Ok(out)
+    }
+
+    fn reduce_indexed<T: Extremum, W: Direction>(
+        x: StridedRef<'_, T, Cuda>,
+        mask: &[bool],
+        r: ExtremeAt<W>,
+    ) -> Result<(CudaBuffer<T>, CudaBuffer<i64>), Error> {
+        let op = Reducer::<T>::device_op(r).expect("max and min have kernels");
+        let n = outputs(x.sizes, mask);
+        let values = CudaBuffer::<T>::uninit(x.ptr.device, n)?;
+        let indices = CudaBuffer::<i64>::uninit(x.ptr.device, n)?;
+        run(op, x, mask, values.ptr().addr, indices.ptr().addr)?;
+        Ok((values, indices))
+    }
+}
