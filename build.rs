@@ -31,20 +31,23 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 3] = [
+const UNITS: [(&str, &[&str]); 4] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
+    ("select", &["elementwise.cuh", "math.cuh", "select.cuh"]),
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 8] = [
+const SOURCES: [&str; 10] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
+    "select.cuh",
     "elementwise.cu",
     "math.cu",
     "reduce.cu",
+    "select.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];

@@ -1,5 +1,6 @@
-//! Elementwise addition on a CUDA device against the device's copy
-//! bandwidth: f32 and bf16, 256M elements, contiguous and broadcast.
+//! Elementwise addition and sums on a CUDA device against the device's copy
+//! bandwidth: f32 and bf16, 256M elements, contiguous and broadcast; the
+//! whole tensor, its rows and its columns summed.
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
@@ -7,7 +8,8 @@
 //!
 //! Bandwidth counts the bytes every operation must move: a copy of n bytes
 //! reads n and writes n; `a + b` reads both operands (a broadcast operand
-//! once) and writes the output. The reference is the driver's
+//! once) and writes the output; a sum reads its input (its output is small).
+//! The reference is the driver's
 //! device-to-device copy (`cuMemcpyDtoD`) of the same number of bytes.
 
 use shaped::prelude::*;
@@ -42,7 +44,7 @@ fn copy_bandwidth(gpu: &Cuda, bytes: usize) -> Result<f64, Box<dyn std::error::E
     Ok(2.0 * bytes as f64 / seconds / 1e9)
 }
 
-fn run<T: Element + shaped::dtype::Numeric>(
+fn run<T: shaped::dtype::Numeric + shaped::ops::reductions::Reduce>(
     gpu: &Cuda,
     name: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
@@ -66,6 +68,17 @@ fn run<T: Element + shaped::dtype::Numeric>(
             "a + column (16384x16384 + 16384x1)",
             time(gpu, || &a + &column)?,
             2 * bytes,
+        ),
+        ("a.sum_all()", time(gpu, || a.sum_all())?, bytes),
+        (
+            "a.sum(&[1]) (rows)",
+            time(gpu, || a.sum(&[1], false))?,
+            bytes,
+        ),
+        (
+            "a.sum(&[0]) (columns)",
+            time(gpu, || a.sum(&[0], false))?,
+            bytes,
         ),
     ];
     for (case, seconds, moved) in cases {

@@ -4,6 +4,7 @@
 #include "elementwise.cu"
 #include "math.cu"
 #include "reduce.cu"
+#include "select.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -24,11 +25,20 @@ const Entry KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_ENTRIES)};
 #undef SHAPED_ENTRIES
 }  // namespace
 
-// Runs kernel `name` with `args` on a grid of `grid` blocks of `block`
-// threads, one thread after the other. Returns 0, or 1 for an unknown name.
-extern "C" int shaped_host_launch(const char* name, unsigned grid, unsigned block,
-                                  const shaped::Args* args) {
-    for (const Entry& e : KERNELS) {
+namespace {
+typedef void (*WhereKernel)(shaped::WhereArgs);
+struct WhereEntry { const char* name; WhereKernel kernel; };
+#define SHAPED_WHERE_ENTRIES(name, T, numeric) {"shaped_where_" #name, shaped_where_##name},
+const WhereEntry WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
+#undef SHAPED_WHERE_ENTRIES
+
+// Runs the kernel of `table` named `name` with `args` on a grid of `grid`
+// blocks of `block` threads, one thread after the other (for kernels that
+// never synchronize). Returns 0, or 1 for an unknown name.
+template <class E, size_t N, class A>
+int run_sequential(const E (&table)[N], const char* name, unsigned grid, unsigned block,
+                   const A* args) {
+    for (const E& e : table) {
         if (strcmp(e.name, name) != 0) continue;
         gridDim = shaped_dim3{grid, 1, 1};
         blockDim = shaped_dim3{block, 1, 1};
@@ -42,6 +52,19 @@ extern "C" int shaped_host_launch(const char* name, unsigned grid, unsigned bloc
         return 0;
     }
     return 1;
+}
+}  // namespace
+
+// Runs elementwise kernel `name` (see run_sequential).
+extern "C" int shaped_host_launch(const char* name, unsigned grid, unsigned block,
+                                  const shaped::Args* args) {
+    return run_sequential(KERNELS, name, grid, block, args);
+}
+
+// Runs `where` kernel `name` (see run_sequential).
+extern "C" int shaped_host_where_launch(const char* name, unsigned grid, unsigned block,
+                                        const shaped::WhereArgs* args) {
+    return run_sequential(WHERE_KERNELS, name, grid, block, args);
 }
 
 namespace {
@@ -205,6 +228,19 @@ extern "C" void shaped_host_reduce_args_layout(uint64_t* out) {
     out[5] = offsetof(shaped::ReduceArgs, chunk);
     out[6] = offsetof(shaped::ReduceArgs, kept_rank);
     out[7] = offsetof(shaped::ReduceArgs, splits);
+}
+
+// The layout of `shaped::WhereArgs` as this compiler sees it: size, then
+// the offsets of sizes, out, cond, a, b, rank and b_dtype.
+extern "C" void shaped_host_where_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::WhereArgs);
+    out[1] = offsetof(shaped::WhereArgs, sizes);
+    out[2] = offsetof(shaped::WhereArgs, out);
+    out[3] = offsetof(shaped::WhereArgs, cond);
+    out[4] = offsetof(shaped::WhereArgs, a);
+    out[5] = offsetof(shaped::WhereArgs, b);
+    out[6] = offsetof(shaped::WhereArgs, rank);
+    out[7] = offsetof(shaped::WhereArgs, b_dtype);
 }
 
 // The layout of `shaped::Args` as this compiler sees it, for the test that

@@ -1099,3 +1099,35 @@ fn reductions_every_dtype() -> Result<(), Error> {
     assert_eq!(indices.to_cpu()?.to_vec(), s.max_dim::<0>()?.1.to_vec());
     Ok(())
 }
+
+#[test]
+fn where_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("where_on_the_device") else {
+        return Ok(());
+    };
+    // Broadcast together, mixed dtypes promoted, a transposed operand.
+    let cond = DynTensor::<bool>::from_vec((0..12).map(|i| i % 3 == 0).collect(), &[3, 4])?;
+    let a = DynTensor::<i32>::from_vec((0..4).collect(), &[4])?;
+    let b = DynTensor::<f64>::from_vec((0..12).map(|i| i as f64 * -0.5).collect(), &[4, 3])?;
+    let (gc, ga, gb) = (
+        cond.to_device(&gpu)?,
+        a.to_device(&gpu)?,
+        b.to_device(&gpu)?,
+    );
+    let (gbt, bt) = (gb.t()?, b.t()?);
+    let got = shaped::ops::math::try_where(&gc, &ga, &gbt)?;
+    let want = shaped::ops::math::try_where(&cond, &a, &bt)?;
+    assert_eq!(got.shape(), want.shape());
+    assert_eq!(got.to_cpu()?.to_vec(), want.to_vec());
+    // Static shapes: the result's shape computed at compile time.
+    let c = Tensor::<bool, shape![2, 1]>::from_vec(vec![true, false])?;
+    let x = Tensor::<f32, shape![3]>::from_vec(vec![1.0, 2.0, 3.0])?;
+    let y = Tensor::<half::f16, shape![1]>::from_vec(vec![half::f16::from_f32(-1.0)])?;
+    let w: Tensor<f32, shape![2, 3], Cuda> = shaped::where_(
+        &c.to_device(&gpu)?,
+        &x.to_device(&gpu)?,
+        &y.to_device(&gpu)?,
+    );
+    assert_eq!(w.to_cpu()?.to_vec(), shaped::where_(&c, &x, &y).to_vec());
+    Ok(())
+}

@@ -509,6 +509,40 @@ impl Elementwise for Cpu {
         })
     }
 
+    fn select<A: Element, B: Element, U: Element>(
+        sizes: &[usize],
+        cond: StridedRef<'_, bool, Cpu>,
+        a: StridedRef<'_, A, Cpu>,
+        b: StridedRef<'_, B, Cpu>,
+    ) -> Result<CpuBuffer<U>, Error> {
+        let (pc, pa, pb) = (cond.ptr, a.ptr, b.ptr);
+        CpuBuffer::try_new_with(numel(sizes), |dst| {
+            let po = CpuPtr::from_mut(dst);
+            engine::run_contiguous_output(
+                sizes,
+                [&[], cond.strides, a.strides, b.strides],
+                [0, cond.offset, a.offset, b.offset],
+                |r: Row<4>| {
+                    for i in 0..r.len {
+                        let at = |k: usize| r.offsets[k] + i * r.strides[k];
+                        // SAFETY: the engine visits each output index once,
+                        // inside the fresh output; the inputs' offsets stay
+                        // inside their layouts, which lie inside their
+                        // storages, and nothing writes them meanwhile.
+                        unsafe {
+                            let value = if *pc.as_ptr().add(at(1)) {
+                                cast(*pa.as_ptr().add(at(2)))
+                            } else {
+                                cast(*pb.as_ptr().add(at(3)))
+                            };
+                            (*po.as_ptr().add(at(0))).write(value);
+                        }
+                    }
+                },
+            )
+        })
+    }
+
     fn update1<T: Element, F: UnaryFn<T, T>>(
         out: StridedMut<'_, T, Cpu>,
         f: F,

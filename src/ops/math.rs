@@ -21,7 +21,6 @@
 
 use super::arith::promoted_binary;
 use super::device_op::{KernelOp, OpCode, Side};
-use super::engine::{self, Row};
 use super::kernels::{BinaryFn, ElementOp, UnaryFn, same_type};
 use super::{Elementwise, broadcast_strides, unary};
 use crate::dtype::cast::cast;
@@ -34,8 +33,7 @@ use crate::dynamic::scalar_as;
 use crate::error::Error;
 use crate::layout::{Layout, checked_numel};
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray, broadcast_sizes_into};
-use crate::storage::cpu::{CpuBuffer, CpuPtr};
-use crate::storage::{Cpu, Repr, Storage};
+use crate::storage::{Backend, Repr, StridedRef};
 use crate::tensor::Tensor;
 
 /// Declares unit element functions of one argument: `Name: |x: T| -> Out
@@ -530,18 +528,85 @@ impl<A: Element, C: Element, U, F: UnaryFn<C, U>> UnaryFn<A, U> for InCommonUnar
     }
 }
 
+/// `x`'s elements broadcast to `sizes`, with `strides` (0 where stretched).
+fn broadcast_ref<'a, T: Element, D: Backend>(
+    x: StridedRef<'a, T, D>,
+    sizes: &'a [usize],
+    strides: &'a [usize],
+) -> StridedRef<'a, T, D> {
+    StridedRef {
+        ptr: x.ptr,
+        sizes,
+        strides,
+        offset: x.offset,
+    }
+}
+
+/// The device kinds of the tensors of one operation: the same one. (A
+/// trait rather than one type parameter, so that a mismatch is explained in
+/// words.)
+///
+/// ```
+/// use shaped::ops::math::SameDeviceAs;
+/// use shaped::storage::Cpu;
+/// fn same<D: SameDeviceAs<Cpu>>() {}
+/// same::<Cpu>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "expected all tensors to be on the same device, but `where_` got a condition on `{D}` and an operand on `{Self}`",
+    label = "this operand lives on `{Self}`",
+    note = "move the condition or the operand first: `to_device(&gpu)` or `to_cpu()`"
+)]
+pub trait SameDeviceAs<D: Backend>: Backend {
+    /// The operand, as one on `D` (the same device).
+    fn same<T: Element>(x: StridedRef<'_, T, Self>) -> StridedRef<'_, T, D>;
+}
+
+impl<D: Backend> SameDeviceAs<D> for D {
+    fn same<T: Element>(x: StridedRef<'_, T, D>) -> StridedRef<'_, T, D> {
+        x
+    }
+}
+
+/// The element type of `where_`'s condition: `bool` alone, as PyTorch's.
+///
+/// ```
+/// use shaped::ops::math::Condition;
+/// fn condition<C: Condition>() {}
+/// condition::<bool>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "where expected condition to be a boolean tensor, but got a tensor of `{Self}`",
+    label = "this condition has `{Self}` elements",
+    note = "compare to make one: `x.ne(0)`, `x.gt(0.5)`"
+)]
+pub trait Condition: Element {
+    /// The condition's elements, as bools.
+    fn truth<D: Backend>(x: StridedRef<'_, Self, D>) -> StridedRef<'_, bool, D>;
+}
+
+impl Condition for bool {
+    fn truth<D: Backend>(x: StridedRef<'_, bool, D>) -> StridedRef<'_, bool, D> {
+        x
+    }
+}
+
 /// `where_` and `try_where`, which share their bounds.
 macro_rules! where_functions {
     ($($(#[$doc:meta])* $name:ident -> $ret:ty => |$c:ident, $a:ident, $b:ident| $body:expr;)*) => {$(
         $(#[$doc])*
         #[allow(clippy::type_complexity)]
-        pub fn $name<A, B, SC, SA, SB, RC, RA, RB>(
-            $c: &Tensor<bool, SC, Cpu, RC>,
-            $a: &Tensor<A, SA, Cpu, RA>,
-            $b: &Tensor<B, SB, Cpu, RB>,
+        pub fn $name<C, A, B, SC, SA, SB, D, DA, DB, RC, RA, RB>(
+            $c: &Tensor<C, SC, D, RC>,
+            $a: &Tensor<A, SA, DA, RA>,
+            $b: &Tensor<B, SB, DB, RB>,
         ) -> $ret
         where
+            C: Condition,
             A: CommonType<B, SA, SB>,
+            D: Elementwise,
+            DA: SameDeviceAs<D>,
+            DB: SameDeviceAs<D>,
             B: Element,
             SC: BroadcastShape<SA>,
             Broadcast<SC, SA>: BroadcastShape<SB>,
@@ -569,7 +634,7 @@ where_functions! {
     /// let w = shaped::where_(&cond, &a, &b); // (2, 3), float32
     /// assert_eq!(w.to_vec(), vec![1.0, 2.0, 3.0, 0.5, 0.5, 0.5]);
     /// ```
-    where_ -> Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, Cpu>
+    where_ -> Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, D>
         => |cond, a, b| try_where(cond, a, b).unwrap_or_else(|e| panic!("{e}"));
     /// [`where_`], or `Err` with PyTorch's message when `Dyn` sizes do not
     /// broadcast (the condition with `a` first, then with `b`, as PyTorch
@@ -584,7 +649,7 @@ where_functions! {
     ///     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
     /// );
     /// ```
-    try_where -> Result<Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, Cpu>, Error>
+    try_where -> Result<Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, D>, Error>
         => |cond, a, b| {
         check_runtime_rank::<Common<A, SA, B, SB>>(
             (A::DTYPE, SA::RANK, a.rank()),
@@ -605,39 +670,11 @@ where_functions! {
         let sc = strides_of(cond.layout.sizes(), cond.layout.strides());
         let sa = strides_of(a.layout.sizes(), a.layout.strides());
         let sb = strides_of(b.layout.sizes(), b.layout.strides());
-        let (pc, pa, pb) = (cond.data.ptr(), a.data.ptr(), b.data.ptr());
-        let buffer = CpuBuffer::<Common<A, SA, B, SB>>::try_new_with(
-            crate::layout::numel(sizes.as_ref()),
-            |dst| {
-                let po = CpuPtr::from_mut(dst);
-                engine::run_contiguous_output(
-                    sizes.as_ref(),
-                    [&[], &sc[..], &sa[..], &sb[..]],
-                    [
-                        0,
-                        cond.layout.offset(),
-                        a.layout.offset(),
-                        b.layout.offset(),
-                    ],
-                    |r: Row<4>| {
-                        for i in 0..r.len {
-                            let at = |k: usize| r.offsets[k] + i * r.strides[k];
-                            // SAFETY: the engine visits each output index once,
-                            // inside the fresh output; the inputs' offsets stay
-                            // inside their layouts, which lie inside their
-                            // storages, and nothing writes them meanwhile.
-                            unsafe {
-                                let value = if *pc.as_ptr().add(at(1)) {
-                                    cast(*pa.as_ptr().add(at(2)))
-                                } else {
-                                    cast(*pb.as_ptr().add(at(3)))
-                                };
-                                (*po.as_ptr().add(at(0))).write(value);
-                            }
-                        }
-                    },
-                )
-            },
+        let buffer = D::select(
+            sizes.as_ref(),
+            broadcast_ref(C::truth(cond.strided()), sizes.as_ref(), &sc),
+            broadcast_ref(DA::same(a.strided()), sizes.as_ref(), &sa),
+            broadcast_ref(DB::same(b.strided()), sizes.as_ref(), &sb),
         )?;
         Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
         };

@@ -117,6 +117,17 @@ pub trait Elementwise: Backend {
         f: F,
     ) -> Result<(), Error>;
 
+    /// `where(cond, a, b)` over `sizes`: `a` where `cond` is true, else `b`,
+    /// each converted to `U`, into a new contiguous buffer. The three are
+    /// already broadcast to `sizes`. `Err` when the buffer cannot be
+    /// allocated or the operands live on different devices.
+    fn select<A: Element, B: Element, U: Element>(
+        sizes: &[usize],
+        cond: StridedRef<'_, bool, Self>,
+        a: StridedRef<'_, A, Self>,
+        b: StridedRef<'_, B, Self>,
+    ) -> Result<Self::Buffer<U>, Error>;
+
     /// A new contiguous buffer of `sizes` holding `parts` one after another
     /// along `axis` (`cat` and `stack`); parts of another rank than
     /// `sizes` (PyTorch's skipped 1-d empty tensors) are left out. `Err`

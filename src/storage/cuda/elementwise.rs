@@ -2,7 +2,8 @@
 //! one launch of a kernel of `kernels/*.cu`; `cat` and `stack` as one copy
 //! launch per part.
 
-use super::launch::{Input, Operand, Types, launch_on, plan};
+use super::launch::{BLOCK, Input, Operand, Types, launch_on, plan, queue};
+use super::select::{WhereOperands, plan_where};
 use super::{Cuda, CudaBuffer, CudaPtr};
 use crate::dtype::Element;
 use crate::error::Error;
@@ -103,6 +104,47 @@ impl Elementwise for Cuda {
             memory(b.ptr, b.offset, b.strides),
         );
         run(op, types, sizes, out, device, a, b)?;
+        Ok(buffer)
+    }
+
+    fn select<A: Element, B: Element, U: Element>(
+        sizes: &[usize],
+        cond: StridedRef<'_, bool, Cuda>,
+        a: StridedRef<'_, A, Cuda>,
+        b: StridedRef<'_, B, Cuda>,
+    ) -> Result<CudaBuffer<U>, Error> {
+        let device = cond.ptr.device;
+        same_device(device, a.ptr.device)?;
+        same_device(device, b.ptr.device)?;
+        let (buffer, strides) = output::<U>(device, sizes)?;
+        let operand = |addr, offset, strides| Operand {
+            addr,
+            offset,
+            strides,
+        };
+        let operands = WhereOperands {
+            output: U::DTYPE,
+            out: operand(buffer.ptr().addr, 0, &strides),
+            cond: operand(cond.ptr.addr, cond.offset, cond.strides),
+            a: (A::DTYPE, operand(a.ptr.addr, a.offset, a.strides)),
+            b: (B::DTYPE, operand(b.ptr.addr, b.offset, b.strides)),
+        };
+        let Some(launch) = plan_where(sizes, operands)? else {
+            return Ok(buffer);
+        };
+        let state = super::state(device)?;
+        state.make_current()?;
+        let function = state.function(&launch.kernel)?;
+        let grid = launch.grid(
+            BLOCK,
+            state.resident_blocks(&launch.kernel, &function, BLOCK)?,
+        );
+        // SAFETY: the `where` kernels take one `shaped::WhereArgs` by value,
+        // which `WhereArgs` mirrors field for field (`repr(C)`, checked by
+        // the host tests). Its addresses are the new output of `sizes`'
+        // elements of `U` and the three inputs, borrowed by the caller,
+        // whose broadcast layouts lie inside their buffers.
+        unsafe { queue(state, &function, grid, BLOCK, launch.args) }?;
         Ok(buffer)
     }
 

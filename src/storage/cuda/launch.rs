@@ -16,7 +16,7 @@ use core::ffi::c_void;
 pub(crate) const MAX_RANK: usize = 16;
 
 /// Threads per block.
-const BLOCK: u32 = 256;
+pub(crate) const BLOCK: u32 = 256;
 
 /// One operand, as the kernels see it (`shaped::Operand`).
 #[repr(C)]
@@ -197,46 +197,38 @@ pub(crate) fn plan(
     }))
 }
 
-/// Sizes and strides (output, a, b) after merging.
-struct Merged {
-    sizes: [usize; MAX_RANK],
-    strides: [[usize; MAX_RANK]; 3],
+/// Sizes and each operand's strides after merging.
+pub(crate) struct Merged<const N: usize> {
+    pub rank: usize,
+    pub sizes: [usize; MAX_RANK],
+    pub strides: [[usize; MAX_RANK]; N],
 }
 
 /// Drops size-1 dimensions and merges neighbours that every operand steps
 /// through as one (`stride[d] == stride[d + 1] * size[d + 1]`), so that a
-/// contiguous operation is one dimension and a broadcast one is two.
-fn merge_dimensions(
+/// contiguous operation is one dimension and a broadcast one is two. At
+/// least one dimension is left.
+pub(crate) fn merge<const N: usize>(
     sizes: &[usize],
-    out: Operand<'_>,
-    inputs: &[Input<'_>; 2],
-) -> Result<(usize, Merged), Error> {
-    let strides_of = |k: usize, d: usize| -> usize {
-        match k {
-            0 => out.strides[d],
-            _ => match inputs[k - 1] {
-                Input::Memory(m) => m.strides[d],
-                Input::Scalar => 0,
-            },
-        }
-    };
-    let mut dims: Vec<(usize, [usize; 3])> = Vec::with_capacity(sizes.len());
+    strides: [&[usize]; N],
+) -> Result<Merged<N>, Error> {
+    let mut dims: Vec<(usize, [usize; N])> = Vec::with_capacity(sizes.len());
     for (d, &size) in sizes.iter().enumerate() {
         if size == 1 {
             continue;
         }
-        let strides = [strides_of(0, d), strides_of(1, d), strides_of(2, d)];
+        let steps = strides.map(|s| s[d]);
         if let Some(last) = dims.last_mut()
-            && (0..3).all(|k| last.1[k] == strides[k] * size)
+            && (0..N).all(|k| last.1[k] == steps[k] * size)
         {
             last.0 *= size;
-            last.1 = strides;
+            last.1 = steps;
             continue;
         }
-        dims.push((size, strides));
+        dims.push((size, steps));
     }
     if dims.is_empty() {
-        dims.push((1, [0; 3]));
+        dims.push((1, [0; N]));
     }
     if dims.len() > MAX_RANK {
         return Err(Error::KernelRank {
@@ -245,19 +237,40 @@ fn merge_dimensions(
         });
     }
     let mut merged = Merged {
+        rank: dims.len(),
         sizes: [0; MAX_RANK],
-        strides: [[0; MAX_RANK]; 3],
+        strides: [[0; MAX_RANK]; N],
     };
-    for (d, (size, strides)) in dims.iter().enumerate() {
+    for (d, (size, steps)) in dims.iter().enumerate() {
         merged.sizes[d] = *size;
-        for (merged, &stride) in merged.strides.iter_mut().zip(strides) {
+        for (merged, &stride) in merged.strides.iter_mut().zip(steps) {
             merged[d] = stride;
         }
     }
-    Ok((dims.len(), merged))
+    Ok(merged)
 }
 
-fn operand_args(m: Operand<'_>, strides: &[usize; MAX_RANK], rank: usize) -> OperandArgs {
+/// [`merge`] of an operation's output and inputs (a fixed number steps
+/// nowhere: stride 0).
+fn merge_dimensions(
+    sizes: &[usize],
+    out: Operand<'_>,
+    inputs: &[Input<'_>; 2],
+) -> Result<(usize, Merged<3>), Error> {
+    let zeros = vec![0; sizes.len()];
+    let [a, b] = inputs.map(|input| match input {
+        Input::Memory(m) => m.strides,
+        Input::Scalar => &zeros[..],
+    });
+    let merged = merge(sizes, [out.strides, a, b])?;
+    Ok((merged.rank, merged))
+}
+
+pub(crate) fn operand_args(
+    m: Operand<'_>,
+    strides: &[usize; MAX_RANK],
+    rank: usize,
+) -> OperandArgs {
     let mut args = OperandArgs {
         ptr: m.addr,
         offset: m.offset as u64,
@@ -371,19 +384,35 @@ pub(crate) fn launch_on(state: &DeviceState, launch: &Launch) -> Result<(), Erro
     state.make_current()?;
     let function = state.function(&launch.kernel)?;
     let grid = launch.grid(state.resident_blocks(&launch.kernel, &function, BLOCK)?);
-    let mut args = launch.args;
-    let params = [(&mut args as *mut Args).cast::<c_void>()];
-    // SAFETY: the kernel takes exactly one parameter, a `shaped::Args` by
-    // value, which `Args` mirrors field for field (`repr(C)`); the driver
-    // copies it before returning. The addresses in it are live device
-    // buffers of the operands' element types, borrowed by the caller for the
-    // operation, and every index the plan reaches lies inside them (the
-    // layouts of the tensors they came from do). Work on the stream runs in
-    // order, so later frees and copies wait for this kernel.
-    unsafe {
-        state
-            .stream
-            .launch(&function, grid, launch.block(), 0, &params)
-    }
-    .map_err(cuda_error("launching a kernel"))
+    // SAFETY: the elementwise kernels take one `shaped::Args` by value,
+    // which `Args` mirrors field for field (`repr(C)`, checked by the host
+    // tests). The addresses in it are live device buffers of the operands'
+    // element types, borrowed by the caller for the operation, and every
+    // index the plan reaches lies inside them (the layouts of the tensors
+    // they came from do).
+    unsafe { queue(state, &function, grid, launch.block(), launch.args) }
+}
+
+/// Queues `function` on the device's stream with `args` as its one
+/// parameter. Work on the stream runs in order, so later frees and copies
+/// wait for the kernel.
+///
+/// # Safety
+/// The kernel takes exactly one parameter, of the C type that `A` mirrors
+/// (`repr(C)`), and every address in `args` is a live device buffer holding
+/// every element the kernel reaches with these arguments, freed (if at all)
+/// only after this call (a free queues behind the kernel).
+pub(crate) unsafe fn queue<A: Copy>(
+    state: &DeviceState,
+    function: &cust::function::Function<'_>,
+    grid: u32,
+    block: u32,
+    args: A,
+) -> Result<(), Error> {
+    let mut args = args;
+    let params = [(&mut args as *mut A).cast::<c_void>()];
+    // SAFETY: the caller's contract; the driver copies the parameter before
+    // returning.
+    unsafe { state.stream.launch(function, grid, block, 0, &params) }
+        .map_err(cuda_error("launching a kernel"))
 }

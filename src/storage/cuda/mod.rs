@@ -17,10 +17,13 @@ mod host_math_tests;
 #[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
+mod host_select_tests;
+#[cfg(test)]
 mod host_tests;
 pub(crate) mod launch;
 mod mixed;
 pub(crate) mod reduce;
+mod select;
 mod transfer;
 
 pub use buffer::{CudaBuffer, CudaPtr};
@@ -42,23 +45,25 @@ use std::sync::{Mutex, OnceLock};
 /// The kernels for sm_80 and sm_90 (and PTX for later GPUs), built by
 /// `build.rs` from one source file each: `kernels/elementwise.cu` (every
 /// elementwise family but math), `kernels/math.cu` (the `shaped_math_*`
-/// kernels) and `kernels/reduce.cu` (the `shaped_reduce_*` kernels),
-/// compiled apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 3] = [
+/// kernels), `kernels/reduce.cu` (`shaped_reduce_*`) and `kernels/select.cu`
+/// (`shaped_where_*`), compiled apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 4] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/select.fatbin")),
 ];
+
+/// The kernels' name prefixes, in the order of [`FATBINS`] after the first
+/// (which holds every other kernel).
+const MODULE_PREFIXES: [&str; 3] = ["shaped_math_", "shaped_reduce_", "shaped_where_"];
 
 /// Which of [`FATBINS`] holds `kernel`.
 fn module_of(kernel: &str) -> usize {
-    if kernel.starts_with("shaped_math_") {
-        1
-    } else if kernel.starts_with("shaped_reduce_") {
-        2
-    } else {
-        0
-    }
+    MODULE_PREFIXES
+        .iter()
+        .position(|prefix| kernel.starts_with(prefix))
+        .map_or(0, |k| k + 1)
 }
 
 /// A CUDA device, opened: tensors `Tensor<T, S, Cuda>` live in its memory.
@@ -136,7 +141,7 @@ pub(crate) struct DeviceState {
     context: Context,
     pub(crate) stream: Stream,
     /// The modules of [`FATBINS`], in order.
-    modules: [Module; 3],
+    modules: [Module; 4],
     /// Streaming multiprocessors, to size grids.
     multiprocessors: u32,
     /// Blocks of each kernel that the whole device holds at once.
@@ -234,7 +239,12 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         Stream::new(StreamFlags::NON_BLOCKING, None).map_err(cuda_error("creating the stream"))?;
     let load =
         |fatbin: &[u8]| Module::from_fatbin(fatbin, &[]).map_err(cuda_error("loading the kernels"));
-    let modules = [load(FATBINS[0])?, load(FATBINS[1])?, load(FATBINS[2])?];
+    let modules = [
+        load(FATBINS[0])?,
+        load(FATBINS[1])?,
+        load(FATBINS[2])?,
+        load(FATBINS[3])?,
+    ];
     let multiprocessors = device
         .get_attribute(DeviceAttribute::MultiprocessorCount)
         .map_err(cuda_error("reading the device's attributes"))?;

@@ -6,8 +6,8 @@
 //! The planning knows nothing of devices, so the tests run the same plans
 //! through the kernels compiled for the host.
 
-use super::launch::{MAX_RANK, dtype_name};
-use super::{Cuda, CudaBuffer, DeviceState, cuda_error};
+use super::launch::{MAX_RANK, dtype_name, queue};
+use super::{Cuda, CudaBuffer};
 use crate::dtype::{DType, Element};
 use crate::error::Error;
 use crate::ops::Reductions;
@@ -15,7 +15,6 @@ use crate::ops::device_op::ReduceOp;
 use crate::ops::reduce::Reducer;
 use crate::ops::reducers::{Direction, ExtremeAt, Extremum};
 use crate::storage::StridedRef;
-use core::ffi::c_void;
 
 /// The argument block of the reduction kernels (`shaped::ReduceArgs`).
 #[repr(C)]
@@ -255,32 +254,6 @@ pub(crate) fn plan_reduce(
     }))
 }
 
-/// Queues one launch of a reduction kernel on a device's stream.
-fn launch_on(
-    state: &DeviceState,
-    plan: &ReducePlan,
-    function: &cust::function::Function<'_>,
-    launch: &ReduceLaunch,
-) -> Result<(), Error> {
-    let mut args = launch.args;
-    let params = [(&mut args as *mut ReduceArgs).cast::<c_void>()];
-    // SAFETY: the kernel takes exactly one parameter, a
-    // `shaped::ReduceArgs` by value, which `ReduceArgs` mirrors field for
-    // field (`repr(C)`, checked by the host tests); the driver copies it
-    // before returning. Its addresses are live device buffers: the input
-    // (borrowed by the caller, every index of its layout inside it), the
-    // outputs of `numel_out` elements of the reduction's output types, and
-    // the workspace of `plan.workspace` bytes, all kept alive by the caller
-    // until the launches are queued (frees are queued after them on the
-    // same stream).
-    unsafe {
-        state
-            .stream
-            .launch(function, launch.grid, plan.block, 0, &params)
-    }
-    .map_err(cuda_error("launching a reduction kernel"))
-}
-
 /// Runs reduction `op` of `x` into the `out` (and `indices`) buffers.
 fn run<T: Element>(
     op: ReduceOp,
@@ -310,7 +283,14 @@ fn run<T: Element>(
     };
     plan.bind(out, indices, workspace.as_ref().map_or(0, |w| w.ptr().addr));
     for launch in &plan.launches {
-        launch_on(state, &plan, &function, launch)?;
+        // SAFETY: the reduction kernels take one `shaped::ReduceArgs` by
+        // value, which `ReduceArgs` mirrors field for field (`repr(C)`,
+        // checked by the host tests). Its addresses are live device
+        // buffers: the input (borrowed by the caller, every index of its
+        // layout inside it), the outputs of `numel_out` elements of the
+        // reduction's output types (made by the caller for this), and the
+        // workspace of `plan.workspace` bytes, dropped after the launches.
+        unsafe { queue(state, &function, launch.grid, plan.block, launch.args)? };
     }
     Ok(())
 }

@@ -1,0 +1,18 @@
+// `where_` of CUDA tensors runs on their device: the three broadcast
+// together (the result's shape computed at compile time) and `a`, `b`
+// promoted to their common type, as for CPU tensors.
+use shaped::prelude::*;
+
+fn main() -> Result<(), Error> {
+    let Ok(gpu) = Cuda::new(0) else { return Ok(()) };
+    let cond = Tensor::<bool, shape![2, 1]>::ones().to_device(&gpu)?;
+    let a = Tensor::<i32, shape![3]>::ones().to_device(&gpu)?;
+    let b = Tensor::<f32, shape![1]>::zeros().to_device(&gpu)?;
+    let w: Tensor<f32, shape![2, 3], Cuda> = shaped::where_(&cond, &a, &b);
+    let d = DynTensor::<bool>::ones(&[4]).to_device(&gpu)?;
+    let x = DynTensor::<f64>::ones(&[4]).to_device(&gpu)?;
+    let v: DynTensor<f64, Cuda> = shaped::ops::math::try_where(&d, &x, &x)?;
+    assert_eq!(w.shape(), [2, 3]);
+    assert_eq!(v.rank(), 1);
+    Ok(())
+}
