@@ -5,6 +5,7 @@
 #include "math.cu"
 #include "reduce.cu"
 #include "select.cu"
+#include "matmul.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -12,8 +13,11 @@
 thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 namespace {
-typedef void (*Kernel)(shaped::Args);
-struct Entry { const char* name; Kernel kernel; };
+// A kernel by name, taking its argument block `A`.
+template <class A> struct Entry {
+    const char* name;
+    void (*kernel)(A);
+};
 #define SHAPED_ENTRIES(name, T, numeric)         \
     {"shaped_arith_" #name, shaped_arith_##name},     \
     {"shaped_compare_" #name, shaped_compare_##name}, \
@@ -21,15 +25,13 @@ struct Entry { const char* name; Kernel kernel; };
     {"shaped_cast_" #name, shaped_cast_##name},       \
     {"shaped_promoted_" #name, shaped_promoted_##name}, \
     {"shaped_math_" #name, shaped_math_##name},
-const Entry KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_ENTRIES)};
+const Entry<shaped::Args> KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_ENTRIES)};
 #undef SHAPED_ENTRIES
 }  // namespace
 
 namespace {
-typedef void (*WhereKernel)(shaped::WhereArgs);
-struct WhereEntry { const char* name; WhereKernel kernel; };
 #define SHAPED_WHERE_ENTRIES(name, T, numeric) {"shaped_where_" #name, shaped_where_##name},
-const WhereEntry WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
+const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
 #undef SHAPED_WHERE_ENTRIES
 
 // Runs the kernel of `table` named `name` with `args` on a grid of `grid`
@@ -68,11 +70,13 @@ extern "C" int shaped_host_where_launch(const char* name, unsigned grid, unsigne
 }
 
 namespace {
-typedef void (*ReduceKernel)(shaped::ReduceArgs);
-struct ReduceEntry { const char* name; ReduceKernel kernel; };
 #define SHAPED_REDUCE_ENTRIES(name, T, numeric) {"shaped_reduce_" #name, shaped_reduce_##name},
-const ReduceEntry REDUCE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_ENTRIES)};
+const Entry<shaped::ReduceArgs> REDUCE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_ENTRIES)};
 #undef SHAPED_REDUCE_ENTRIES
+
+#define SHAPED_MATMUL_ENTRIES(name, T, numeric) {"shaped_matmul_" #name, shaped_matmul_##name},
+const Entry<shaped::MatmulArgs> MATMUL_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_MATMUL_ENTRIES)};
+#undef SHAPED_MATMUL_ENTRIES
 
 // The threads of one block as fibers: each runs until its next
 // __syncthreads (or its end) and hands back to the scheduler, which resumes
@@ -92,8 +96,15 @@ struct Fiber {
 };
 
 thread_local Fiber* running = nullptr;
-thread_local ReduceKernel fiber_kernel;
-thread_local const shaped::ReduceArgs* fiber_args;
+// What the fibers of a launch run: the kernel with its arguments.
+thread_local void (*fiber_body)();
+template <class A> struct Body {
+    static thread_local void (*kernel)(A);
+    static thread_local const A* args;
+    static void run() { kernel(*args); }
+};
+template <class A> thread_local void (*Body<A>::kernel)(A) = nullptr;
+template <class A> thread_local const A* Body<A>::args = nullptr;
 
 #if defined(__x86_64__)
 }  // namespace
@@ -128,7 +139,7 @@ namespace {
 thread_local void* scheduler_sp;
 
 [[noreturn]] void fiber_main() {
-    fiber_kernel(*fiber_args);
+    fiber_body();
     running->done = true;
     void* ignored;
     shaped_fiber_switch(&ignored, scheduler_sp);
@@ -153,7 +164,7 @@ void yield_to_scheduler() { shaped_fiber_switch(&running->sp, scheduler_sp); }
 thread_local ucontext_t scheduler;
 
 void fiber_main() {
-    fiber_kernel(*fiber_args);
+    fiber_body();
     running->done = true;
     // Returning resumes `uc_link`: the scheduler.
 }
@@ -174,20 +185,22 @@ void yield_to_scheduler() { swapcontext(&running->context, &scheduler); }
 
 extern "C" void shaped_host_syncthreads(void) { yield_to_scheduler(); }
 
-// Runs reduction kernel `name` with `args` on a grid of `grid` blocks of
-// `block` threads: the blocks one after the other, the threads of a block as
-// fibers. Returns 0; 1 for an unknown name; 2 when the threads of a block
-// disagree on the barriers (some ended while others wait at one: a kernel
-// bug that would hang or misbehave on a GPU).
-extern "C" int shaped_host_reduce_launch(const char* name, unsigned grid, unsigned block,
-                                         const shaped::ReduceArgs* args) {
-    ReduceKernel kernel = nullptr;
-    for (const ReduceEntry& e : REDUCE_KERNELS) {
+// Runs the kernel of `table` named `name` with `args` on a grid of `grid`
+// blocks of `block` threads: the blocks one after the other, the threads of
+// a block as fibers. Returns 0; 1 for an unknown name; 2 when the threads of
+// a block disagree on the barriers (some ended while others wait at one: a
+// kernel bug that would hang or misbehave on a GPU).
+template <class E, size_t N, class A>
+int run_fibers(const E (&table)[N], const char* name, unsigned grid, unsigned block,
+               const A* args) {
+    void (*kernel)(A) = nullptr;
+    for (const E& e : table) {
         if (strcmp(e.name, name) == 0) kernel = e.kernel;
     }
     if (kernel == nullptr) return 1;
-    fiber_kernel = kernel;
-    fiber_args = args;
+    Body<A>::kernel = kernel;
+    Body<A>::args = args;
+    fiber_body = &Body<A>::run;
     gridDim = shaped_dim3{grid, 1, 1};
     blockDim = shaped_dim3{block, 1, 1};
     std::vector<Fiber> fibers(block);
@@ -214,6 +227,30 @@ extern "C" int shaped_host_reduce_launch(const char* name, unsigned grid, unsign
     }
     running = nullptr;
     return 0;
+}
+
+// Runs reduction kernel `name` (see run_fibers).
+extern "C" int shaped_host_reduce_launch(const char* name, unsigned grid, unsigned block,
+                                         const shaped::ReduceArgs* args) {
+    return run_fibers(REDUCE_KERNELS, name, grid, block, args);
+}
+
+// Runs matrix product kernel `name` (see run_fibers).
+extern "C" int shaped_host_matmul_launch(const char* name, unsigned grid, unsigned block,
+                                         const shaped::MatmulArgs* args) {
+    return run_fibers(MATMUL_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::MatmulArgs` as this compiler sees it: size, then
+// the offsets of m, b_cols, batch, b_batch, count and batch_rank.
+extern "C" void shaped_host_matmul_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::MatmulArgs);
+    out[1] = offsetof(shaped::MatmulArgs, m);
+    out[2] = offsetof(shaped::MatmulArgs, b_cols);
+    out[3] = offsetof(shaped::MatmulArgs, batch);
+    out[4] = offsetof(shaped::MatmulArgs, b_batch);
+    out[5] = offsetof(shaped::MatmulArgs, count);
+    out[6] = offsetof(shaped::MatmulArgs, batch_rank);
 }
 
 // The layout of `shaped::ReduceArgs` as this compiler sees it: size, then

@@ -1131,3 +1131,64 @@ fn where_on_the_device() -> Result<(), Error> {
     assert_eq!(w.to_cpu()?.to_vec(), shaped::where_(&c, &x, &y).to_vec());
     Ok(())
 }
+
+/// Products of one dtype on the device and on the CPU: tiles whole and
+/// partial, a transposed operand, a broadcast batch, vectors.
+macro_rules! products_of {
+    ($gpu:expr, $t:ty, $tol:expr) => {{
+        let a = DynTensor::<$t>::from_vec(values::<$t>(3 * 70 * 45, 1), &[3, 70, 45])?;
+        let b = DynTensor::<$t>::from_vec(values::<$t>(45 * 33, 2), &[45, 33])?;
+        let v = DynTensor::<$t>::from_vec(values::<$t>(45, 3), &[45])?;
+        let (ga, gb, gv) = (a.to_device($gpu)?, b.to_device($gpu)?, v.to_device($gpu)?);
+        let what = stringify!($t);
+        assert_close_on_both!(
+            format!("batch x matrix of {what}"),
+            $tol,
+            ga.matmul(&gb)?,
+            a.matmul(&b)?
+        );
+        let (gat, at) = (ga.transpose(1, 2)?, a.transpose(1, 2)?);
+        assert_close_on_both!(
+            format!("transposed batch of {what}"),
+            $tol,
+            gat.matmul(&ga)?,
+            at.matmul(&a)?
+        );
+        assert_close_on_both!(
+            format!("matrix x vector of {what}"),
+            $tol,
+            ga.matmul(&gv)?,
+            a.matmul(&v)?
+        );
+        assert_close_on_both!(
+            format!("vector . vector of {what}"),
+            $tol,
+            gv.matmul(&gv)?,
+            v.matmul(&v)?
+        );
+    }};
+}
+
+#[test]
+fn matmul_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("matmul_on_the_device") else {
+        return Ok(());
+    };
+    use half::{bf16, f16};
+    use num_complex::Complex;
+    products_of!(&gpu, f32, 1e-5);
+    products_of!(&gpu, f64, 1e-12);
+    products_of!(&gpu, f16, 2e-3);
+    products_of!(&gpu, bf16, 1e-2);
+    products_of!(&gpu, Complex<f32>, 1e-5);
+    products_of!(&gpu, Complex<f64>, 1e-12);
+    products_of!(&gpu, u8, 0.0);
+    products_of!(&gpu, i32, 0.0);
+    products_of!(&gpu, i64, 0.0);
+    // The static form: the product's shape computed at compile time.
+    let a = Tensor::<f32, shape![2, 3]>::from_vec((0..6).map(|i| i as f32).collect())?;
+    let b = Tensor::<f32, shape![4, 3, 5]>::from_vec((0..60).map(|i| i as f32 * 0.5).collect())?;
+    let c: Tensor<f32, shape![4, 2, 5], Cuda> = a.to_device(&gpu)?.matmul(&b.to_device(&gpu)?);
+    assert_eq!(c.to_cpu()?.to_vec(), a.matmul(&b).to_vec());
+    Ok(())
+}

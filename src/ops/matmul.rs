@@ -33,6 +33,8 @@ mod plan;
 #[doc(hidden)]
 pub use cpu::Product;
 pub use cpu::{BATCH_PARALLEL_MAX_MKN, MatmulBackend, MatmulElement, PARALLEL_MIN_MKN};
+#[cfg(all(feature = "cuda", test))]
+pub(crate) use plan::Operand as MatmulOperand;
 pub use plan::{MatmulError, MatmulPlan, MatrixStrides};
 
 use crate::dtype::Element;

@@ -152,7 +152,7 @@ fn host_reduce<T: Element, U: Element>(
 }
 
 /// Agreement of a GPU-order result with the CPU's.
-trait Close: Element {
+pub(super) trait Close: Element {
     /// `a` and `b` agree within `tol` relative to `b` (or both are NaN);
     /// exact for `tol == 0`.
     fn close(a: Self, b: Self, tol: f64) -> bool;

@@ -15,12 +15,15 @@ mod host_conversion_tests;
 #[cfg(test)]
 mod host_math_tests;
 #[cfg(test)]
+mod host_matmul_tests;
+#[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
 mod host_select_tests;
 #[cfg(test)]
 mod host_tests;
 pub(crate) mod launch;
+mod matmul;
 mod mixed;
 pub(crate) mod reduce;
 mod select;
@@ -46,17 +49,24 @@ use std::sync::{Mutex, OnceLock};
 /// `build.rs` from one source file each: `kernels/elementwise.cu` (every
 /// elementwise family but math), `kernels/math.cu` (the `shaped_math_*`
 /// kernels), `kernels/reduce.cu` (`shaped_reduce_*`) and `kernels/select.cu`
-/// (`shaped_where_*`), compiled apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 4] = [
+/// (`shaped_where_*`) and `kernels/matmul.cu` (`shaped_matmul_*`), compiled
+/// apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 5] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/select.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/matmul.fatbin")),
 ];
 
 /// The kernels' name prefixes, in the order of [`FATBINS`] after the first
 /// (which holds every other kernel).
-const MODULE_PREFIXES: [&str; 3] = ["shaped_math_", "shaped_reduce_", "shaped_where_"];
+const MODULE_PREFIXES: [&str; 4] = [
+    "shaped_math_",
+    "shaped_reduce_",
+    "shaped_where_",
+    "shaped_matmul_",
+];
 
 /// Which of [`FATBINS`] holds `kernel`.
 fn module_of(kernel: &str) -> usize {
@@ -141,7 +151,7 @@ pub(crate) struct DeviceState {
     context: Context,
     pub(crate) stream: Stream,
     /// The modules of [`FATBINS`], in order.
-    modules: [Module; 4],
+    modules: [Module; 5],
     /// Streaming multiprocessors, to size grids.
     multiprocessors: u32,
     /// Blocks of each kernel that the whole device holds at once.
@@ -244,6 +254,7 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         load(FATBINS[1])?,
         load(FATBINS[2])?,
         load(FATBINS[3])?,
+        load(FATBINS[4])?,
     ];
     let multiprocessors = device
         .get_attribute(DeviceAttribute::MultiprocessorCount)
