@@ -34,26 +34,33 @@ namespace {
 const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
 #undef SHAPED_WHERE_ENTRIES
 
+// The entry of `table` named `name`, or null.
+template <class A, size_t N>
+const Entry<A>* find(const Entry<A> (&table)[N], const char* name) {
+    for (const Entry<A>& e : table) {
+        if (strcmp(e.name, name) == 0) return &e;
+    }
+    return nullptr;
+}
+
 // Runs the kernel of `table` named `name` with `args` on a grid of `grid`
 // blocks of `block` threads, one thread after the other (for kernels that
 // never synchronize). Returns 0, or 1 for an unknown name.
-template <class E, size_t N, class A>
-int run_sequential(const E (&table)[N], const char* name, unsigned grid, unsigned block,
+template <class A, size_t N>
+int run_sequential(const Entry<A> (&table)[N], const char* name, unsigned grid, unsigned block,
                    const A* args) {
-    for (const E& e : table) {
-        if (strcmp(e.name, name) != 0) continue;
-        gridDim = shaped_dim3{grid, 1, 1};
-        blockDim = shaped_dim3{block, 1, 1};
-        for (unsigned b = 0; b < grid; ++b) {
-            for (unsigned t = 0; t < block; ++t) {
-                blockIdx = shaped_dim3{b, 0, 0};
-                threadIdx = shaped_dim3{t, 0, 0};
-                e.kernel(*args);
-            }
+    const Entry<A>* e = find(table, name);
+    if (e == nullptr) return 1;
+    gridDim = shaped_dim3{grid, 1, 1};
+    blockDim = shaped_dim3{block, 1, 1};
+    for (unsigned b = 0; b < grid; ++b) {
+        for (unsigned t = 0; t < block; ++t) {
+            blockIdx = shaped_dim3{b, 0, 0};
+            threadIdx = shaped_dim3{t, 0, 0};
+            e->kernel(*args);
         }
-        return 0;
     }
-    return 1;
+    return 0;
 }
 }  // namespace
 
@@ -190,15 +197,12 @@ extern "C" void shaped_host_syncthreads(void) { yield_to_scheduler(); }
 // a block as fibers. Returns 0; 1 for an unknown name; 2 when the threads of
 // a block disagree on the barriers (some ended while others wait at one: a
 // kernel bug that would hang or misbehave on a GPU).
-template <class E, size_t N, class A>
-int run_fibers(const E (&table)[N], const char* name, unsigned grid, unsigned block,
+template <class A, size_t N>
+int run_fibers(const Entry<A> (&table)[N], const char* name, unsigned grid, unsigned block,
                const A* args) {
-    void (*kernel)(A) = nullptr;
-    for (const E& e : table) {
-        if (strcmp(e.name, name) == 0) kernel = e.kernel;
-    }
-    if (kernel == nullptr) return 1;
-    Body<A>::kernel = kernel;
+    const Entry<A>* e = find(table, name);
+    if (e == nullptr) return 1;
+    Body<A>::kernel = e->kernel;
     Body<A>::args = args;
     fiber_body = &Body<A>::run;
     gridDim = shaped_dim3{grid, 1, 1};

@@ -12,7 +12,7 @@
 //! CPU's, so they match within a tolerance per dtype.
 
 use super::host_tests::{Sample, Spec, data, spec};
-use super::reduce::{Config, ReduceArgs, Source, kernel_name, plan_reduce};
+use super::reduce::{Config, ReduceArgs, Source, kernel_name, outputs, plan_reduce};
 use crate::dtype::Element;
 use crate::ops::device_op::ReduceOp;
 use crate::ops::reduce::{Input, Reducer, reduce};
@@ -110,13 +110,7 @@ fn host_reduce<T: Element, U: Element>(
     mask: &[bool],
     config: Config,
 ) -> (Vec<U>, Vec<i64>) {
-    let n: usize = s
-        .sizes
-        .iter()
-        .zip(mask)
-        .filter(|&(_, &m)| !m)
-        .map(|(&n, _)| n)
-        .product();
+    let n = outputs(s.sizes, mask);
     // Outputs start as ones: an output the kernel leaves alone shows.
     let mut out = vec![U::ONE; n];
     let mut indices = vec![-7i64; n];

@@ -6,7 +6,7 @@
 //! The planning knows nothing of devices, so the tests run the same plans
 //! through the kernels compiled for the host.
 
-use super::launch::{MAX_RANK, dtype_name, queue};
+use super::launch::{MAX_RANK, dtype_name, merge, queue};
 use super::{Cuda, CudaBuffer};
 use crate::dtype::{DType, Element};
 use crate::error::Error;
@@ -121,37 +121,23 @@ pub(crate) struct Source<'a> {
     pub strides: &'a [usize],
 }
 
-/// The dimensions where `mask` is `reduced`, size-1 ones dropped and
-/// neighbours merged where memory steps through them as one. The linear
-/// order of the elements (row-major) stays the same, so the outputs' order
-/// and `argmax`'s indices do.
+/// The dimensions where `mask` is `reduced`, merged by [`merge`] (size-1
+/// ones dropped, neighbours that memory steps through as one joined). The
+/// linear order of the elements (row-major) stays the same, so the
+/// outputs' order and `argmax`'s indices do. None left: an empty list.
 fn merged(x: Source<'_>, mask: &[bool], reduced: bool) -> Result<Vec<(usize, usize)>, Error> {
-    let mut dims: Vec<(usize, usize)> = Vec::new();
-    for ((&size, &stride), _) in x
+    let (sizes, strides): (Vec<usize>, Vec<usize>) = x
         .sizes
         .iter()
         .zip(x.strides)
         .zip(mask)
         .filter(|&(_, &m)| m == reduced)
-    {
-        if size == 1 {
-            continue;
-        }
-        if let Some(last) = dims.last_mut()
-            && last.1 == stride * size
-        {
-            *last = (last.0 * size, stride);
-            continue;
-        }
-        dims.push((size, stride));
-    }
-    if dims.len() > MAX_RANK {
-        return Err(Error::KernelRank {
-            rank: dims.len(),
-            max: MAX_RANK,
-        });
-    }
-    Ok(dims)
+        .map(|((&size, &stride), _)| (size, stride))
+        .unzip();
+    let m = merge(&sizes, [&strides[..]])?;
+    let dims: Vec<(usize, usize)> = (0..m.rank).map(|d| (m.sizes[d], m.strides[0][d])).collect();
+    // `merge` leaves one dimension of size 1 where none remain.
+    Ok(if dims == [(1, 0)] { Vec::new() } else { dims })
 }
 
 /// Copies merged dimensions into the kernel's arrays; returns the rank and
@@ -296,7 +282,7 @@ fn run<T: Element>(
 }
 
 /// The number of outputs of a reduction along `mask`.
-fn outputs(sizes: &[usize], mask: &[bool]) -> usize {
+pub(crate) fn outputs(sizes: &[usize], mask: &[bool]) -> usize {
     sizes
         .iter()
         .zip(mask)
