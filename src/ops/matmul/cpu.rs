@@ -1,6 +1,6 @@
 //! The CPU matrix products.
 //!
-//! Floating and complex products run on the [`gemm`] crate: it takes any
+//! Floating and complex products run on the `gemm` family of crates: it takes any
 //! row and column strides (so transposed and sliced operands are read in
 //! place, without a copy), has AVX-512/AVX2 kernels chosen at run time,
 //! covers f32, f64, complex64 and complex128 with one entry point, and
@@ -70,40 +70,97 @@ pub trait MatmulElement: Element {
     unsafe fn product(p: Product<Self>);
 }
 
-/// The gemm crate's parallelism for `threads`.
-fn parallelism(threads: usize) -> gemm::Parallelism {
+/// The gemm crates' parallelism for `threads`.
+fn parallelism(threads: usize) -> gemm_common::Parallelism {
     if threads > 1 {
-        gemm::Parallelism::Rayon(threads)
+        gemm_common::Parallelism::Rayon(threads)
     } else {
-        gemm::Parallelism::None
+        gemm_common::Parallelism::None
     }
 }
 
+/// A product's arguments in the order gemm's kernels prefer: they want a
+/// column-major destination, so a row-major `out` (row stride `n`, column
+/// stride 1) is computed as its transpose, `b^T a^T` (what `gemm::gemm`
+/// does before it dispatches). Returns `(m, n, dst_cs, dst_rs, lhs, lhs_cs,
+/// lhs_rs, rhs, rhs_cs, rhs_rs)`.
+#[allow(clippy::type_complexity)]
+fn column_major<T>(
+    p: &Product<T>,
+) -> (
+    usize,
+    usize,
+    isize,
+    isize,
+    *const T,
+    isize,
+    isize,
+    *const T,
+    isize,
+    isize,
+) {
+    let (a, b) = (p.a_strides, p.b_strides);
+    if p.n > 1 {
+        (
+            p.n,
+            p.m,
+            p.n as isize,
+            1,
+            p.b,
+            b.rows as isize,
+            b.cols as isize,
+            p.a,
+            a.rows as isize,
+            a.cols as isize,
+        )
+    } else {
+        (
+            p.m,
+            p.n,
+            1,
+            p.n as isize,
+            p.a,
+            a.cols as isize,
+            a.rows as isize,
+            p.b,
+            b.cols as isize,
+            b.rows as isize,
+        )
+    }
+}
+
+/// `MatmulElement` for the types of the gemm family, each through its own
+/// crate's kernel (`$kernels::get_gemm_fn()`), so a program links only the
+/// kernels of the types it multiplies.
 macro_rules! gemm_product {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $kernels:path),*) => {$(
         impl MatmulElement for $t {
             unsafe fn product(p: Product<Self>) {
+                use $kernels as kernels;
+                let (m, n, dst_cs, dst_rs, lhs, lhs_cs, lhs_rs, rhs, rhs_cs, rhs_rs) =
+                    column_major(&p);
                 // SAFETY: the caller guarantees every operand index of the
                 // product lies in its buffer and `out` holds `m * n`
-                // elements of its own; gemm reads `a` and `b` at exactly
-                // those indices and, with `read_dst` false, only writes
-                // `out` (row stride `n`, column stride 1). Strides fit in
-                // `isize`: they index allocations, which never exceed it.
+                // elements of its own; the kernel reads `a` and `b` at
+                // exactly those indices (here as `b^T a^T`, the same
+                // elements) and, with `read_dst` false, only writes `out`.
+                // Strides fit in `isize`: they index allocations, which
+                // never exceed it, and none is negative.
                 unsafe {
-                    gemm::gemm(
-                        p.m,
-                        p.n,
+                    kernels::get_gemm_fn()(
+                        m,
+                        n,
                         p.k,
                         p.out,
-                        1,
-                        p.n as isize,
+                        dst_cs,
+                        dst_rs,
                         false,
-                        p.a,
-                        p.a_strides.cols as isize,
-                        p.a_strides.rows as isize,
-                        p.b,
-                        p.b_strides.cols as isize,
-                        p.b_strides.rows as isize,
+                        lhs,
+                        lhs_cs,
+                        lhs_rs,
+                        rhs,
+                        rhs_cs,
+                        rhs_rs,
                         <$t as Element>::ZERO,
                         <$t as Element>::ONE,
                         false,
@@ -116,7 +173,12 @@ macro_rules! gemm_product {
         }
     )*};
 }
-gemm_product!(f32, f64, Complex<f32>, Complex<f64>);
+gemm_product!(
+    f32 => gemm_f32::gemm::f32,
+    f64 => gemm_f64::gemm::f64,
+    Complex<f32> => gemm_c32::gemm::f32,
+    Complex<f64> => gemm_c64::gemm::f64
+);
 
 /// `rows x cols` elements of a strided matrix, widened to f32, row-major.
 ///
