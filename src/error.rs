@@ -927,6 +927,37 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The panicking forms of fallible operations (`a + b` beside
+/// `a.try_add(&b)`): the value, or a panic with the error's text.
+pub(crate) trait OrPanic<X> {
+    /// The value, or a panic whose message is PyTorch's text.
+    fn or_panic(self) -> X;
+}
+
+impl<X> OrPanic<X> for Result<X, Error> {
+    #[inline]
+    fn or_panic(self) -> X {
+        match self {
+            Ok(x) => x,
+            Err(e) => panic_with(e),
+        }
+    }
+}
+
+/// [`OrPanic::or_panic`] as a function.
+#[inline]
+pub(crate) fn or_panic<X>(result: Result<X, Error>) -> X {
+    result.or_panic()
+}
+
+/// The one panic behind [`OrPanic`], compiled once rather than once per
+/// result type.
+#[cold]
+#[inline(never)]
+fn panic_with(e: Error) -> ! {
+    panic!("{e}")
+}
+
 /// The tensor type name PyTorch's `expand` message uses (legacy names for
 /// the older dtypes).
 fn legacy_tensor_type(dtype: DType) -> &'static str {

@@ -7,7 +7,10 @@ The two programs do the same work in the same order: broadcasting adds,
 matrix products, sums along an axis, transposed copies and
 concatenations, each on its own sizes, so every static shape is a new
 instantiation. Dependencies are built first; then each program's own crate
-is rebuilt (after a touch) `--runs` times and the fastest build counts.
+is rebuilt (after a touch) `--runs` times and the fastest build counts, in
+two ways: from scratch (`CARGO_INCREMENTAL=0`: every function of the
+program is compiled and linked again) and incrementally (cargo's default for
+debug builds, where an unchanged crate mostly relinks).
 
     python3 scripts/bench/compile_time.py [--ops 200] [--runs 3] [--release]
 
@@ -99,9 +102,12 @@ def write_project(name, dependency, prelude, bodies):
     return project
 
 
-def build_seconds(project, release, runs):
+def build_seconds(project, release, runs, incremental):
     flags = ["--release"] if release else []
-    env = dict(os.environ, CARGO_TARGET_DIR=str(project / "target"))
+    target = project / ("target" if incremental else "target-scratch")
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    if not incremental:
+        env["CARGO_INCREMENTAL"] = "0"
     subprocess.run(["cargo", "build", "-q", *flags], cwd=project, env=env, check=True)
     best = float("inf")
     for _ in range(runs):
@@ -133,12 +139,13 @@ def main():
         [p[1] for p in pairs],
     )
     profile = "release" if args.release else "debug"
-    s = build_seconds(shaped, args.release, args.runs)
-    n = build_seconds(ndarray, args.release, args.runs)
     print(f"{args.ops} ops, {profile} build of the program's crate (best of {args.runs}):")
-    print(f"  shaped  {s:6.2f} s")
-    print(f"  ndarray {n:6.2f} s")
-    print(f"  ratio   {s / n:6.2f}")
+    print(f"  {'':12} {'shaped':>8} {'ndarray':>8} {'ratio':>6}")
+    for incremental in (False, True):
+        s = build_seconds(shaped, args.release, args.runs, incremental)
+        n = build_seconds(ndarray, args.release, args.runs, incremental)
+        name = "incremental" if incremental else "from scratch"
+        print(f"  {name:12} {s:7.2f}s {n:7.2f}s {s / n:6.2f}")
 
 
 if __name__ == "__main__":

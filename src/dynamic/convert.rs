@@ -4,7 +4,7 @@
 use super::{DynShape, DynSizes};
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{Layout, array_from};
+use crate::layout::{StridedLayout, array_from};
 use crate::shape::Shape;
 use crate::storage::{Backend, Repr};
 use crate::tensor::Tensor;
@@ -19,7 +19,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// assert_eq!(d.shape(), [4, 3]);
     /// ```
     pub fn into_dyn(self) -> Tensor<T, DynShape, D, R> {
-        let layout = Layout::from_parts(
+        let layout = StridedLayout::from_parts(
             DynSizes::from_slice(self.layout.sizes()),
             DynSizes::from_slice(self.layout.strides()),
             self.layout.offset(),
@@ -44,8 +44,8 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// ```
     pub fn into_static<S2: Shape>(self) -> Result<Tensor<T, S2, D, R>, Error> {
         let sizes = S2::check_sizes(self.layout.sizes())?;
-        let strides = array_from::<S2>(self.layout.strides());
-        let layout = Layout::from_parts(sizes, strides, self.layout.offset());
+        let strides = array_from::<S2::Sizes>(self.layout.strides());
+        let layout = StridedLayout::from_parts(sizes, strides, self.layout.offset());
         Ok(Tensor {
             data: self.data,
             layout,

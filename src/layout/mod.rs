@@ -10,9 +10,12 @@ use crate::error::Error;
 pub mod views;
 use crate::shape::{Shape, SizeArray};
 
-/// Sizes, strides (in elements) and the storage offset of a tensor.
+/// Sizes, strides (in elements) and the storage offset of a tensor of
+/// shape `S`.
 ///
-/// For a static rank the arrays are `[usize; N]`: no heap allocation.
+/// For a static rank the arrays are `[usize; N]`: no heap allocation. The
+/// layout type depends only on that array, not on the shape, so every
+/// shape of one rank shares one compiled copy of its methods.
 ///
 /// ```
 /// use shaped::prelude::*;
@@ -21,18 +24,29 @@ use crate::shape::{Shape, SizeArray};
 /// assert_eq!(l.strides(), &[5, 1]);
 /// assert!(l.is_contiguous());
 /// ```
+pub type Layout<S> = StridedLayout<<S as Shape>::Sizes>;
+
+/// The layout type behind [`Layout`]: sizes and strides held in `A`
+/// (`[usize; N]` for a static rank), and the storage offset.
+///
+/// ```
+/// use shaped::layout::StridedLayout;
+/// let l = StridedLayout::contiguous([3, 4]);
+/// assert_eq!(l.strides(), &[4, 1]);
+/// assert_eq!(l.storage_span(), 12);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Layout<S: Shape> {
-    sizes: S::Sizes,
-    strides: S::Sizes,
+pub struct StridedLayout<A: SizeArray> {
+    sizes: A,
+    strides: A,
     offset: usize,
 }
 
-impl<S: Shape> Layout<S> {
+impl<A: SizeArray> StridedLayout<A> {
     /// A row-major (C-contiguous) layout of the given sizes, offset 0.
-    pub fn contiguous(sizes: S::Sizes) -> Self {
-        let strides = contiguous_strides::<S::Sizes>(sizes.as_ref());
-        Layout {
+    pub fn contiguous(sizes: A) -> Self {
+        let strides = contiguous_strides::<A>(sizes.as_ref());
+        StridedLayout {
             sizes,
             strides,
             offset: 0,
@@ -41,8 +55,8 @@ impl<S: Shape> Layout<S> {
 
     /// A layout from its parts. Nothing is checked here: a tensor checks a
     /// layout against its storage before using it.
-    pub fn from_parts(sizes: S::Sizes, strides: S::Sizes, offset: usize) -> Self {
-        Layout {
+    pub fn from_parts(sizes: A, strides: A, offset: usize) -> Self {
+        StridedLayout {
             sizes,
             strides,
             offset,
@@ -55,7 +69,7 @@ impl<S: Shape> Layout<S> {
     }
 
     /// The sizes, as the shape's array type.
-    pub fn size_array(&self) -> &S::Sizes {
+    pub fn size_array(&self) -> &A {
         &self.sizes
     }
 
@@ -65,7 +79,7 @@ impl<S: Shape> Layout<S> {
     }
 
     /// The strides, as the shape's array type.
-    pub fn stride_array(&self) -> &S::Sizes {
+    pub fn stride_array(&self) -> &A {
         &self.strides
     }
 
@@ -152,13 +166,13 @@ impl<S: Shape> Layout<S> {
     /// A read-only view of this layout expanded to `sizes` (PyTorch's
     /// `expand`): new leading dimensions and stretched size-1 dimensions get
     /// stride 0. The caller has checked that the sizes broadcast.
-    pub(crate) fn expand_to<S2: Shape>(&self, sizes: S2::Sizes) -> Layout<S2> {
+    pub(crate) fn expand_to<B: SizeArray>(&self, sizes: B) -> StridedLayout<B> {
         // PyTorch's `infer_expand_geometry`, right to left: a new leading
         // dimension takes the stride that would step over the ones after it,
         // and any dimension that is stretched gets stride 0.
         let rank = sizes.as_ref().len();
         let extra = rank - self.rank();
-        let mut strides = S2::Sizes::filled(rank, 0);
+        let mut strides = B::filled(rank, 0);
         for i in (0..rank).rev() {
             let target = sizes.as_ref()[i];
             let (size, stride) = match i.checked_sub(extra) {
@@ -171,7 +185,7 @@ impl<S: Shape> Layout<S> {
             };
             strides.as_mut()[i] = if size == target { stride } else { 0 };
         }
-        Layout {
+        StridedLayout {
             sizes,
             strides,
             offset: self.offset,
@@ -251,8 +265,8 @@ pub fn check_contiguous_strides(sizes: &[usize]) -> Result<(), Error> {
 
 /// A shape's array type holding a copy of `values` (whose length is its rank).
 #[inline]
-pub(crate) fn array_from<S: Shape>(values: &[usize]) -> S::Sizes {
-    let mut out = S::Sizes::filled(values.len(), 0);
+pub(crate) fn array_from<A: SizeArray>(values: &[usize]) -> A {
+    let mut out = A::filled(values.len(), 0);
     out.as_mut().copy_from_slice(values);
     out
 }

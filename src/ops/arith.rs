@@ -24,13 +24,14 @@
 use super::kernels::{
     self, BinaryFn, ElementOp, InCommon, NumberOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
 };
-use super::{Elementwise, broadcast_binary, unary, with_number_types};
+use super::{Elementwise, broadcast_map2, unary, with_number_types};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
     Common, CommonScalar, CommonType, CommonWithScalar, check_runtime_rank,
 };
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -61,7 +62,8 @@ where
         (A::DTYPE, SA::RANK, a.rank()),
         (B::DTYPE, SB::RANK, b.rank()),
     )?;
-    broadcast_binary(a, b, InCommon::<F, C>::new(f))
+    let (buffer, layout) = broadcast_map2(a.strided(), b.strided(), InCommon::<F, C>::new(f))?;
+    Ok(Tensor::from_buffer(buffer, layout))
 }
 
 macro_rules! binary_operator {
@@ -98,7 +100,7 @@ macro_rules! binary_operator {
                 let lhs: &Tensor<A, S1, D, R1> = self.borrow();
                 let rhs: &Tensor<B, S2, D, R2> = rhs.borrow();
                 promoted_binary::<_, _, Common<A, S1, B, S2>, _, _, _, _, _, _, _>(lhs, rhs, kernels::$Fn)
-                    .unwrap_or_else(|e| panic!("{e}"))
+                    .or_panic()
             }
         }
     )*};
@@ -125,7 +127,7 @@ macro_rules! binary_operator {
                 let lhs: &Tensor<A, S, D, R> = self.borrow();
                 let rhs: CommonScalar<A, S, $t> = cast(rhs);
                 unary(lhs, WithRight(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), rhs))
-                    .unwrap_or_else(|e| panic!("{e}"))
+                    .or_panic()
             }
         }
     )*};
@@ -155,7 +157,7 @@ macro_rules! scalar_left {
                 let rhs: &Tensor<A, S, D, R> = rhs.borrow();
                 let lhs: CommonScalar<A, S, $t> = cast(self);
                 unary(rhs, WithLeft(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), lhs))
-                    .unwrap_or_else(|e| panic!("{e}"))
+                    .or_panic()
             }
         }
     )*};
@@ -175,7 +177,7 @@ macro_rules! negation {
             type Output = Tensor<T, S, D>;
             fn neg(self) -> Self::Output {
                 let x: &Tensor<T, S, D, R> = self.borrow();
-                unary(x, kernels::Neg).unwrap_or_else(|e| panic!("{e}"))
+                unary(x, kernels::Neg).or_panic()
             }
         }
     )*};

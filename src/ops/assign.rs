@@ -23,6 +23,7 @@ use crate::dtype::promote::{
     Common, CommonScalar, CommonType, CommonWithScalar, StorableIn, check_runtime_rank,
 };
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::shape::{BroadcastInto, Shape, SizeArray, check_in_place};
 use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
@@ -163,7 +164,7 @@ macro_rules! assign_operator {
                 let rhs: CommonScalar<T, S, $t> = cast(rhs);
                 let ptr = R::ptr_mut(&mut self.data);
                 D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs))
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .or_panic();
             }
         }
     )*};
@@ -185,7 +186,7 @@ macro_rules! assign_operator {
             fn $method(&mut self, rhs: $($Rhs)*) {
                 let rhs: &Tensor<T2, SY, D, RY> = rhs.borrow();
                 assign::<_, _, Common<T, SX, T2, SY>, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .or_panic();
             }
         }
     )*};
@@ -274,6 +275,6 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn fill(&mut self, value: T) {
         let ptr = R::ptr_mut(&mut self.data);
-        D::update1(output(self, ptr), kernels::Constant(value)).unwrap_or_else(|e| panic!("{e}"));
+        D::update1(output(self, ptr), kernels::Constant(value)).or_panic();
     }
 }

@@ -16,6 +16,7 @@ use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{Common, CommonScalar, CommonType, CommonWithScalar};
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -101,7 +102,7 @@ macro_rules! comparisons {
             where
                 kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
             {
-                other.compare(self, kernels::$Fn).unwrap_or_else(|e| panic!("{e}"))
+                other.compare(self, kernels::$Fn).or_panic()
             }
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]

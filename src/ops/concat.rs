@@ -34,10 +34,11 @@ use super::Elementwise;
 use crate::dtype::{DType, Element, with_dtype};
 use crate::dynamic::{AnyElement, AnyTensor, DynShape, DynTensor};
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::layout::views::wrap_dim;
-use crate::layout::{Layout, array_from, checked_numel};
-use crate::shape::Shape;
+use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
+use crate::shape::{Shape, SizeArray};
 use crate::storage::{Owned, Repr, StridedRef};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
@@ -116,15 +117,22 @@ fn cat_parts<T: Element, S: Shape, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
 ) -> Result<Tensor<T, S, D>, Error> {
+    let (buffer, layout) = cat_buffer(parts, dim)?;
+    Ok(Tensor::from_buffer(buffer, layout))
+}
+
+/// [`cat_parts`] up to the tensor: generic over the output's size array
+/// rather than its shape, so one copy serves every shape of a rank.
+fn cat_buffer<T: Element, A: SizeArray, D: Elementwise>(
+    parts: &[StridedRef<'_, T, D>],
+    dim: isize,
+) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
     let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
     let (axis, out) = cat_sizes(&sizes, dim)?;
     // SAFETY: `cat_sizes` checked that the list is not empty and that the
     // parts of the output's rank fill it along `axis`.
     let buffer = unsafe { D::concatenate(parts, axis, &out)? };
-    Ok(Tensor::from_buffer(
-        buffer,
-        Layout::contiguous(array_from::<S>(&out)),
-    ))
+    Ok((buffer, StridedLayout::contiguous(array_from(&out))))
 }
 
 /// `stack` of shape-erased parts into a tensor of shape `S`: each part
@@ -133,6 +141,15 @@ fn stack_parts<T: Element, S: Shape, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
 ) -> Result<Tensor<T, S, D>, Error> {
+    let (buffer, layout) = stack_buffer(parts, dim)?;
+    Ok(Tensor::from_buffer(buffer, layout))
+}
+
+/// [`stack_parts`] up to the tensor, generic over the output's size array.
+fn stack_buffer<T: Element, A: SizeArray, D: Elementwise>(
+    parts: &[StridedRef<'_, T, D>],
+    dim: isize,
+) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
     let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
     let axis = stack_axis(&sizes, dim)?;
     let with_axis = |v: &[usize], x: usize| {
@@ -160,10 +177,7 @@ fn stack_parts<T: Element, S: Shape, D: Elementwise>(
     // part has the first one's sizes: with a 1 inserted at `axis`, they fill
     // the output (whose size there is their count) along it.
     let buffer = unsafe { D::concatenate(&unsqueezed, axis, &out)? };
-    Ok(Tensor::from_buffer(
-        buffer,
-        Layout::contiguous(array_from::<S>(&out)),
-    ))
+    Ok((buffer, StridedLayout::contiguous(array_from(&out))))
 }
 
 /// The parts of a static `cat` along `AXIS`: a tuple of two or three
@@ -324,7 +338,7 @@ pub trait Concat: Sized {
     where
         Self: CatParts<AXIS>,
     {
-        self.try_cat::<AXIS>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_cat::<AXIS>().or_panic()
     }
 
     /// [`cat`](Concat::cat), or `Err` with PyTorch's message when `Dyn`
@@ -343,7 +357,8 @@ pub trait Concat: Sized {
     where
         Self: CatParts<AXIS>,
     {
-        cat_parts(&CatParts::<AXIS>::strided(&self), AXIS as isize)
+        let (buffer, layout) = cat_buffer(&CatParts::<AXIS>::strided(&self), AXIS as isize)?;
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 
     /// The parts (of one shape) stacked along a new dimension at `AXIS`,
@@ -352,7 +367,7 @@ pub trait Concat: Sized {
     where
         Self: StackParts<AXIS>,
     {
-        self.try_stack::<AXIS>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_stack::<AXIS>().or_panic()
     }
 
     /// [`stack`](Concat::stack), or `Err` with PyTorch's message when `Dyn`
@@ -371,7 +386,8 @@ pub trait Concat: Sized {
     where
         Self: StackParts<AXIS>,
     {
-        stack_parts(&StackParts::<AXIS>::strided(&self), AXIS as isize)
+        let (buffer, layout) = stack_buffer(&StackParts::<AXIS>::strided(&self), AXIS as isize)?;
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 }
 

@@ -5,6 +5,7 @@ use super::kernels::Cast;
 use super::{Elementwise, unary};
 use crate::dtype::Element;
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::shape::Shape;
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -24,7 +25,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert_eq!(x.cast::<u8>().to_vec(), vec![255, 0, 2]);
     /// ```
     pub fn cast<U: Element>(&self) -> Tensor<U, S, D> {
-        self.try_cast().unwrap_or_else(|e| panic!("{e}"))
+        self.try_cast().or_panic()
     }
 
     /// [`cast`](Self::cast), or `Err` when the copy cannot be allocated.

@@ -294,7 +294,13 @@ impl<const N: usize> Plan<N> {
     /// when the operation is large. `visit` must tolerate being called
     /// concurrently for distinct runs.
     pub fn run<V: Visit<N>>(&self, visit: V) {
-        let visit = &visit;
+        self.run_visitor(&visit)
+    }
+
+    /// [`Plan::run`] behind a trait object: the walk and rayon's splitting
+    /// are compiled once per operand count, not once per kernel and dtype
+    /// (a virtual call per run or tile costs nothing next to its elements).
+    fn run_visitor(&self, visit: &dyn Visit<N>) {
         let numel = self.numel();
         if numel == 0 {
             return;
@@ -351,13 +357,13 @@ impl<const N: usize> Plan<N> {
         inner_len.div_ceil(pieces).next_multiple_of(PIECE_ALIGN)
     }
 
-    fn run_units<V: Visit<N>>(
+    fn run_units(
         &self,
         start: usize,
         end: usize,
         pieces: usize,
         tile: TileShape,
-        visit: &V,
+        visit: &dyn Visit<N>,
     ) {
         let rank = self.sizes.len();
         if rank == 0 {

@@ -23,6 +23,7 @@
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynSizes};
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::layout::array_from;
 use crate::shape::list::TupleShape;
 use crate::shape::{ExpandTo, FixedShape, Shape, check_expand, resolve_expand};
@@ -48,7 +49,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: ExpandTo<S2>,
     {
-        self.try_expand().unwrap_or_else(|e| panic!("{e}"))
+        self.try_expand().or_panic()
     }
 
     /// [`expand`](Self::expand), or `Err` with PyTorch's message when `Dyn`
@@ -134,7 +135,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     where
         S: ExpandTo<S2>,
     {
-        self.try_expand_as(other).unwrap_or_else(|e| panic!("{e}"))
+        self.try_expand_as(other).or_panic()
     }
 
     /// [`expand_as`](Self::expand_as), or `Err` with PyTorch's message.
@@ -159,7 +160,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> ViewOf<'_, T, S2, D, R> {
         let layout = self
             .layout
-            .expand_to::<S2>(array_from::<S2>(sizes.as_ref()));
+            .expand_to(array_from::<S2::Sizes>(sizes.as_ref()));
         Tensor {
             data: R::viewed(&self.data),
             layout,

@@ -31,7 +31,8 @@ use crate::dtype::promote::{
 use crate::dtype::{Element, Scalar};
 use crate::dynamic::scalar_as;
 use crate::error::Error;
-use crate::layout::{Layout, checked_numel};
+use crate::error::OrPanic;
+use crate::layout::{StridedLayout, checked_numel};
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray, broadcast_sizes_into};
 use crate::storage::{Backend, Repr, StridedRef};
 use crate::tensor::Tensor;
@@ -197,7 +198,7 @@ macro_rules! unary_methods {
             where
                 T: $bound,
             {
-                unary(self, $Fn).unwrap_or_else(|e| panic!("{e}"))
+                unary(self, $Fn).or_panic()
             }
         )*}
     };
@@ -356,7 +357,7 @@ macro_rules! binary_methods {
             where
                 $Fn: BinaryFn<O::Common, O::Common, O::Common>,
             {
-                other.apply(self, $Fn).unwrap_or_else(|e| panic!("{e}"))
+                other.apply(self, $Fn).or_panic()
             }
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]
@@ -432,7 +433,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
             self,
             InCommonUnary::<_, CommonScalar<T, S, f64>>::new(PowScalar(e)),
         )
-        .unwrap_or_else(|e| panic!("{e}"))
+        .or_panic()
     }
 
     /// Each element limited to `[min, max]`, the bounds plain numbers that
@@ -453,7 +454,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
         T: CommonWithScalar<N, S>,
         CommonScalar<T, S, N>: Clampable,
     {
-        self.try_clamp(min, max).unwrap_or_else(|e| panic!("{e}"))
+        self.try_clamp(min, max).or_panic()
     }
 
     /// [`clamp`](Self::clamp), or `Err` with PyTorch's message when a bound
@@ -635,7 +636,7 @@ where_functions! {
     /// assert_eq!(w.to_vec(), vec![1.0, 2.0, 3.0, 0.5, 0.5, 0.5]);
     /// ```
     where_ -> Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, D>
-        => |cond, a, b| try_where(cond, a, b).unwrap_or_else(|e| panic!("{e}"));
+        => |cond, a, b| try_where(cond, a, b).or_panic();
     /// [`where_`], or `Err` with PyTorch's message when `Dyn` sizes do not
     /// broadcast (the condition with `a` first, then with `b`, as PyTorch
     /// reports it).
@@ -676,6 +677,6 @@ where_functions! {
             broadcast_ref(DA::same(a.strided()), sizes.as_ref(), &sa),
             broadcast_ref(DB::same(b.strided()), sizes.as_ref(), &sb),
         )?;
-        Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
+        Ok(Tensor::from_buffer(buffer, StridedLayout::contiguous(sizes)))
         };
 }

@@ -40,49 +40,62 @@ pub use plan::{MatmulError, MatmulPlan, MatrixStrides};
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::Error;
-use crate::layout::Layout;
+use crate::error::or_panic;
+use crate::layout::StridedLayout;
 use crate::shape::list::TupleShape;
-use crate::shape::{Dim, InnerDim, MatmulShape, SameBatch, Shape};
-use crate::storage::Repr;
+use crate::shape::{Dim, InnerDim, MatmulShape, SameBatch, Shape, SizeArray};
+use crate::storage::{Repr, StridedRef};
 use crate::tensor::Tensor;
-use plan::{Operand, check_bmm, check_dot, check_matmul, check_mm, check_mv};
+use plan::{Operand, ProductKind};
 
 impl<T: Element, S: Shape, D: MatmulBackend, R: Repr> Tensor<T, S, D, R>
 where
     T: MatmulElement,
 {
-    fn matmul_operand(&self) -> Operand<'_> {
-        Operand {
-            sizes: self.layout.sizes(),
-            strides: self.layout.strides(),
-        }
-    }
-
-    /// The product of checked operands, as a tensor of shape `O`.
+    /// The product of the operands, after `kind`'s checks, as a tensor of
+    /// shape `O`.
     fn matmul_product<O: Shape, SB: Shape, RB: Repr>(
         &self,
         rhs: &Tensor<T, SB, D, RB>,
+        kind: ProductKind,
     ) -> Result<Tensor<T, O, D>, Error> {
-        let plan = MatmulPlan::new(self.matmul_operand(), rhs.matmul_operand())?;
-        let sizes = O::check_sizes(plan.out_sizes())?;
-        let buffer = D::matmul_buffer(&plan, self.strided(), rhs.strided())?;
-        Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
-    }
-
-    /// `torch.matmul`, checked at run time with PyTorch's texts.
-    fn checked_matmul<O: Shape, SB: Shape, RB: Repr>(
-        &self,
-        rhs: &Tensor<T, SB, D, RB>,
-    ) -> Result<Tensor<T, O, D>, Error> {
-        check_matmul(self.matmul_operand(), rhs.matmul_operand())?;
-        self.matmul_product(rhs)
+        let (buffer, sizes) = product(self.strided(), rhs.strided(), kind, O::check_sizes)?;
+        Ok(Tensor::from_buffer(
+            buffer,
+            StridedLayout::contiguous(sizes),
+        ))
     }
 }
 
-/// Unwraps a product whose static checks passed: only a `Dyn` size or a
-/// failed allocation can fail, and the plain forms panic with the text.
-fn or_panic<X>(result: Result<X, Error>) -> X {
-    result.unwrap_or_else(|e| panic!("{e}"))
+/// The product of two operands that pass `kind`'s checks, and its sizes,
+/// which `out_sizes` (the output shape's `check_sizes`) accepts first. Generic over the
+/// output's size array, not its shape: one copy per rank and dtype.
+fn product<T, D, A>(
+    a: StridedRef<'_, T, D>,
+    b: StridedRef<'_, T, D>,
+    kind: ProductKind,
+    out_sizes: fn(&[usize]) -> Result<A, Error>,
+) -> Result<(D::Buffer<T>, A), Error>
+where
+    T: MatmulElement,
+    D: MatmulBackend,
+    A: SizeArray,
+{
+    let (oa, ob) = (
+        Operand {
+            sizes: a.sizes,
+            strides: a.strides,
+        },
+        Operand {
+            sizes: b.sizes,
+            strides: b.strides,
+        },
+    );
+    kind.check(oa, ob)?;
+    let plan = MatmulPlan::new(oa, ob)?;
+    let sizes = out_sizes(plan.out_sizes())?;
+    let buffer = D::matmul_buffer(&plan, a, b)?;
+    Ok((buffer, sizes))
 }
 
 impl<T, S, D, R> Tensor<T, S, D, R>
@@ -141,7 +154,7 @@ where
         T: MatmulElement,
         S: MatmulShape<SB, Output = O>,
     {
-        self.checked_matmul(rhs)
+        self.matmul_product(rhs, ProductKind::Matmul)
     }
 }
 
@@ -165,10 +178,7 @@ where
     where
         K1: InnerDim<K2>,
     {
-        or_panic(
-            check_dot(self.layout.sizes(), rhs.layout.sizes())
-                .and_then(|()| self.matmul_product(rhs)),
-        )
+        or_panic(self.matmul_product(rhs, ProductKind::Dot))
     }
 }
 
@@ -195,10 +205,7 @@ where
     where
         K1: InnerDim<K2>,
     {
-        or_panic(
-            check_mm(self.layout.sizes(), rhs.layout.sizes())
-                .and_then(|()| self.matmul_product(rhs)),
-        )
+        or_panic(self.matmul_product(rhs, ProductKind::Mm))
     }
 
     /// A matrix times a vector (PyTorch's `torch.mv`).
@@ -212,10 +219,7 @@ where
     where
         K1: InnerDim<K2>,
     {
-        or_panic(
-            check_mv(self.layout.sizes(), rhs.layout.sizes())
-                .and_then(|()| self.matmul_product(rhs)),
-        )
+        or_panic(self.matmul_product(rhs, ProductKind::Mv))
     }
 }
 
@@ -246,10 +250,7 @@ where
         B1: SameBatch<B2>,
         K1: InnerDim<K2>,
     {
-        or_panic(
-            check_bmm(self.layout.sizes(), rhs.layout.sizes())
-                .and_then(|()| self.matmul_product(rhs)),
-        )
+        or_panic(self.matmul_product(rhs, ProductKind::Bmm))
     }
 }
 
@@ -262,8 +263,7 @@ macro_rules! dyn_products {
             &self,
             rhs: &Tensor<T, SB, D, RB>,
         ) -> Result<DynTensor<T, D>, Error> {
-            $check(self.layout.sizes(), rhs.layout.sizes())?;
-            self.matmul_product(rhs)
+            self.matmul_product(rhs, ProductKind::$check)
         }
     )*};
 }
@@ -289,7 +289,7 @@ where
         &self,
         rhs: &Tensor<T, SB, D, RB>,
     ) -> Result<DynTensor<T, D>, Error> {
-        self.checked_matmul(rhs)
+        self.matmul_product(rhs, ProductKind::Matmul)
     }
 
     dyn_products! {
@@ -305,7 +305,7 @@ where
         /// );
         /// # Ok::<(), shaped::Error>(())
         /// ```
-        mm => check_mm;
+        mm => Mm;
         /// A batch of matrix products of equal batch sizes (PyTorch's
         /// `torch.bmm`), or PyTorch's error.
         ///
@@ -319,7 +319,7 @@ where
         /// );
         /// # Ok::<(), shaped::Error>(())
         /// ```
-        bmm => check_bmm;
+        bmm => Bmm;
         /// A matrix times a vector (PyTorch's `torch.mv`), or PyTorch's error.
         ///
         /// ```
@@ -329,7 +329,7 @@ where
         /// assert_eq!(a.mv(&v)?.to_vec(), vec![3, 7]);
         /// # Ok::<(), shaped::Error>(())
         /// ```
-        mv => check_mv;
+        mv => Mv;
         /// The dot product of two vectors (PyTorch's `torch.dot`), or
         /// PyTorch's error.
         ///
@@ -343,6 +343,6 @@ where
         /// );
         /// # Ok::<(), shaped::Error>(())
         /// ```
-        dot => check_dot;
+        dot => Dot;
     }
 }

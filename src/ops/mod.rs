@@ -32,9 +32,9 @@ pub mod reductions;
 
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{Layout, checked_numel};
+use crate::layout::{StridedLayout, checked_numel};
 use crate::shape::{Shape, SizeArray, broadcast_sizes_into};
-use crate::storage::{Backend, Repr, Storage, StridedRef};
+use crate::storage::{Backend, Repr, StridedRef};
 use crate::tensor::Tensor;
 use kernels::{BinaryFn, UnaryFn};
 
@@ -192,60 +192,49 @@ pub(crate) fn broadcast_strides(
     }
 }
 
-/// `f(a, b)` with broadcasting: the engine behind every binary operator.
-/// `Err` only when a `Dyn` size turns out not to broadcast.
-pub(crate) fn broadcast_binary<A, B, U, SA, SB, SO, D, RA, RB, F>(
-    a: &Tensor<A, SA, D, RA>,
-    b: &Tensor<B, SB, D, RB>,
+/// `f(a, b)` with broadcasting, the engine behind every binary operator:
+/// the output's buffer and its contiguous layout. `Err` when `Dyn` sizes
+/// turn out not to broadcast. Shape-erased: the layout's arrays have the
+/// output's rank, so every pair of shapes broadcasting to one rank shares
+/// this function.
+pub(crate) fn broadcast_map2<A, B, U, Z, D, F>(
+    a: StridedRef<'_, A, D>,
+    b: StridedRef<'_, B, D>,
     f: F,
-) -> Result<Tensor<U, SO, D>, Error>
+) -> Result<(D::Buffer<U>, StridedLayout<Z>), Error>
 where
     A: Element,
     B: Element,
     U: Element,
-    SA: Shape,
-    SB: Shape,
-    SO: Shape,
+    Z: SizeArray,
     D: Elementwise,
-    RA: Repr,
-    RB: Repr,
     F: BinaryFn<A, B, U>,
 {
-    let rank = a.rank().max(b.rank());
-    let mut sizes = SO::Sizes::filled(rank, 0);
-    broadcast_sizes_into(a.layout.sizes(), b.layout.sizes(), sizes.as_mut())?;
+    let rank = a.sizes.len().max(b.sizes.len());
+    let mut sizes = Z::filled(rank, 0);
+    broadcast_sizes_into(a.sizes, b.sizes, sizes.as_mut())?;
     checked_numel(sizes.as_ref())?;
-    let mut a_strides = SO::Sizes::filled(rank, 0);
-    let mut b_strides = SO::Sizes::filled(rank, 0);
-    broadcast_strides(
-        a.layout.sizes(),
-        a.layout.strides(),
-        sizes.as_ref(),
-        a_strides.as_mut(),
-    );
-    broadcast_strides(
-        b.layout.sizes(),
-        b.layout.strides(),
-        sizes.as_ref(),
-        b_strides.as_mut(),
-    );
+    let mut a_strides = Z::filled(rank, 0);
+    let mut b_strides = Z::filled(rank, 0);
+    broadcast_strides(a.sizes, a.strides, sizes.as_ref(), a_strides.as_mut());
+    broadcast_strides(b.sizes, b.strides, sizes.as_ref(), b_strides.as_mut());
     let buffer = D::map2(
         sizes.as_ref(),
         StridedRef {
-            ptr: a.data.ptr(),
+            ptr: a.ptr,
             sizes: sizes.as_ref(),
             strides: a_strides.as_ref(),
-            offset: a.layout.offset(),
+            offset: a.offset,
         },
         StridedRef {
-            ptr: b.data.ptr(),
+            ptr: b.ptr,
             sizes: sizes.as_ref(),
             strides: b_strides.as_ref(),
-            offset: b.layout.offset(),
+            offset: b.offset,
         },
         f,
     )?;
-    Ok(Tensor::from_buffer(buffer, Layout::contiguous(sizes)))
+    Ok((buffer, StridedLayout::contiguous(sizes)))
 }
 
 /// `f(a)` elementwise into a new tensor of `a`'s shape; `Err` only when the
@@ -265,6 +254,6 @@ where
     let buffer = D::map1(a.strided(), f)?;
     Ok(Tensor::from_buffer(
         buffer,
-        Layout::contiguous(a.layout.size_array().clone()),
+        StridedLayout::contiguous(a.layout.size_array().clone()),
     ))
 }

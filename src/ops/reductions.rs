@@ -50,11 +50,12 @@ use super::reducers::{
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::Error;
+use crate::error::or_panic;
 use crate::layout::views::wrap_dim;
-use crate::layout::{Layout, array_from};
+use crate::layout::{StridedLayout, array_from};
 use crate::shape::list::TupleShape;
 use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
-use crate::shape::{FixedShape, Shape};
+use crate::shape::{FixedShape, Shape, SizeArray};
 use crate::storage::{Repr, StridedRef};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
@@ -292,16 +293,31 @@ fn check_index_dtype<T: Element>(op: &'static str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Unwraps a reduction whose arguments the types already checked: only a
-/// failed allocation or a device's failure is left, and the forms without
-/// `Result` panic with its text.
-fn or_panic<X>(result: Result<X, Error>) -> X {
-    result.unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// The mask of every dimension.
 fn all_mask(rank: usize) -> Mask {
     Mask::from_elem(true, rank)
+}
+
+/// Reducer `r` run along `mask`, with the output's layout: generic over the
+/// output's size array rather than the shapes, so one copy serves every
+/// reduction of one rank to another.
+#[allow(clippy::type_complexity)]
+fn reduce_buffer<T, Rd, A, D>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+    keepdim: bool,
+    r: Rd,
+) -> Result<(D::Buffer<Rd::Out>, StridedLayout<A>), Error>
+where
+    T: Element,
+    Rd: Reducer<T>,
+    Rd::Out: Element,
+    A: SizeArray,
+    D: Reductions,
+{
+    let sizes = out_sizes(x.sizes, mask, keepdim);
+    let buffer = D::reduce(x, mask, r)?;
+    Ok((buffer, StridedLayout::contiguous(array_from(&sizes))))
 }
 
 impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
@@ -313,7 +329,10 @@ impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
         keepdim: bool,
     ) -> Tensor<U, S2, D> {
         let sizes = out_sizes(self.layout.sizes(), mask, keepdim);
-        Tensor::from_buffer(buffer, Layout::contiguous(array_from::<S2>(&sizes)))
+        Tensor::from_buffer(
+            buffer,
+            StridedLayout::contiguous(array_from::<S2::Sizes>(&sizes)),
+        )
     }
 
     /// Runs reducer `r` along `mask` into a tensor of shape `S2`.
@@ -326,7 +345,8 @@ impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
     where
         Rd::Out: Element,
     {
-        Ok(self.reduced(D::reduce(self.strided(), mask, r)?, mask, keepdim))
+        let (buffer, layout) = reduce_buffer(self.strided(), mask, keepdim, r)?;
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 
     /// Wraps values and indices along `mask` into two tensors of shape `S2`.
@@ -378,7 +398,7 @@ impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
             }
         };
         let (values, indices) = extreme_at(x)?;
-        let rank0 = || Layout::contiguous(array_from::<()>(&[]));
+        let rank0 = || StridedLayout::contiguous(array_from::<[usize; 0]>(&[]));
         Ok((
             Tensor::from_buffer(values, rank0()),
             Tensor::from_buffer(indices, rank0()),

@@ -118,6 +118,30 @@ pub trait FixedShape: Shape {
     const NUMEL: usize;
 }
 
+/// Checks runtime `sizes` against a static shape's sizes (`None` for a
+/// `Dyn` dimension): the rank, then every static size, in order.
+fn check_static_sizes(sizes: &[usize], expected: &[Option<usize>]) -> Result<(), Error> {
+    if sizes.len() != expected.len() {
+        return Err(Error::RankMismatch {
+            expected: expected.len(),
+            actual: sizes.len(),
+        });
+    }
+    for (dim, (&actual, &size)) in sizes.iter().zip(expected).enumerate() {
+        match size {
+            Some(expected) if expected != actual => {
+                return Err(Error::StaticSizeMismatch {
+                    dim,
+                    expected,
+                    actual,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 macro_rules! tuple_shapes {
     ($n:literal, $priority:ident; $($t:ident)*) => {
         impl<$($t: Dim),*> Shape for ($($t,)*) {
@@ -125,26 +149,10 @@ macro_rules! tuple_shapes {
             type Priority = crate::dtype::promote::$priority;
             const RANK: Option<usize> = Some($n);
 
-            #[allow(unused_variables, unused_mut, unused_assignments)]
             fn check_sizes(sizes: &[usize]) -> Result<Self::Sizes, Error> {
-                if sizes.len() != $n {
-                    return Err(Error::RankMismatch { expected: $n, actual: sizes.len() });
-                }
+                check_static_sizes(sizes, &[$($t::SIZE),*])?;
                 let mut out = [0usize; $n];
                 out.copy_from_slice(sizes);
-                let mut i = 0;
-                $(
-                    if let Some(n) = $t::SIZE {
-                        if n != sizes[i] {
-                            return Err(Error::StaticSizeMismatch {
-                                dim: i,
-                                expected: n,
-                                actual: sizes[i],
-                            });
-                        }
-                    }
-                    i += 1;
-                )*
                 Ok(out)
             }
         }

@@ -4,8 +4,11 @@
 use super::Tensor;
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
-use crate::layout::{Layout, check_contiguous_strides, checked_numel, checked_storage};
-use crate::shape::{FixedShape, Shape, StaticDim};
+use crate::error::OrPanic;
+use crate::layout::{
+    StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
+};
+use crate::shape::{FixedShape, Shape, SizeArray, StaticDim};
 use crate::storage::Cpu;
 use crate::storage::cpu::CpuBuffer;
 
@@ -48,8 +51,8 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![2.5]);
     /// ```
     pub fn full(value: T) -> Self {
-        let buffer = CpuBuffer::try_full(S::NUMEL, value).unwrap_or_else(|e| panic!("{e}"));
-        Tensor::from_buffer(buffer, Layout::contiguous(S::SIZES))
+        let (buffer, layout) = filled(S::SIZES, value);
+        Tensor::from_buffer(buffer, layout)
     }
 
     /// A tensor from its elements in row-major order; `Err` when their
@@ -75,8 +78,15 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
                 "tensor!: element count does not fill the shape"
             )
         };
-        Tensor::from_buffer(data.to_vec().into(), Layout::contiguous(S::SIZES))
+        Tensor::from_buffer(data.to_vec().into(), StridedLayout::contiguous(S::SIZES))
     }
+}
+
+/// A buffer of `value`s filling `sizes`, and its contiguous layout
+/// (generic over the size array, not the shape: one copy per rank).
+fn filled<T: Element, A: SizeArray>(sizes: A, value: T) -> (CpuBuffer<T>, StridedLayout<A>) {
+    let buffer = CpuBuffer::try_full(numel(sizes.as_ref()), value).or_panic();
+    (buffer, StridedLayout::contiguous(sizes))
 }
 
 impl<T: Numeric, N: StaticDim> Tensor<T, (N,), Cpu> {
@@ -89,7 +99,7 @@ impl<T: Numeric, N: StaticDim> Tensor<T, (N,), Cpu> {
     /// ```
     pub fn arange() -> Self {
         let data: Vec<T> = (0..N::N).map(T::from_index).collect();
-        Tensor::from_buffer(data.into(), Layout::contiguous([N::N]))
+        Tensor::from_buffer(data.into(), StridedLayout::contiguous([N::N]))
     }
 }
 
@@ -116,7 +126,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// A tensor filled with `value`, with runtime sizes (see
     /// [`zeros_with`](Self::zeros_with)).
     pub fn full_with(sizes: &[usize], value: T) -> Self {
-        Self::try_full_with(sizes, value).unwrap_or_else(|e| panic!("{e}"))
+        Self::try_full_with(sizes, value).or_panic()
     }
 
     /// A tensor filled with `value`, with runtime sizes; `Err` when the sizes
@@ -134,7 +144,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
         let numel = checked_numel(sizes.as_ref())?;
         Ok(Tensor::from_buffer(
             CpuBuffer::try_full(numel, value)?,
-            Layout::contiguous(sizes),
+            StridedLayout::contiguous(sizes),
         ))
     }
 
@@ -159,6 +169,9 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
         checked_numel(sizes).map_err(|_| Error::NumelOverflow)?;
         check_contiguous_strides(sizes)?;
         let sizes = S::check_sizes(sizes)?;
-        Ok(Tensor::from_buffer(data.into(), Layout::contiguous(sizes)))
+        Ok(Tensor::from_buffer(
+            data.into(),
+            StridedLayout::contiguous(sizes),
+        ))
     }
 }

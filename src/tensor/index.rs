@@ -5,7 +5,9 @@ use super::Tensor;
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
-use crate::shape::Shape;
+use crate::error::OrPanic;
+use crate::layout::StridedLayout;
+use crate::shape::{Shape, SizeArray};
 use crate::storage::{Cpu, Repr, Storage, Writable};
 use core::ops::{Index, IndexMut};
 
@@ -24,14 +26,29 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
     /// assert_eq!(x.get(&[0, 0]).unwrap_err().to_string(), "too many indices for tensor of dimension 1");
     /// ```
     pub fn get(&self, index: &[usize]) -> Result<&T, Error> {
-        let at = self.layout.index_offset(index)?;
-        // SAFETY: `at` is a checked index into the layout, and layouts never
-        // reach past the end of their storage, so `at < self.data.len()`. The
-        // storage lives at least as long as `&self` (owned, or borrowed for
-        // longer), and no writer can exist while `&self` does: writable
-        // tensors are owned or exclusive borrows.
-        Ok(unsafe { &*self.data.ptr().as_ptr().add(at) })
+        element::<T, R, _>(&self.data, &self.layout, index)
     }
+}
+
+/// The element at `index` of a tensor's data and layout (generic over the
+/// layout's arrays rather than the shape, so shapes of one rank share it).
+fn element<'a, T, R, A>(
+    data: &'a R::Data<T, Cpu>,
+    layout: &StridedLayout<A>,
+    index: &[usize],
+) -> Result<&'a T, Error>
+where
+    T: Element,
+    R: Repr,
+    A: SizeArray,
+{
+    let at = layout.index_offset(index)?;
+    // SAFETY: `at` is a checked index into the layout, and layouts never
+    // reach past the end of their storage, so `at < data.len()`. The
+    // storage lives at least as long as `'a` (owned, or borrowed for
+    // longer), and no writer can exist while `data` is borrowed: writable
+    // tensors are owned or exclusive borrows.
+    Ok(unsafe { &*data.ptr().as_ptr().add(at) })
 }
 
 impl<T: Element, S: Shape, R: Writable> Tensor<T, S, Cpu, R> {
@@ -72,7 +89,7 @@ where
     type Output = T;
 
     fn index(&self, index: [usize; N]) -> &T {
-        self.get(&index).unwrap_or_else(|e| panic!("{e}"))
+        element::<T, R, _>(&self.data, &self.layout, &index).or_panic()
     }
 }
 
@@ -91,7 +108,7 @@ where
     R: Writable,
 {
     fn index_mut(&mut self, index: [usize; N]) -> &mut T {
-        self.get_mut(&index).unwrap_or_else(|e| panic!("{e}"))
+        self.get_mut(&index).or_panic()
     }
 }
 
@@ -110,12 +127,12 @@ macro_rules! dynamic_index {
         impl<$($gen)* T: Element, R: Repr> Index<$Index> for Tensor<T, DynShape, Cpu, R> {
             type Output = T;
             fn index(&self, index: $Index) -> &T {
-                self.get(&index[..]).unwrap_or_else(|e| panic!("{e}"))
+                self.get(&index[..]).or_panic()
             }
         }
         impl<$($gen)* T: Element, R: Writable> IndexMut<$Index> for Tensor<T, DynShape, Cpu, R> {
             fn index_mut(&mut self, index: $Index) -> &mut T {
-                self.get_mut(&index[..]).unwrap_or_else(|e| panic!("{e}"))
+                self.get_mut(&index[..]).or_panic()
             }
         }
     )*};

@@ -7,9 +7,10 @@ mod format;
 mod index;
 
 use crate::dtype::{DType, Element};
-use crate::layout::Layout;
+use crate::error::OrPanic;
+use crate::layout::{Layout, StridedLayout};
 use crate::ops::Elementwise;
-use crate::shape::Shape;
+use crate::shape::{Shape, SizeArray};
 use crate::storage::{
     self, Backend, Cpu, Device, Owned, OwnedData, Repr, Storage, StridedRef, View, ViewMut,
     Writable,
@@ -185,11 +186,10 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert!(!grid.shares_storage_with(&t));
     /// ```
     pub fn to_owned(&self) -> Tensor<T, S, D> {
-        let buffer = D::map1(self.strided(), crate::ops::kernels::Identity)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let buffer = D::map1(self.strided(), crate::ops::kernels::Identity).or_panic();
         Tensor {
             data: OwnedData::new(buffer),
-            layout: Layout::contiguous(self.layout.size_array().clone()),
+            layout: crate::layout::StridedLayout::contiguous(self.layout.size_array().clone()),
         }
     }
 }
@@ -210,10 +210,22 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
 impl<T: Element, S: Shape, D: Backend> Tensor<T, S, D> {
     /// An owned tensor from a buffer and a layout that fits it.
     pub(crate) fn from_buffer(buffer: D::Buffer<T>, layout: Layout<S>) -> Self {
-        let data = OwnedData::new(buffer);
-        debug_assert!(layout.storage_span() <= data.len());
-        Tensor { data, layout }
+        Tensor {
+            data: owned_data(buffer, &layout),
+            layout,
+        }
     }
+}
+
+/// A buffer as a tensor's data, for a layout that fits it (generic over the
+/// layout's arrays, not its shape: one copy serves every shape of a rank).
+pub(crate) fn owned_data<T: Element, D: Backend, A: SizeArray>(
+    buffer: D::Buffer<T>,
+    layout: &StridedLayout<A>,
+) -> OwnedData<T, D> {
+    let data = OwnedData::new(buffer);
+    debug_assert!(layout.storage_span() <= data.len());
+    data
 }
 
 impl<T: Element, S: Shape> Clone for Tensor<T, S, Cpu> {

@@ -26,6 +26,7 @@
 
 use crate::dtype::{ComplexElement, Conjugate};
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::layout::views::Strided;
 use crate::ops::device_op::{KernelOp, OpCode};
 use crate::ops::kernels::UnaryFn;
@@ -40,7 +41,7 @@ impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
     fn part_view<S2: Shape>(&self, l: Strided) -> TensorView<'_, C::Real, S2, D> {
         Tensor {
             data: crate::storage::borrow(&self.data).parts(),
-            layout: super::layout_of::<S2>(&l),
+            layout: super::layout_of::<S2::Sizes>(&l),
         }
     }
 
@@ -92,7 +93,7 @@ impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
 impl<C: ComplexElement, S: Shape, D: Backend, R: Writable> Tensor<C, S, D, R> {
     /// A writable view of the parts the layout `l` picks.
     fn part_view_mut(&mut self, l: Strided) -> TensorViewMut<'_, C::Real, S, D> {
-        let layout = super::layout_of::<S>(&l);
+        let layout = super::layout_of::<S::Sizes>(&l);
         Tensor {
             data: borrow_mut::<C, D, R>(&mut self.data).parts(),
             layout,
@@ -144,7 +145,7 @@ impl<T: Conjugate, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert_eq!(z.conj().to_vec(), vec![Complex::new(1.0, -2.0)]);
     /// ```
     pub fn conj(&self) -> Tensor<T, S, D> {
-        self.try_conj().unwrap_or_else(|e| panic!("{e}"))
+        self.try_conj().or_panic()
     }
 
     /// [`conj`](Self::conj), or `Err` when the copy cannot be allocated.

@@ -4,11 +4,12 @@
 use super::CowOf;
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::is_contiguous;
+use crate::error::OrPanic;
 use crate::layout::views::Strided;
+use crate::layout::{StridedLayout, array_from, is_contiguous};
 use crate::ops::Elementwise;
-use crate::shape::Shape;
-use crate::storage::{Backend, Repr};
+use crate::shape::{Shape, SizeArray};
+use crate::storage::{Backend, Repr, StridedRef};
 use crate::tensor::Tensor;
 
 /// An order of a tensor's elements in memory (PyTorch's `memory_format`).
@@ -154,40 +155,21 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// channels-last-3d 5-d) panic, as in PyTorch; `Preserve` is
     /// `Contiguous` here.
     pub fn contiguous_in(&self, format: MemoryFormat) -> CowOf<'_, T, S, D, R> {
-        self.try_contiguous_in(format)
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_contiguous_in(format).or_panic()
     }
 
     /// [`contiguous_in`](Self::contiguous_in), with `Err` for a format that
     /// does not apply to the rank or a failed allocation.
     pub fn try_contiguous_in(&self, format: MemoryFormat) -> Result<CowOf<'_, T, S, D, R>, Error> {
-        let format = if format == MemoryFormat::Preserve {
-            MemoryFormat::Contiguous
-        } else {
-            format
-        };
-        let order = format
-            .fastest_first(self.rank())
-            .ok_or(Error::MemoryFormatRank {
-                format,
-                rank: self.rank(),
-            })?;
-        if is_in_order(self.layout.sizes(), self.layout.strides(), &order) {
-            return Ok(self.cow_view(self.strided_layout()));
-        }
-        let mut copy = self.copy_in_order(&order)?;
-        if format != MemoryFormat::Contiguous {
-            // Only the strides of a tensor of no elements can differ.
-            let strides = channels_last_strides(self.layout.sizes(), &order);
-            copy.layout = crate::layout::Layout::from_parts(
-                copy.layout.size_array().clone(),
-                crate::layout::array_from::<S>(&strides),
-                0,
-            );
-        }
-        Ok(Tensor {
-            data: R::cow_owned(copy.data),
-            layout: copy.layout,
+        Ok(match copy_in_format(self.strided(), format)? {
+            None => Tensor {
+                data: R::cow_viewed(&self.data),
+                layout: self.layout.clone(),
+            },
+            Some((buffer, layout)) => Tensor {
+                data: R::cow_owned(crate::tensor::owned_data(buffer, &layout)),
+                layout,
+            },
         })
     }
 
@@ -206,53 +188,95 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn clone(&self) -> Tensor<T, S, D> {
-        self.try_clone().unwrap_or_else(|e| panic!("{e}"))
+        self.try_clone().or_panic()
     }
 
     /// [`clone`](Self::clone), with `Err` when allocation fails.
     pub fn try_clone(&self) -> Result<Tensor<T, S, D>, Error> {
-        let (sizes, strides) = (self.layout.sizes(), self.layout.strides());
-        // PyTorch's `clone(preserve_format)`: a dense non-overlapping layout
-        // gets `empty_strided` with its own strides; any other gets
-        // `empty_like`, whose strides come from `infer_dense_strides`.
-        if is_dense(sizes, strides) {
-            // Copy in the order of the strides (size-1 dimensions, whose
-            // strides are arbitrary, place nothing), then keep the strides.
-            let mut order: Vec<usize> = (0..self.rank()).collect();
-            order.sort_by_key(|&d| (sizes[d] > 1, strides[d]));
-            let mut copy = self.copy_in_order(&order)?;
-            copy.layout = crate::layout::Layout::from_parts(
-                crate::layout::array_from::<S>(sizes),
-                crate::layout::array_from::<S>(strides),
-                0,
-            );
-            return Ok(copy);
-        }
-        self.copy_in_order(&dense_order(sizes, strides))
+        let (buffer, layout) = preserving_copy(self.strided())?;
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 
     /// A contiguous copy (row-major), as an owned tensor.
     pub(crate) fn contiguous_copy(&self) -> Result<Tensor<T, S, D>, Error> {
-        self.copy_in_order(&(0..self.rank()).rev().collect::<Vec<_>>())
-    }
-
-    /// A copy whose layout has `order[0]` varying fastest.
-    fn copy_in_order(&self, order: &[usize]) -> Result<Tensor<T, S, D>, Error> {
-        let sizes = self.layout.sizes();
-        // Walk the elements in the target order: permute so that order[0] is
-        // the last dimension, copy row-major, then put the dimensions back.
-        let slowest_first: Vec<isize> = order.iter().rev().map(|&d| d as isize).collect();
-        let walked = self.strided_layout().permute(&slowest_first)?;
-        let view: super::ViewOf<'_, T, crate::DynShape, D, R> = self.reinterpret(walked);
-        let buffer = D::map1(view.strided(), crate::ops::kernels::Identity)?;
-        let strides = strides_in_order(sizes, order);
-        let layout = crate::layout::Layout::from_parts(
-            crate::layout::array_from::<S>(sizes),
-            crate::layout::array_from::<S>(&strides),
-            0,
-        );
+        let order: Vec<usize> = (0..self.rank()).rev().collect();
+        let (buffer, layout) = copy_in_order(self.strided(), &order)?;
         Ok(Tensor::from_buffer(buffer, layout))
     }
+}
+
+/// The copy behind `contiguous_in(format)`, or `None` when `src` is already
+/// laid out in `format`. Like every copy below, it is generic over the
+/// layout's arrays (`A`), not the tensor's shape, so one compiled copy
+/// serves every shape of a rank.
+#[allow(clippy::type_complexity)]
+fn copy_in_format<T: Element, D: Elementwise, A: SizeArray>(
+    src: StridedRef<'_, T, D>,
+    format: MemoryFormat,
+) -> Result<Option<(D::Buffer<T>, StridedLayout<A>)>, Error> {
+    let format = if format == MemoryFormat::Preserve {
+        MemoryFormat::Contiguous
+    } else {
+        format
+    };
+    let (sizes, rank) = (src.sizes, src.sizes.len());
+    let order = format
+        .fastest_first(rank)
+        .ok_or(Error::MemoryFormatRank { format, rank })?;
+    if is_in_order(sizes, src.strides, &order) {
+        return Ok(None);
+    }
+    let (buffer, mut layout) = copy_in_order::<T, D, A>(src, &order)?;
+    if format != MemoryFormat::Contiguous {
+        // Only the strides of a tensor of no elements can differ.
+        let strides = channels_last_strides(sizes, &order);
+        layout = StridedLayout::from_parts(layout.size_array().clone(), array_from(&strides), 0);
+    }
+    Ok(Some((buffer, layout)))
+}
+
+/// The copy behind `clone()` (PyTorch's `preserve_format`).
+fn preserving_copy<T: Element, D: Elementwise, A: SizeArray>(
+    src: StridedRef<'_, T, D>,
+) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
+    let (sizes, strides) = (src.sizes, src.strides);
+    // PyTorch's `clone(preserve_format)`: a dense non-overlapping layout
+    // gets `empty_strided` with its own strides; any other gets
+    // `empty_like`, whose strides come from `infer_dense_strides`.
+    if is_dense(sizes, strides) {
+        // Copy in the order of the strides (size-1 dimensions, whose
+        // strides are arbitrary, place nothing), then keep the strides.
+        let mut order: Vec<usize> = (0..sizes.len()).collect();
+        order.sort_by_key(|&d| (sizes[d] > 1, strides[d]));
+        let (buffer, _) = copy_in_order::<T, D, A>(src, &order)?;
+        let layout = StridedLayout::from_parts(array_from(sizes), array_from(strides), 0);
+        return Ok((buffer, layout));
+    }
+    copy_in_order(src, &dense_order(sizes, strides))
+}
+
+/// A copy of `src` whose layout has `order[0]` varying fastest.
+fn copy_in_order<T: Element, D: Elementwise, A: SizeArray>(
+    src: StridedRef<'_, T, D>,
+    order: &[usize],
+) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
+    let sizes = src.sizes;
+    // Walk the elements in the target order: permute so that order[0] is
+    // the last dimension, copy row-major, then put the dimensions back.
+    let slowest_first: Vec<isize> = order.iter().rev().map(|&d| d as isize).collect();
+    let walked = Strided::new(sizes, src.strides, src.offset).permute(&slowest_first)?;
+    let buffer = D::map1(
+        StridedRef {
+            ptr: src.ptr,
+            sizes: walked.sizes(),
+            strides: walked.strides(),
+            offset: walked.offset(),
+        },
+        crate::ops::kernels::Identity,
+    )?;
+    let strides = strides_in_order(sizes, order);
+    let layout = StridedLayout::from_parts(array_from(sizes), array_from(&strides), 0);
+    Ok((buffer, layout))
 }
 
 /// PyTorch's `is_non_overlapping_and_dense`: some order of the dimensions

@@ -22,8 +22,8 @@ pub use split::{Pieces, PiecesOf};
 
 use crate::dtype::Element;
 use crate::layout::views::{SignedDims, Strided};
-use crate::layout::{Layout, array_from};
-use crate::shape::Shape;
+use crate::layout::{StridedLayout, array_from};
+use crate::shape::{Shape, SizeArray};
 use crate::storage::{Backend, CowData, CowView, Repr};
 use crate::tensor::{Tensor, TensorViewMut};
 
@@ -64,7 +64,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     pub(crate) fn reinterpret<S2: Shape>(&self, l: Strided) -> ViewOf<'_, T, S2, D, R> {
         Tensor {
             data: R::viewed(&self.data),
-            layout: layout_of::<S2>(&l),
+            layout: layout_of::<S2::Sizes>(&l),
         }
     }
 
@@ -72,7 +72,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     pub(crate) fn cow_view<S2: Shape>(&self, l: Strided) -> CowOf<'_, T, S2, D, R> {
         Tensor {
             data: R::cow_viewed(&self.data),
-            layout: layout_of::<S2>(&l),
+            layout: layout_of::<S2::Sizes>(&l),
         }
     }
 }
@@ -86,7 +86,7 @@ impl<T: Element, S: Shape, D: Backend, R: crate::storage::Writable> Tensor<T, S,
         debug_assert!(crate::layout::is_non_overlapping(l.sizes(), l.strides()));
         Tensor {
             data: crate::storage::borrow_mut::<T, D, R>(&mut self.data),
-            layout: layout_of::<S2>(&l),
+            layout: layout_of::<S2::Sizes>(&l),
         }
     }
 }
@@ -121,12 +121,12 @@ pub(crate) fn signed_dims(dims: &[usize]) -> SignedDims {
     dims.iter().map(|&d| signed(d)).collect()
 }
 
-/// `l` as a layout of shape `S` (whose rank it has).
+/// `l` as a layout whose arrays are `A` (of `l`'s rank).
 #[inline]
-pub(crate) fn layout_of<S: Shape>(l: &Strided) -> Layout<S> {
-    Layout::from_parts(
-        array_from::<S>(l.sizes()),
-        array_from::<S>(l.strides()),
+pub(crate) fn layout_of<A: SizeArray>(l: &Strided) -> StridedLayout<A> {
+    StridedLayout::from_parts(
+        array_from::<A>(l.sizes()),
+        array_from::<A>(l.strides()),
         l.offset(),
     )
 }

@@ -9,6 +9,7 @@
 use super::{CowOf, ViewOf, signed, signed as axis};
 use crate::dtype::Element;
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::layout::views::Strided;
 use crate::ops::Elementwise;
 use crate::shape::Shape;
@@ -211,8 +212,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: HSplit<SECTIONS>,
         <S as HSplit<SECTIONS>>::Plan: Pieces<'s, T, D, R>,
     {
-        self.try_hsplit::<SECTIONS>()
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_hsplit::<SECTIONS>().or_panic()
     }
 
     /// [`hsplit`](Self::hsplit), or `Err` with PyTorch's message when
@@ -256,8 +256,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: VSplit<SECTIONS>,
         <S as VSplit<SECTIONS>>::Plan: Pieces<'s, T, D, R>,
     {
-        self.try_vsplit::<SECTIONS>()
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_vsplit::<SECTIONS>().or_panic()
     }
 
     /// [`vsplit`](Self::vsplit), or `Err` with PyTorch's message when
@@ -294,8 +293,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Unfolded<DIM, SIZE, STEP>,
         <S as Unfolded<DIM, SIZE, STEP>>::Output: Shape,
     {
-        self.try_unfold::<DIM, SIZE, STEP>()
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_unfold::<DIM, SIZE, STEP>().or_panic()
     }
 
     /// [`unfold`](Self::unfold), or `Err` with PyTorch's message when the
@@ -342,8 +340,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Unflattened<DIM, L>,
         <S as Unflattened<DIM, L>>::Output: Shape,
     {
-        self.try_unflatten::<DIM, L>()
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_unflatten::<DIM, L>().or_panic()
     }
 
     /// [`unflatten`](Self::unflatten), or `Err` with PyTorch's message when
@@ -439,7 +436,7 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
         if let Some(strides) = layout.view_strides(sizes) {
             return self.cow_view(Strided::new(sizes, &strides, layout.offset()));
         }
-        let copy = self.contiguous_copy().unwrap_or_else(|e| panic!("{e}"));
+        let copy = self.contiguous_copy().or_panic();
         let signed_sizes: Vec<isize> = sizes.iter().map(|&s| signed(s)).collect();
         let viewed = copy
             .strided_layout()

@@ -1,7 +1,7 @@
 //! `t()`: the transpose of a tensor of rank 2 or less.
 
 use crate::dtype::Element;
-use crate::layout::Layout;
+use crate::layout::StridedLayout;
 use crate::shape::Dim;
 use crate::storage::{Backend, Repr};
 use crate::tensor::Tensor;
@@ -23,7 +23,7 @@ impl<T: Element, A: Dim, B: Dim, D: Backend, R: Repr> Tensor<T, (A, B), D, R> {
         let [rows, cols] = *self.layout.size_array();
         let [row_stride, col_stride] = *self.layout.stride_array();
         let layout =
-            Layout::from_parts([cols, rows], [col_stride, row_stride], self.layout.offset());
+            StridedLayout::from_parts([cols, rows], [col_stride, row_stride], self.layout.offset());
         Tensor {
             data: R::viewed(&self.data),
             layout,

@@ -10,6 +10,7 @@ use super::{CowOf, ViewOf, signed as axis, signed_dims as signed};
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::layout::views::SliceItem;
 use crate::layout::views::Strided;
 use crate::ops::Elementwise;
@@ -127,8 +128,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Narrowed<DIM, LEN>,
     {
-        self.try_narrow::<DIM, LEN>(start)
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_narrow::<DIM, LEN>(start).or_panic()
     }
 
     /// [`narrow`](Self::narrow), or `Err` with PyTorch's message when
@@ -178,8 +178,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Remove<DIM>,
         <S as Remove<DIM>>::Output: Shape,
     {
-        self.try_select::<DIM>(index)
-            .unwrap_or_else(|e| panic!("{e}"))
+        self.try_select::<DIM>(index).or_panic()
     }
 
     /// [`select`](Self::select), or `Err` with PyTorch's message.
@@ -270,7 +269,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Sliced<L>,
     {
-        self.try_slice(items).unwrap_or_else(|e| panic!("{e}"))
+        self.try_slice(items).or_panic()
     }
 
     /// [`slice`](Self::slice), or `Err` with PyTorch's message when a
@@ -402,10 +401,10 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
         if let Some(strides) = layout.view_strides(S2::SIZES.as_ref()) {
             return self.cow_view(Strided::new(S2::SIZES.as_ref(), &strides, layout.offset()));
         }
-        let copy = self.contiguous_copy().unwrap_or_else(|e| panic!("{e}"));
+        let copy = self.contiguous_copy().or_panic();
         Tensor {
             data: R::cow_owned(copy.data),
-            layout: crate::layout::Layout::contiguous(S2::SIZES),
+            layout: crate::layout::StridedLayout::contiguous(S2::SIZES),
         }
     }
 

@@ -8,6 +8,7 @@
 use super::{layout_of, signed as axis, signed as signed_start, signed_dims as signed};
 use crate::dtype::Element;
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::layout::views::Strided;
 use crate::shape::axes::{
     Diagonal, Insert, MovedDim, Narrowed, PermuteBy, Remove, SameNumel, Squeeze, Transposed,
@@ -69,7 +70,7 @@ impl<T: Element, S: Shape, D: Backend, R: Writable> Tensor<T, S, D, R> {
             "the static shape rules and the view engine disagree: {:?}",
             l.sizes()
         );
-        debug_assert!(layout_of::<S2>(&l).offset() == l.offset());
+        debug_assert!(layout_of::<S2::Sizes>(&l).offset() == l.offset());
         self.reinterpret_mut(l)
     }
 }
@@ -164,7 +165,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Writable> Tensor<T, S, D,
     where
         S: Sliced<L>,
     {
-        self.try_slice_mut(items).unwrap_or_else(|e| panic!("{e}"))
+        self.try_slice_mut(items).or_panic()
     }
 
     /// [`slice_mut`](Self::slice_mut), or `Err` with PyTorch's message.

@@ -149,6 +149,35 @@ pub(crate) struct Operand<'a> {
     pub strides: &'a [usize],
 }
 
+/// Which PyTorch function a product stands for: its checks (and their
+/// texts) run before the product is planned.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ProductKind {
+    /// `torch.matmul`.
+    Matmul,
+    /// `torch.dot`.
+    Dot,
+    /// `torch.mv`.
+    Mv,
+    /// `torch.mm`.
+    Mm,
+    /// `torch.bmm`.
+    Bmm,
+}
+
+impl ProductKind {
+    /// The function's checks of operands `a` and `b`, with PyTorch's texts.
+    pub(crate) fn check(self, a: Operand<'_>, b: Operand<'_>) -> Result<(), Error> {
+        match self {
+            ProductKind::Matmul => check_matmul(a, b),
+            ProductKind::Dot => check_dot(a.sizes, b.sizes),
+            ProductKind::Mv => check_mv(a.sizes, b.sizes),
+            ProductKind::Mm => check_mm(a.sizes, b.sizes),
+            ProductKind::Bmm => check_bmm(a.sizes, b.sizes),
+        }
+    }
+}
+
 /// `torch.matmul`'s checks, in the order and words of the function it
 /// dispatches to.
 pub(crate) fn check_matmul(a: Operand<'_>, b: Operand<'_>) -> Result<(), Error> {

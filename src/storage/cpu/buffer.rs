@@ -10,6 +10,7 @@
 
 use crate::dtype::Element;
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::storage::StorageId;
 use core::alloc::Layout;
 use core::mem::MaybeUninit;
@@ -182,6 +183,20 @@ impl<T: Element> CpuBuffer<T> {
         len: usize,
         fill: impl FnOnce(&mut [MaybeUninit<T>]),
     ) -> Result<Self, Error> {
+        let mut fill = Some(fill);
+        Self::try_new_with_dyn(len, &mut |slice| {
+            if let Some(fill) = fill.take() {
+                fill(slice)
+            }
+        })
+    }
+
+    /// [`CpuBuffer::try_new_with`] behind a trait object: the allocation
+    /// is compiled once per element type, not once per caller.
+    fn try_new_with_dyn(
+        len: usize,
+        fill: &mut dyn FnMut(&mut [MaybeUninit<T>]),
+    ) -> Result<Self, Error> {
         let out_of_memory = |bytes| Error::OutOfMemory { bytes };
         let bytes = len
             .checked_mul(size_of::<T>())
@@ -272,7 +287,7 @@ impl<T: Element> Clone for CpuBuffer<T> {
                 d.write(s);
             }
         })
-        .unwrap_or_else(|e| panic!("{e}"))
+        .or_panic()
     }
 }
 

@@ -23,6 +23,7 @@ use crate::dtype::cast::cast;
 use crate::dtype::promote::{Common, CommonType, check_runtime_rank};
 use crate::dtype::{DType, Element};
 use crate::error::Error;
+use crate::error::OrPanic;
 use crate::ops::compare::Comparand;
 use crate::ops::device_op::Side;
 use crate::ops::kernels::{
@@ -90,7 +91,7 @@ where
             Side::Left => unary(gpu, WithLeft(f, value)),
             Side::Right => unary(gpu, WithRight(f, value)),
         })
-        .unwrap_or_else(|e| panic!("{e}"))
+        .or_panic()
 }
 
 /// A CUDA tensor of `A`s with a rank-0 CPU tensor of `B`s: the CPU value,
@@ -167,7 +168,7 @@ macro_rules! rank_zero_assign {
             fn $method(&mut self, rhs: &'b Tensor<T2, S2, Cpu, R2>) {
                 let rhs = Cuda::open(&self.device())
                     .and_then(|gpu| rhs.to_device(&gpu))
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .or_panic();
                 self.$method(&rhs);
             }
         }

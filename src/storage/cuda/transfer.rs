@@ -4,7 +4,7 @@
 use super::{Cuda, CudaBuffer, check};
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{Layout, check_contiguous_strides, checked_numel, checked_storage};
+use crate::layout::{StridedLayout, check_contiguous_strides, checked_numel, checked_storage};
 use crate::ops::kernels::{Constant, Identity};
 use crate::ops::{Elementwise, StridedMut};
 use crate::shape::Shape;
@@ -48,7 +48,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
         }
         Ok(Tensor::from_buffer(
             buffer,
-            Layout::contiguous(self.layout.size_array().clone()),
+            StridedLayout::contiguous(self.layout.size_array().clone()),
         ))
     }
 }
@@ -91,7 +91,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
         }
         Ok(Tensor::from_buffer(
             host,
-            Layout::contiguous(self.layout.size_array().clone()),
+            StridedLayout::contiguous(self.layout.size_array().clone()),
         ))
     }
 }
@@ -111,7 +111,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
     /// # Ok::<(), shaped::Error>(())
     /// ```
     pub fn to_device(&self, gpu: &Cuda) -> Result<Tensor<T, S, Cuda>, Error> {
-        let layout = Layout::contiguous(self.layout.size_array().clone());
+        let layout = StridedLayout::contiguous(self.layout.size_array().clone());
         if self.device() == gpu.device() {
             let copy = Cuda::map1(self.strided(), Identity)?;
             return Ok(Tensor::from_buffer(copy, layout));
@@ -167,7 +167,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cuda> {
         check_contiguous_strides(sizes.as_ref())?;
         let numel = checked_numel(sizes.as_ref())?;
         let buffer = CudaBuffer::uninit(gpu.index, numel)?;
-        let tensor = Tensor::<T, S, Cuda>::from_buffer(buffer, Layout::contiguous(sizes));
+        let tensor = Tensor::<T, S, Cuda>::from_buffer(buffer, StridedLayout::contiguous(sizes));
         let out = StridedMut {
             ptr: tensor.data.buffer.ptr(),
             sizes: tensor.layout.sizes(),
