@@ -176,6 +176,20 @@ pub trait Visit<const N: usize>: Sync {
             self.row(tile.row(r));
         }
     }
+
+    /// Processes `count` runs like `first`, each `step` after the one
+    /// before. The engine reaches a visitor through a trait object, and
+    /// this keeps it at one virtual call per batch of runs: short runs
+    /// (a transposed `(n, 3)` copy) are walked in a loop compiled with the
+    /// visitor's own `row`.
+    fn rows(&self, first: Row<N>, step: [usize; N], count: usize) {
+        for r in 0..count {
+            self.row(Row {
+                offsets: core::array::from_fn(|k| first.offsets[k] + r * step[k]),
+                ..first
+            });
+        }
+    }
 }
 
 impl<const N: usize, F: Fn(Row<N>) + Sync> Visit<N> for F {
@@ -379,12 +393,37 @@ impl<const N: usize> Plan<N> {
         if !self.tiled && pieces == 1 && rank <= 2 {
             // Whole rows of a matrix (or the one row of a vector).
             let step = if rank == 2 { self.strides[0] } else { [0; N] };
-            for row in start..end {
-                visit.row(Row {
-                    offsets: core::array::from_fn(|k| self.offsets[k] + row * step[k]),
+            let first = Row {
+                offsets: core::array::from_fn(|k| self.offsets[k] + start * step[k]),
+                strides: inner,
+                len: inner_len,
+            };
+            visit.rows(first, step, end - start);
+            return;
+        }
+        if !self.tiled && pieces == 1 {
+            // Whole rows over the outer dimensions: batches of the rows
+            // that run along the innermost of them.
+            let outer = &self.sizes[..rank - 1];
+            let (last, step) = (outer.len() - 1, self.strides[rank - 2]);
+            let mut index = unravel(start, outer);
+            let mut offsets = self.offsets_at(&index);
+            let mut row = start;
+            while row < end {
+                let count = (outer[last] - index[last]).min(end - row);
+                let first = Row {
+                    offsets,
                     strides: inner,
                     len: inner_len,
-                });
+                };
+                visit.rows(first, step, count);
+                row += count;
+                // Move to the last row of the batch, then one further.
+                index[last] += count - 1;
+                for (k, o) in offsets.iter_mut().enumerate() {
+                    *o += (count - 1) * step[k];
+                }
+                self.advance(&mut index, &mut offsets, outer.len());
             }
             return;
         }
@@ -575,6 +614,18 @@ mod tests {
             (vec![70000], [vec![1], vec![0]], [0, 0]),
             (vec![3, 50001], [vec![50001, 1], vec![1, 3]], [0, 2]),
             (vec![400, 300], [vec![300, 1], vec![1, 400]], [0, 0]),
+            // Parallel whole rows over two outer dimensions: chunks start
+            // and end inside the innermost of them.
+            (
+                vec![100, 50, 16],
+                [vec![800, 16, 1], vec![16, 1600, 1]],
+                [0, 3],
+            ),
+            (
+                vec![7, 3, 5000],
+                [vec![15000, 5000, 1], vec![5000, 35000, 1]],
+                [0, 0],
+            ),
         ];
         for (sizes, strides, offsets) in cases {
             let s = [strides[0].as_slice(), strides[1].as_slice()];
