@@ -1,10 +1,11 @@
 //! The CPU matrix products.
 //!
-//! Floating and complex products run on the `gemm` family of crates: it takes any
+//! Floating and complex products run on the `gemm` family of crates (one
+//! per type: `gemm-f32`, `gemm-f64`, `gemm-c32`, `gemm-c64`): they take any
 //! row and column strides (so transposed and sliced operands are read in
-//! place, without a copy), has AVX-512/AVX2 kernels chosen at run time,
-//! covers f32, f64, complex64 and complex128 with one entry point, and
-//! splits a large product across rayon's pool, the library's own.
+//! place, without a copy), have AVX-512/AVX2 kernels chosen at run time,
+//! cover f32, f64, complex64 and complex128 with one interface, and split
+//! a large product across rayon's pool, the library's own.
 //! (`matrixmultiply`, the other candidate, also takes strides, but its
 //! kernels stop at AVX2 and its threading uses a pool of its own.) float16 and bfloat16
 //! compute in f32 and round once, as PyTorch's CPU kernels do. Integers use
