@@ -112,17 +112,9 @@ pub(crate) fn stack_axis(parts: &[&[usize]], dim: isize) -> Result<usize, Error>
     Ok(axis)
 }
 
-/// `cat` of shape-erased parts into a tensor of shape `S`.
-fn cat_parts<T: Element, S: Shape, D: Elementwise>(
-    parts: &[StridedRef<'_, T, D>],
-    dim: isize,
-) -> Result<Tensor<T, S, D>, Error> {
-    let (buffer, layout) = cat_buffer(parts, dim)?;
-    Ok(Tensor::from_buffer(buffer, layout))
-}
-
-/// [`cat_parts`] up to the tensor: generic over the output's size array
-/// rather than its shape, so one copy serves every shape of a rank.
+/// `cat` of shape-erased parts: the output's buffer and layout, generic
+/// over the output's size array rather than its shape, so one copy serves
+/// every shape of a rank.
 fn cat_buffer<T: Element, A: SizeArray, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
@@ -135,17 +127,9 @@ fn cat_buffer<T: Element, A: SizeArray, D: Elementwise>(
     Ok((buffer, StridedLayout::contiguous(array_from(&out))))
 }
 
-/// `stack` of shape-erased parts into a tensor of shape `S`: each part
-/// gains a dimension of size 1 at the axis, then they are concatenated.
-fn stack_parts<T: Element, S: Shape, D: Elementwise>(
-    parts: &[StridedRef<'_, T, D>],
-    dim: isize,
-) -> Result<Tensor<T, S, D>, Error> {
-    let (buffer, layout) = stack_buffer(parts, dim)?;
-    Ok(Tensor::from_buffer(buffer, layout))
-}
-
-/// [`stack_parts`] up to the tensor, generic over the output's size array.
+/// `stack` of shape-erased parts (each gains a dimension of size 1 at the
+/// axis, then they are concatenated): the output's buffer and layout,
+/// generic over its size array.
 fn stack_buffer<T: Element, A: SizeArray, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
@@ -451,7 +435,8 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
         dim: isize,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
         let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
-        cat_parts(&strided, dim)
+        let (buffer, layout) = cat_buffer(&strided, dim)?;
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 
     /// `torch.stack(parts, dim)`: tensors of one shape stacked along a new
@@ -473,7 +458,8 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
         dim: isize,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
         let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
-        stack_parts(&strided, dim)
+        let (buffer, layout) = stack_buffer(&strided, dim)?;
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 }
 
