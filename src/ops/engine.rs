@@ -390,22 +390,19 @@ impl<const N: usize> Plan<N> {
         }
         let inner = self.strides[rank - 1];
         let inner_len = self.sizes[rank - 1];
-        if !self.tiled && pieces == 1 && rank <= 2 {
-            // Whole rows of a matrix (or the one row of a vector).
-            let step = if rank == 2 { self.strides[0] } else { [0; N] };
-            let first = Row {
-                offsets: core::array::from_fn(|k| self.offsets[k] + start * step[k]),
-                strides: inner,
-                len: inner_len,
-            };
-            visit.rows(first, step, end - start);
-            return;
-        }
         if !self.tiled && pieces == 1 {
             // Whole rows over the outer dimensions: batches of the rows
-            // that run along the innermost of them.
+            // that run along the innermost of them (a vector is one row).
             let outer = &self.sizes[..rank - 1];
-            let (last, step) = (outer.len() - 1, self.strides[rank - 2]);
+            let Some(last) = outer.len().checked_sub(1) else {
+                visit.row(Row {
+                    offsets: self.offsets,
+                    strides: inner,
+                    len: inner_len,
+                });
+                return;
+            };
+            let step = self.strides[rank - 2];
             let mut index = unravel(start, outer);
             let mut offsets = self.offsets_at(&index);
             let mut row = start;
@@ -603,6 +600,7 @@ mod tests {
     fn visits_every_element_once() {
         type Case = (Vec<usize>, [Vec<usize>; 2], [usize; 2]);
         let cases: Vec<Case> = vec![
+            (vec![5], [vec![1], vec![3]], [0, 1]),
             (vec![3, 1, 4], [vec![4, 4, 1], vec![0, 7, 2]], [0, 3]),
             (
                 vec![2, 3, 4, 5],

@@ -218,7 +218,7 @@ fn in_place<'a, T: Element>(out: &StridedMut<'a, T, Cuda>) -> (Types, Operand<'a
 }
 
 /// `Err` (PyTorch's text) when two operands live on different devices.
-fn same_device(a: usize, b: usize) -> Result<(), Error> {
+pub(super) fn same_device(a: usize, b: usize) -> Result<(), Error> {
     if a == b {
         Ok(())
     } else {

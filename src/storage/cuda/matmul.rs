@@ -6,13 +6,14 @@
 //! The planning knows nothing of devices, so the tests run the same
 //! arguments through the kernels compiled for the host.
 
+use super::elementwise::same_device;
 use super::launch::{MAX_RANK, dtype_name, queue};
 use super::{Cuda, CudaBuffer};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::checked_numel;
 use crate::ops::matmul::{MatmulBackend, MatmulElement, MatmulPlan};
-use crate::storage::{Device, StridedRef};
+use crate::storage::StridedRef;
 
 /// The side of an output tile, in elements (`SHAPED_MATMUL_TILE`).
 pub(crate) const TILE: u64 = 16;
@@ -108,12 +109,7 @@ impl MatmulBackend for Cuda {
         b: StridedRef<'_, T, Cuda>,
     ) -> Result<CudaBuffer<T>, Error> {
         let device = a.ptr.device;
-        if b.ptr.device != device {
-            return Err(Error::DeviceMismatch {
-                a: Device::Cuda(device),
-                b: Device::Cuda(b.ptr.device),
-            });
-        }
+        same_device(device, b.ptr.device)?;
         let buffer = CudaBuffer::<T>::uninit(device, checked_numel(plan.out_sizes())?)?;
         let bytes = size_of::<T>() as u64;
         let start = |addr: u64, offset: usize| addr + offset as u64 * bytes;
