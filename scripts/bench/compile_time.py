@@ -12,7 +12,10 @@ two ways: from scratch (`CARGO_INCREMENTAL=0`: every function of the
 program is compiled and linked again) and incrementally (cargo's default for
 debug builds, where an unchanged crate mostly relinks).
 
-    python3 scripts/bench/compile_time.py [--ops 200] [--runs 3] [--release]
+    python3 scripts/bench/compile_time.py [--ops 200] [--runs 3] [--release] [--only KIND]
+
+`--only add|matmul|sum|transpose|cat` writes 200 operations of one kind, to
+see what each kind costs.
 
 The projects are written under `target/compile-time/` (ignored by git).
 """
@@ -32,9 +35,12 @@ def sizes(rng, count):
     return [rng.randint(2, 9) for _ in range(count)]
 
 
-def op_pair(i, rng):
+KINDS = ["add", "matmul", "sum", "transpose", "cat"]
+
+
+def op_pair(i, rng, only=None):
     """The `i`-th operation as (shaped statement, ndarray statement)."""
-    kind = i % 5
+    kind = KINDS.index(only) if only else i % 5
     if kind == 0:  # (m, 1, k) + (n, k) broadcast to (m, n, k)
         m, n, k = sizes(rng, 3)
         return (
@@ -123,9 +129,10 @@ def main():
     parser.add_argument("--ops", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--release", action="store_true")
+    parser.add_argument("--only", choices=KINDS, help="operations of this kind only")
     args = parser.parse_args()
     rng = random.Random(7)
-    pairs = [op_pair(i, rng) for i in range(args.ops)]
+    pairs = [op_pair(i, rng, args.only) for i in range(args.ops)]
     shaped = write_project(
         "ops_shaped",
         f'shaped = {{ path = "{ROOT}" }}',

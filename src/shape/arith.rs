@@ -13,7 +13,7 @@
 //! assert_eq!(<Sum<Dec<9, 9>, Dec<1>> as StaticDim>::N, 100);
 //! ```
 
-use super::digits::Dig;
+use super::digits::{Dig, LowDigitsFirst};
 use super::dim::Dec;
 use super::list::{Cons, Nil};
 use core::ops::{Add, Div, Mul, Rem, Sub};
@@ -25,47 +25,34 @@ pub trait ToBin {
     type Bin: Unsigned;
 }
 
-/// Folds most-significant-first digits into `Acc * 10 + d`, stopping at the
-/// filler digit 10.
-pub trait FoldDigits<Acc> {
+impl<A: LowDigitsFirst> ToBin for A
+where
+    A::Out: FoldDigits,
+{
+    type Bin = <A::Out as FoldDigits>::Bin;
+}
+
+/// The value of a digit list, least significant first: `d + 10 * rest`.
+pub trait FoldDigits {
     /// The value.
     type Bin: Unsigned;
 }
-impl<Acc: Unsigned> FoldDigits<Acc> for Nil {
-    type Bin = Acc;
-}
-impl<Acc: Unsigned, T> FoldDigits<Acc> for Cons<Dig<10>, T> {
-    type Bin = Acc;
+impl FoldDigits for Nil {
+    type Bin = UTerm;
 }
 macro_rules! fold_digit {
     ($($d:literal => $u:ident),*) => {$(
-        impl<Acc, T> FoldDigits<Acc> for Cons<Dig<$d>, T>
+        impl<T: FoldDigits> FoldDigits for Cons<Dig<$d>, T>
         where
-            Acc: Mul<U10>,
-            <Acc as Mul<U10>>::Output: Add<typenum::$u>,
-            T: FoldDigits<<<Acc as Mul<U10>>::Output as Add<typenum::$u>>::Output>,
+            T::Bin: Mul<U10>,
+            <T::Bin as Mul<U10>>::Output: Add<typenum::$u>,
+            <<T::Bin as Mul<U10>>::Output as Add<typenum::$u>>::Output: Unsigned,
         {
-            type Bin = <T as FoldDigits<<<Acc as Mul<U10>>::Output as Add<typenum::$u>>::Output>>::Bin;
+            type Bin = <<T::Bin as Mul<U10>>::Output as Add<typenum::$u>>::Output;
         }
     )*};
 }
 fold_digit!(0 => U0, 1 => U1, 2 => U2, 3 => U3, 4 => U4, 5 => U5, 6 => U6, 7 => U7, 8 => U8, 9 => U9);
-
-macro_rules! to_bin {
-    ($($d:ident),*) => {
-        impl<$(const $d: u8),*> ToBin for Dec<$($d),*>
-        where
-            to_bin!(@list $($d),*): FoldDigits<UTerm>,
-        {
-            type Bin = <to_bin!(@list $($d),*) as FoldDigits<UTerm>>::Bin;
-        }
-    };
-    (@list) => { Nil };
-    (@list $h:ident $(, $t:ident)*) => { Cons<Dig<$h>, to_bin!(@list $($t),*)> };
-}
-to_bin!(
-    D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
-);
 
 /// A typenum number as a [`Dec`].
 pub trait FromBin {
@@ -157,6 +144,53 @@ pack_all! {
     (A B C D E F G H I J K L M N O P Q R S T) (T S R Q P O N M L K J I H G F E D C B A);
 }
 
+/// Schoolbook addition of two digit lists, least significant first, with
+/// the carry `C` (`Dig<0>` or `Dig<1>`): one step per digit, where a detour
+/// through binary numbers costs the compiler a multiplication per digit.
+pub trait AddDigits<Rhs, C> {
+    /// The sum's digits, least significant first.
+    type Out;
+}
+impl AddDigits<Nil, Dig<0>> for Nil {
+    type Out = Nil;
+}
+impl AddDigits<Nil, Dig<1>> for Nil {
+    type Out = Cons<Dig<1>, Nil>;
+}
+/// The shorter number goes on with zeros.
+impl<H, T, C> AddDigits<Cons<H, T>, C> for Nil
+where
+    Cons<Dig<0>, Nil>: AddDigits<Cons<H, T>, C>,
+{
+    type Out = <Cons<Dig<0>, Nil> as AddDigits<Cons<H, T>, C>>::Out;
+}
+impl<H, T, C> AddDigits<Nil, C> for Cons<H, T>
+where
+    Cons<H, T>: AddDigits<Cons<Dig<0>, Nil>, C>,
+{
+    type Out = <Cons<H, T> as AddDigits<Cons<Dig<0>, Nil>, C>>::Out;
+}
+/// `a + b + c`: the digit `(a + b + c) % 10`, carrying `(a + b + c) / 10`.
+macro_rules! add_digits {
+    (@rows [$($b:literal)*]) => {};
+    (@rows [$($b:literal)*] $a:literal $($rest:literal)*) => {
+        $(
+            add_digits!(@one $a $b 0);
+            add_digits!(@one $a $b 1);
+        )*
+        add_digits!(@rows [$($b)*] $($rest)*);
+    };
+    (@one $a:literal $b:literal $c:literal) => {
+        impl<T1, T2> AddDigits<Cons<Dig<$b>, T2>, Dig<$c>> for Cons<Dig<$a>, T1>
+        where
+            T1: AddDigits<T2, Dig<{ ($a + $b + $c) / 10 }>>,
+        {
+            type Out = Cons<Dig<{ ($a + $b + $c) % 10 }>, T1::Out>;
+        }
+    };
+}
+add_digits!(@rows [0 1 2 3 4 5 6 7 8 9] 0 1 2 3 4 5 6 7 8 9);
+
 impl<U: DecimalDigits> FromBin for U
 where
     U::Digits: PackDigits,
@@ -166,8 +200,11 @@ where
 
 /// `A * B` of two static sizes.
 pub type Product<A, B> = <<<A as ToBin>::Bin as Mul<<B as ToBin>::Bin>>::Output as FromBin>::Dec;
-/// `A + B` of two static sizes.
-pub type Sum<A, B> = <<<A as ToBin>::Bin as Add<<B as ToBin>::Bin>>::Output as FromBin>::Dec;
+/// `A + B` of two static sizes, added in decimal (see [`AddDigits`]).
+pub type Sum<A, B> = <<<A as LowDigitsFirst>::Out as AddDigits<
+    <B as LowDigitsFirst>::Out,
+    Dig<0>,
+>>::Out as PackDigits>::Dec;
 /// `A - B` of two static sizes (`A >= B`).
 pub type Difference<A, B> = <<<A as ToBin>::Bin as Sub<<B as ToBin>::Bin>>::Output as FromBin>::Dec;
 /// `A / B` of two static sizes, rounded down.
@@ -204,6 +241,12 @@ mod tests {
             50257 * 768
         );
         assert_eq!(n::<Sum<Dec<9, 9, 9>, Dec<1>>>(), 1000);
+        assert_eq!(n::<Sum<Dec<1>, Dec<9, 9, 9>>>(), 1000);
+        assert_eq!(n::<Sum<Dec<5>, Dec<7>>>(), 12);
+        assert_eq!(n::<Sum<Dec<0>, Dec<0>>>(), 0);
+        assert_eq!(n::<Sum<Dec<0>, Dec<4, 2>>>(), 42);
+        assert_eq!(n::<Sum<Dec<5, 0, 2, 5, 7>, Dec<7, 6, 8>>>(), 51025);
+        assert_eq!(n::<Sum<Dec<4, 5, 5>, Dec<5, 4, 5>>>(), 1000);
         assert_eq!(n::<Difference<Dec<1, 0, 0>, Dec<1>>>(), 99);
         assert_eq!(n::<Quotient<Dec<1, 0>, Dec<3>>>(), 3);
         assert_eq!(n::<Remainder<Dec<1, 0>, Dec<3>>>(), 1);

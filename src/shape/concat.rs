@@ -20,9 +20,9 @@
 //! ```
 
 use super::Shape;
-use super::arith::{Product, Sum, ToBin};
+use super::arith::{AddDigits, PackDigits, Product, Sum, ToBin};
 use super::axes::{At, ConstSize, Insert, Replace};
-use super::digits::{DigitCount, Len, MaxLen, SizeEq};
+use super::digits::{Dig, DigitCount, Len, LowDigitsFirst, MaxLen, SizeEq};
 use super::dim::{Dec, Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
 use typenum::{False, True};
@@ -111,10 +111,10 @@ impl<B> AddSizes for (Dyn, B) {
 impl<A: StaticDim> AddSizes for (A, Dyn) {
     type Output = Dyn;
 }
-impl<A: StaticDim + ToBin, B: StaticDim + ToBin> AddSizes for (A, B)
+impl<A: StaticDim + LowDigitsFirst, B: StaticDim + LowDigitsFirst> AddSizes for (A, B)
 where
-    A::Bin: core::ops::Add<B::Bin>,
-    <A::Bin as core::ops::Add<B::Bin>>::Output: super::arith::FromBin,
+    A::Out: AddDigits<B::Out, Dig<0>>,
+    <A::Out as AddDigits<B::Out, Dig<0>>>::Out: PackDigits,
 {
     type Output = Sum<A, B>;
 }

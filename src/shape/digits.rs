@@ -12,29 +12,6 @@ use typenum::{Bit, False, True};
 #[derive(Copy, Clone, Default, Debug)]
 pub struct Dig<const D: u8>;
 
-/// Type-level digit equality: `Out` is `True` or `False`.
-pub trait DigitEq<Rhs> {
-    /// `True` when the digits are equal.
-    type Out: Bit;
-}
-
-impl<const D: u8> DigitEq<Dig<D>> for Dig<D> {
-    type Out = True;
-}
-
-/// Every ordered pair of distinct digits (the filler 10 included) is unequal.
-macro_rules! unequal_digits {
-    () => {};
-    ($h:literal $($t:literal)*) => {
-        $(
-            impl DigitEq<Dig<$t>> for Dig<$h> { type Out = False; }
-            impl DigitEq<Dig<$h>> for Dig<$t> { type Out = False; }
-        )*
-        unequal_digits!($($t)*);
-    };
-}
-unequal_digits!(0 1 2 3 4 5 6 7 8 9 10);
-
 /// Type-level equality of two static sizes.
 pub trait SizeEq<Rhs> {
     /// `True` when the sizes are equal.
@@ -78,8 +55,10 @@ size_eq!(
     (A19, B19)
 );
 
-/// Equality of a list of digit pairs, most significant first, stopping at
-/// the first difference.
+/// Equality of a list of digit pairs, most significant first: it stops at
+/// the first difference, or at the first pair of fillers (both sizes ended
+/// there with the same digits), so that comparing `7` with `7` takes one
+/// step, not one per digit place.
 pub trait PairsEq {
     /// `True` when every pair is equal.
     type Out: Bit;
@@ -87,24 +66,30 @@ pub trait PairsEq {
 impl PairsEq for Nil {
     type Out = True;
 }
-impl<A: DigitEq<B>, B, T> PairsEq for Cons<(A, B), T>
-where
-    (A::Out, T): AndThen,
-{
-    type Out = <(A::Out, T) as AndThen>::Out;
+impl<T> PairsEq for Cons<(Dig<10>, Dig<10>), T> {
+    type Out = True;
 }
-
-/// `(bit, rest)`: `False` stops, `True` goes on to compare `rest`.
-pub trait AndThen {
-    /// The conjunction.
-    type Out: Bit;
+/// A pair of equal digits goes on; any other pair (one filler included) is a
+/// difference. One impl per pair, so that the pair of fillers above has its own.
+macro_rules! digit_pairs {
+    () => {};
+    ($h:literal $($t:literal)*) => {
+        impl<T: PairsEq> PairsEq for Cons<(Dig<$h>, Dig<$h>), T> { type Out = T::Out; }
+        $(
+            impl<T> PairsEq for Cons<(Dig<$h>, Dig<$t>), T> { type Out = False; }
+            impl<T> PairsEq for Cons<(Dig<$t>, Dig<$h>), T> { type Out = False; }
+        )*
+        digit_pairs!($($t)*);
+    };
 }
-impl<T> AndThen for (False, T) {
-    type Out = False;
+digit_pairs!(0 1 2 3 4 5 6 7 8 9);
+macro_rules! filler_pairs {
+    ($($d:literal)*) => {$(
+        impl<T> PairsEq for Cons<(Dig<$d>, Dig<10>), T> { type Out = False; }
+        impl<T> PairsEq for Cons<(Dig<10>, Dig<$d>), T> { type Out = False; }
+    )*};
 }
-impl<T: PairsEq> AndThen for (True, T) {
-    type Out = T::Out;
-}
+filler_pairs!(0 1 2 3 4 5 6 7 8 9);
 
 /// The size 0.
 #[derive(Copy, Clone, Default, Debug)]
@@ -222,40 +207,58 @@ pub trait DigitCount {
     type Out;
 }
 
-/// Counts the digits before the first filler, starting from `Acc`.
-pub trait CountDigitsFrom<Acc> {
-    /// The final count.
+impl<A: LowDigitsFirst> DigitCount for A
+where
+    A::Out: Len,
+{
+    type Out = <A::Out as Len>::Out;
+}
+
+/// `digit_list!(D0, D1)` is `Cons<Dig<D0>, Cons<Dig<D1>, Nil>>`.
+macro_rules! digit_list {
+    () => { Nil };
+    ($h:ident $(, $t:ident)*) => { Cons<Dig<$h>, digit_list!($($t),*)> };
+}
+
+/// The digits of a static size as a list, least significant first:
+/// `Dec<2, 2, 4>` is `Cons<Dig<4>, Cons<Dig<2>, Cons<Dig<2>, Nil>>>`.
+pub trait LowDigitsFirst {
+    /// The reversed digit list.
     type Out;
 }
-impl<Acc> CountDigitsFrom<Acc> for Nil {
+
+/// Reverses a digit list up to its first filler, onto `Acc`.
+pub trait ReverseDigits<Acc> {
+    /// `Acc` with the digits prepended, last digit first.
+    type Out;
+}
+impl<Acc> ReverseDigits<Acc> for Nil {
     type Out = Acc;
 }
-impl<Acc, T> CountDigitsFrom<Acc> for Cons<Dig<10>, T> {
+impl<Acc, T> ReverseDigits<Acc> for Cons<Dig<10>, T> {
     type Out = Acc;
 }
-macro_rules! count_digit {
+macro_rules! reverse_digit {
     ($($d:literal)*) => {$(
-        impl<Acc: Succ, T: CountDigitsFrom<Acc::Next>> CountDigitsFrom<Acc> for Cons<Dig<$d>, T> {
-            type Out = <T as CountDigitsFrom<Acc::Next>>::Out;
+        impl<Acc, T: ReverseDigits<Cons<Dig<$d>, Acc>>> ReverseDigits<Acc> for Cons<Dig<$d>, T> {
+            type Out = T::Out;
         }
     )*};
 }
-count_digit!(0 1 2 3 4 5 6 7 8 9);
+reverse_digit!(0 1 2 3 4 5 6 7 8 9);
 
-macro_rules! digit_count {
+macro_rules! low_digits_first {
     ($($d:ident),*) => {
-        impl<const D0: u8, $(const $d: u8),*> DigitCount for Dec<D0, $($d),*>
+        impl<$(const $d: u8),*> LowDigitsFirst for Dec<$($d),*>
         where
-            digit_count!(@list $($d),*): CountDigitsFrom<Dec<1>>,
+            digit_list!($($d),*): ReverseDigits<Nil>,
         {
-            type Out = <digit_count!(@list $($d),*) as CountDigitsFrom<Dec<1>>>::Out;
+            type Out = <digit_list!($($d),*) as ReverseDigits<Nil>>::Out;
         }
     };
-    (@list) => { Nil };
-    (@list $h:ident $(, $t:ident)*) => { Cons<Dig<$h>, digit_count!(@list $($t),*)> };
 }
-digit_count!(
-    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
+low_digits_first!(
+    D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15, D16, D17, D18, D19
 );
 
 #[cfg(test)]
