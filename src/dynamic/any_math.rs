@@ -17,6 +17,8 @@ use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use crate::ops::math::{Clamp, PowScalar, clamp_bounds};
+use crate::storage::StridedRef;
+use crate::tensor::from_parts;
 use std::borrow::Cow;
 
 /// PyTorch's `"kernel" not implemented for 'Type'`.
@@ -149,12 +151,14 @@ fn clamp_in_own_type<T: Clampable>(
     max: Scalar,
 ) -> Result<DynTensor<T>, Error> {
     let (lo, hi) = clamp_bounds(min, max)?;
-    crate::ops::unary(t, Clamp(lo, hi))
+    let parts = crate::ops::unary(StridedRef::new(&t.data, &t.layout), Clamp(lo, hi))?;
+    Ok(from_parts!(parts))
 }
 
 /// `t^e` for a number `e` converted to `t`'s element type.
 fn pow_number<T: Power>(t: &DynTensor<T>, e: Scalar) -> Result<DynTensor<T>, Error> {
-    crate::ops::unary(t, PowScalar(scalar_as(e)))
+    let parts = crate::ops::unary(StridedRef::new(&t.data, &t.layout), PowScalar(scalar_as(e)))?;
+    Ok(from_parts!(parts))
 }
 
 /// The binary operations with a promoted common type.

@@ -32,39 +32,47 @@ use crate::dtype::promote::{
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::error::OrPanic;
-use crate::shape::{Broadcast, BroadcastShape, Shape};
-use crate::storage::Repr;
-use crate::tensor::Tensor;
-use core::borrow::Borrow;
+use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray};
+use crate::storage::{Repr, StridedRef};
+use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
-/// `f(a, b)` in the common type `C` of the operands, with broadcasting; `Err`
-/// when `Dyn` sizes do not broadcast, or a `DynShape` operand of rank 0 makes
-/// PyTorch pick another type than `C`.
-pub(crate) fn promoted_binary<A, B, C, U, SA, SB, D, RA, RB, F>(
-    a: &Tensor<A, SA, D, RA>,
-    b: &Tensor<B, SB, D, RB>,
+/// `f(a, b)` in the common type `C` of the operands, with broadcasting,
+/// into a contiguous tensor over the size array `Z`: the shape-erased core
+/// of every binary operator and comparison (one copy per element types,
+/// kernel and rank). Each operand comes with its shape's static rank (`None`
+/// for `DynShape`). `Err` when `Dyn` sizes do not broadcast, or a `DynShape`
+/// operand of rank 0 makes PyTorch pick another type than `C`.
+pub(crate) fn promoted_binary<A, B, C, U, Z, D, F>(
+    (a, a_rank): (StridedRef<'_, A, D>, Option<usize>),
+    (b, b_rank): (StridedRef<'_, B, D>, Option<usize>),
     f: F,
-) -> Result<Tensor<U, Broadcast<SA, SB>, D>, Error>
+) -> Result<OwnedParts<U, D, Z>, Error>
 where
     A: Element,
     B: Element,
     C: Element,
     U: Element,
-    SA: BroadcastShape<SB>,
-    SB: Shape,
+    Z: SizeArray,
     D: Elementwise,
-    RA: Repr,
-    RB: Repr,
     F: BinaryFn<C, C, U>,
 {
     check_runtime_rank::<C>(
-        (A::DTYPE, SA::RANK, a.rank()),
-        (B::DTYPE, SB::RANK, b.rank()),
+        (A::DTYPE, a_rank, a.sizes.len()),
+        (B::DTYPE, b_rank, b.sizes.len()),
     )?;
-    let (buffer, layout) = broadcast_map2(a.strided(), b.strided(), InCommon::<F, C>::new(f))?;
-    Ok(Tensor::from_buffer(buffer, layout))
+    let (buffer, layout) = broadcast_map2(a, b, InCommon::<F, C>::new(f))?;
+    Ok(owned_parts(buffer, layout))
 }
+
+/// A tensor as an operand of [`promoted_binary`]: its elements and its
+/// shape's static rank (a macro, so that no function is compiled per shape).
+macro_rules! operand {
+    ($x:expr, $S:ty) => {
+        (StridedRef::new(&$x.data, &$x.layout), <$S as Shape>::RANK)
+    };
+}
+pub(crate) use operand;
 
 macro_rules! binary_operator {
     ($Trait:ident, $method:ident, $Fn:ident) => {
@@ -97,10 +105,8 @@ macro_rules! binary_operator {
         {
             type Output = Tensor<OutputOf<kernels::$Fn, Common<A, S1, B, S2>>, Broadcast<S1, S2>, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
-                let lhs: &Tensor<A, S1, D, R1> = self.borrow();
-                let rhs: &Tensor<B, S2, D, R2> = rhs.borrow();
-                promoted_binary::<_, _, Common<A, S1, B, S2>, _, _, _, _, _, _, _>(lhs, rhs, kernels::$Fn)
-                    .or_panic()
+                let (lhs, rhs) = (operand!(self, S1), operand!(rhs, S2));
+                from_parts!(promoted_binary::<_, _, Common<A, S1, B, S2>, _, _, _, _>(lhs, rhs, kernels::$Fn).or_panic())
             }
         }
     )*};
@@ -124,10 +130,9 @@ macro_rules! binary_operator {
         {
             type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>, S, D>;
             fn $method(self, rhs: $t) -> Self::Output {
-                let lhs: &Tensor<A, S, D, R> = self.borrow();
                 let rhs: CommonScalar<A, S, $t> = cast(rhs);
-                unary(lhs, WithRight(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), rhs))
-                    .or_panic()
+                let f = WithRight(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), rhs);
+                from_parts!(unary(StridedRef::new(&self.data, &self.layout), f).or_panic())
             }
         }
     )*};
@@ -154,10 +159,9 @@ macro_rules! scalar_left {
         {
             type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>, S, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
-                let rhs: &Tensor<A, S, D, R> = rhs.borrow();
                 let lhs: CommonScalar<A, S, $t> = cast(self);
-                unary(rhs, WithLeft(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), lhs))
-                    .or_panic()
+                let f = WithLeft(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), lhs);
+                from_parts!(unary(StridedRef::new(&rhs.data, &rhs.layout), f).or_panic())
             }
         }
     )*};
@@ -176,8 +180,7 @@ macro_rules! negation {
         impl<'a, T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for $($X)* {
             type Output = Tensor<T, S, D>;
             fn neg(self) -> Self::Output {
-                let x: &Tensor<T, S, D, R> = self.borrow();
-                unary(x, kernels::Neg).or_panic()
+                from_parts!(unary(StridedRef::new(&self.data, &self.layout), kernels::Neg).or_panic())
             }
         }
     )*};
@@ -202,7 +205,8 @@ macro_rules! fallible_operators {
                 kernels::$Fn: BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,
                 kernels::$Fn: ElementOp<Common<T, S, T2, S2>>,
             {
-                promoted_binary::<_, _, Common<T, S, T2, S2>, _, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
+                let (lhs, rhs) = (operand!(self, S), operand!(rhs, S2));
+                Ok(from_parts!(promoted_binary::<_, _, Common<T, S, T2, S2>, _, _, _, _>(lhs, rhs, kernels::$Fn)?))
             }
         )*}
     };

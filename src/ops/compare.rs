@@ -9,7 +9,7 @@
 //! assert_eq!(x.lt(&y).shape(), [2, 4]);
 //! ```
 
-use super::arith::promoted_binary;
+use super::arith::{operand, promoted_binary};
 use super::kernels::{self, BinaryFn, InCommon, WithRight};
 use super::{Elementwise, unary, with_number_types};
 use crate::dtype::Element;
@@ -18,9 +18,8 @@ use crate::dtype::promote::{Common, CommonScalar, CommonType, CommonWithScalar};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
-use crate::storage::Repr;
-use crate::tensor::Tensor;
-use core::borrow::Borrow;
+use crate::storage::{Repr, StridedRef};
+use crate::tensor::{PartsOf, Tensor, from_parts};
 
 /// What a tensor of `T`s and shape `S` can be compared with: another
 /// tensor (broadcasting) or a plain number, of any element type: both sides
@@ -36,7 +35,7 @@ pub trait Comparand<T: Element, S: Shape, D: Elementwise> {
         self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
-    ) -> Result<Tensor<bool, Self::Shape, D>, Error>;
+    ) -> Result<PartsOf<bool, D, Self::Shape>, Error>;
 }
 
 /// A plain number of any element type: one impl per number type, so that a
@@ -55,9 +54,10 @@ macro_rules! number_comparand {
                 self,
                 lhs: &Tensor<T, S, D, R>,
                 f: F,
-            ) -> Result<Tensor<bool, S, D>, Error> {
+            ) -> Result<PartsOf<bool, D, S>, Error> {
                 let rhs: Self::Common = cast(self);
-                unary(lhs, WithRight(InCommon::<F, Self::Common>::new(f), rhs))
+                let f = WithRight(InCommon::<F, Self::Common>::new(f), rhs);
+                unary(StridedRef::new(&lhs.data, &lhs.layout), f)
             }
         }
     )*};
@@ -82,9 +82,8 @@ macro_rules! tensor_comparand {
                 self,
                 lhs: &Tensor<T, S, D, R>,
                 f: F,
-            ) -> Result<Tensor<bool, Self::Shape, D>, Error> {
-                let rhs: &Tensor<T2, S2, D, R2> = self.borrow();
-                promoted_binary::<_, _, Self::Common, _, _, _, _, _, _, _>(lhs, rhs, f)
+            ) -> Result<PartsOf<bool, D, Self::Shape>, Error> {
+                promoted_binary::<_, _, Self::Common, _, _, _, _>(operand!(lhs, S), operand!(self, S2), f)
             }
         }
     )*};
@@ -102,7 +101,7 @@ macro_rules! comparisons {
             where
                 kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
             {
-                other.compare(self, kernels::$Fn).or_panic()
+                from_parts!(other.compare(self, kernels::$Fn).or_panic())
             }
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]
@@ -120,7 +119,7 @@ macro_rules! comparisons {
             where
                 kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
             {
-                other.compare(self, kernels::$Fn)
+                Ok(from_parts!(other.compare(self, kernels::$Fn)?))
             }
         )*}
     };

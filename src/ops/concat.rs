@@ -40,7 +40,7 @@ use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
 use crate::shape::{Shape, SizeArray};
 use crate::storage::{Owned, Repr, StridedRef};
-use crate::tensor::Tensor;
+use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use smallvec::SmallVec;
 
 /// The operands of one `cat` or `stack`, shape-erased.
@@ -112,28 +112,31 @@ pub(crate) fn stack_axis(parts: &[&[usize]], dim: isize) -> Result<usize, Error>
     Ok(axis)
 }
 
-/// `cat` of shape-erased parts: the output's buffer and layout, generic
-/// over the output's size array rather than its shape, so one copy serves
-/// every shape of a rank.
+/// `cat` of shape-erased parts, as the output's parts: generic over the
+/// output's size array rather than its shape, so one copy serves every
+/// shape of a rank.
 fn cat_buffer<T: Element, A: SizeArray, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
-) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
+) -> Result<OwnedParts<T, D, A>, Error> {
     let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
     let (axis, out) = cat_sizes(&sizes, dim)?;
     // SAFETY: `cat_sizes` checked that the list is not empty and that the
     // parts of the output's rank fill it along `axis`.
     let buffer = unsafe { D::concatenate(parts, axis, &out)? };
-    Ok((buffer, StridedLayout::contiguous(array_from(&out))))
+    Ok(owned_parts(
+        buffer,
+        StridedLayout::contiguous(array_from(&out)),
+    ))
 }
 
 /// `stack` of shape-erased parts (each gains a dimension of size 1 at the
-/// axis, then they are concatenated): the output's buffer and layout,
-/// generic over its size array.
+/// axis, then they are concatenated), as the output's parts, generic over
+/// its size array.
 fn stack_buffer<T: Element, A: SizeArray, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
-) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
+) -> Result<OwnedParts<T, D, A>, Error> {
     let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
     let axis = stack_axis(&sizes, dim)?;
     let with_axis = |v: &[usize], x: usize| {
@@ -161,7 +164,10 @@ fn stack_buffer<T: Element, A: SizeArray, D: Elementwise>(
     // part has the first one's sizes: with a 1 inserted at `axis`, they fill
     // the output (whose size there is their count) along it.
     let buffer = unsafe { D::concatenate(&unsqueezed, axis, &out)? };
-    Ok((buffer, StridedLayout::contiguous(array_from(&out))))
+    Ok(owned_parts(
+        buffer,
+        StridedLayout::contiguous(array_from(&out)),
+    ))
 }
 
 /// The parts of a static `cat` along `AXIS`: a tuple of two or three
@@ -241,7 +247,7 @@ macro_rules! cat_tuple {
             type Output = $out;
             type Device = D;
             fn strided(&self) -> Parts<'_, T, D> {
-                [$(self.$i.strided()),*].into_iter().collect()
+                [$(StridedRef::new(&self.$i.data, &self.$i.layout)),*].into_iter().collect()
             }
         }
     )*};
@@ -264,7 +270,13 @@ where
     type Output = <S1 as Stacked<AXIS, 2>>::Output;
     type Device = D;
     fn strided(&self) -> Parts<'_, T, D> {
-        [self.0.strided(), self.1.strided()].into_iter().collect()
+        let (a, b) = self;
+        [
+            StridedRef::new(&a.data, &a.layout),
+            StridedRef::new(&b.data, &b.layout),
+        ]
+        .into_iter()
+        .collect()
     }
 }
 
@@ -322,7 +334,7 @@ pub trait Concat: Sized {
     where
         Self: CatParts<AXIS>,
     {
-        self.try_cat::<AXIS>().or_panic()
+        from_parts!(cat_buffer(&CatParts::<AXIS>::strided(&self), AXIS as isize).or_panic())
     }
 
     /// [`cat`](Concat::cat), or `Err` with PyTorch's message when `Dyn`
@@ -341,8 +353,10 @@ pub trait Concat: Sized {
     where
         Self: CatParts<AXIS>,
     {
-        let (buffer, layout) = cat_buffer(&CatParts::<AXIS>::strided(&self), AXIS as isize)?;
-        Ok(Tensor::from_buffer(buffer, layout))
+        Ok(from_parts!(cat_buffer(
+            &CatParts::<AXIS>::strided(&self),
+            AXIS as isize
+        )?))
     }
 
     /// The parts (of one shape) stacked along a new dimension at `AXIS`,
@@ -351,7 +365,7 @@ pub trait Concat: Sized {
     where
         Self: StackParts<AXIS>,
     {
-        self.try_stack::<AXIS>().or_panic()
+        from_parts!(stack_buffer(&StackParts::<AXIS>::strided(&self), AXIS as isize).or_panic())
     }
 
     /// [`stack`](Concat::stack), or `Err` with PyTorch's message when `Dyn`
@@ -370,8 +384,10 @@ pub trait Concat: Sized {
     where
         Self: StackParts<AXIS>,
     {
-        let (buffer, layout) = stack_buffer(&StackParts::<AXIS>::strided(&self), AXIS as isize)?;
-        Ok(Tensor::from_buffer(buffer, layout))
+        Ok(from_parts!(stack_buffer(
+            &StackParts::<AXIS>::strided(&self),
+            AXIS as isize
+        )?))
     }
 }
 
@@ -435,8 +451,7 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
         dim: isize,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
         let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
-        let (buffer, layout) = cat_buffer(&strided, dim)?;
-        Ok(Tensor::from_buffer(buffer, layout))
+        Ok(from_parts!(cat_buffer(&strided, dim)?))
     }
 
     /// `torch.stack(parts, dim)`: tensors of one shape stacked along a new
@@ -458,8 +473,7 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
         dim: isize,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
         let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
-        let (buffer, layout) = stack_buffer(&strided, dim)?;
-        Ok(Tensor::from_buffer(buffer, layout))
+        Ok(from_parts!(stack_buffer(&strided, dim)?))
     }
 }
 

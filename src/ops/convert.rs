@@ -7,8 +7,8 @@ use crate::dtype::Element;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::shape::Shape;
-use crate::storage::Repr;
-use crate::tensor::Tensor;
+use crate::storage::{Repr, StridedRef};
+use crate::tensor::{Tensor, from_parts};
 
 impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// A contiguous copy with elements converted to `U` (PyTorch's
@@ -36,6 +36,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert_eq!(x.try_cast::<f32>().unwrap().to_vec(), vec![0.0, 1.0, 2.0, 3.0]);
     /// ```
     pub fn try_cast<U: Element>(&self) -> Result<Tensor<U, S, D>, Error> {
-        unary(self, Cast::<U>::new())
+        let parts = unary(StridedRef::new(&self.data, &self.layout), Cast::<U>::new())?;
+        Ok(from_parts!(parts))
     }
 }

@@ -15,7 +15,7 @@
 //! 3. Split: above [`PARALLEL_MIN_ELEMENTS`], the rows are shared out across
 //!    rayon's threads in contiguous ranges.
 
-use rayon::prelude::*;
+use super::parallel::for_each_index;
 use smallvec::SmallVec;
 
 /// Below this many elements an operation runs on the calling thread.
@@ -341,7 +341,7 @@ impl<const N: usize> Plan<N> {
         };
         let units = self.units(pieces, tile);
         let chunks = chunks.min(units);
-        (0..chunks).into_par_iter().for_each(|c| {
+        for_each_index(chunks, &|c| {
             let start = units * c / chunks;
             let end = units * (c + 1) / chunks;
             self.run_units(start, end, pieces, tile, visit);

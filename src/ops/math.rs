@@ -19,7 +19,7 @@
 //! assert_eq!(n.sqrt().to_vec(), vec![1.0f32, 2.0, 3.0]); // int64 -> float32
 //! ```
 
-use super::arith::promoted_binary;
+use super::arith::{operand, promoted_binary};
 use super::device_op::{KernelOp, OpCode, Side};
 use super::kernels::{BinaryFn, ElementOp, UnaryFn, same_type};
 use super::{Elementwise, broadcast_strides, unary};
@@ -35,7 +35,7 @@ use crate::error::OrPanic;
 use crate::layout::{StridedLayout, checked_numel};
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray, broadcast_sizes_into};
 use crate::storage::{Backend, Repr, StridedRef};
-use crate::tensor::Tensor;
+use crate::tensor::{PartsOf, Tensor, from_parts};
 
 /// Declares unit element functions of one argument: `Name: |x: T| -> Out
 /// [bound] body`, whose device kernel is `OpCode::Name` (or `Name as
@@ -198,7 +198,7 @@ macro_rules! unary_methods {
             where
                 T: $bound,
             {
-                unary(self, $Fn).or_panic()
+                from_parts!(unary(StridedRef::new(&self.data, &self.layout), $Fn).or_panic())
             }
         )*}
     };
@@ -325,7 +325,7 @@ pub trait MathOperand<T: Element, S: Shape, D: Elementwise> {
         &self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
-    ) -> Result<Tensor<Self::Common, Self::Shape, D>, Error>;
+    ) -> Result<PartsOf<Self::Common, D, Self::Shape>, Error>;
 }
 
 impl<T, S, T2, S2, D, R2> MathOperand<T, S, D> for Tensor<T2, S2, D, R2>
@@ -343,8 +343,8 @@ where
         &self,
         lhs: &Tensor<T, S, D, R>,
         f: F,
-    ) -> Result<Tensor<Self::Common, Self::Shape, D>, Error> {
-        promoted_binary::<_, _, Self::Common, _, _, _, _, _, _, _>(lhs, self, f)
+    ) -> Result<PartsOf<Self::Common, D, Self::Shape>, Error> {
+        promoted_binary::<_, _, Self::Common, _, _, _, _>(operand!(lhs, S), operand!(self, S2), f)
     }
 }
 
@@ -357,7 +357,7 @@ macro_rules! binary_methods {
             where
                 $Fn: BinaryFn<O::Common, O::Common, O::Common>,
             {
-                other.apply(self, $Fn).or_panic()
+                from_parts!(other.apply(self, $Fn).or_panic())
             }
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]
@@ -374,7 +374,7 @@ macro_rules! binary_methods {
             where
                 $Fn: BinaryFn<O::Common, O::Common, O::Common>,
             {
-                other.apply(self, $Fn)
+                Ok(from_parts!(other.apply(self, $Fn)?))
             }
         )*}
     };
@@ -429,11 +429,8 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
         CommonScalar<T, S, f64>: Power,
     {
         let e: CommonScalar<T, S, f64> = cast(e);
-        unary(
-            self,
-            InCommonUnary::<_, CommonScalar<T, S, f64>>::new(PowScalar(e)),
-        )
-        .or_panic()
+        let f = InCommonUnary::<_, CommonScalar<T, S, f64>>::new(PowScalar(e));
+        from_parts!(unary(StridedRef::new(&self.data, &self.layout), f).or_panic())
     }
 
     /// Each element limited to `[min, max]`, the bounds plain numbers that
@@ -479,10 +476,11 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
         CommonScalar<T, S, N>: Clampable,
     {
         let (lo, hi) = clamp_bounds(min.to_scalar(), max.to_scalar())?;
-        unary(
-            self,
-            InCommonUnary::<_, CommonScalar<T, S, N>>::new(Clamp(lo, hi)),
-        )
+        let f = InCommonUnary::<_, CommonScalar<T, S, N>>::new(Clamp(lo, hi));
+        Ok(from_parts!(unary(
+            StridedRef::new(&self.data, &self.layout),
+            f
+        )?))
     }
 }
 

@@ -45,37 +45,33 @@ use crate::layout::StridedLayout;
 use crate::shape::list::TupleShape;
 use crate::shape::{Dim, InnerDim, MatmulShape, SameBatch, Shape, SizeArray};
 use crate::storage::{Repr, StridedRef};
-use crate::tensor::Tensor;
+use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use plan::{Operand, ProductKind};
 
-impl<T: Element, S: Shape, D: MatmulBackend, R: Repr> Tensor<T, S, D, R>
-where
-    T: MatmulElement,
-{
-    /// The product of the operands, after `kind`'s checks, as a tensor of
-    /// shape `O`.
-    fn matmul_product<O: Shape, SB: Shape, RB: Repr>(
-        &self,
-        rhs: &Tensor<T, SB, D, RB>,
-        kind: ProductKind,
-    ) -> Result<Tensor<T, O, D>, Error> {
-        let (buffer, sizes) = product(self.strided(), rhs.strided(), kind, O::check_sizes)?;
-        Ok(Tensor::from_buffer(
-            buffer,
-            StridedLayout::contiguous(sizes),
-        ))
-    }
+/// `kind`'s product of the tensors `$a` and `$b` (after its checks), as the
+/// parts of a tensor of shape `$O`. A macro, so that each product method is
+/// the only function a new shape compiles.
+macro_rules! product_of {
+    ($a:expr, $b:expr, $kind:ident, $O:ty) => {
+        product(
+            StridedRef::new(&$a.data, &$a.layout),
+            StridedRef::new(&$b.data, &$b.layout),
+            ProductKind::$kind,
+            <$O as Shape>::check_sizes,
+        )
+    };
 }
 
-/// The product of two operands that pass `kind`'s checks, and its sizes,
-/// which `out_sizes` (the output shape's `check_sizes`) accepts first. Generic over the
-/// output's size array, not its shape: one copy per rank and dtype.
+/// The product of two operands that pass `kind`'s checks, contiguous, over
+/// the sizes that `out_sizes` (the output shape's `check_sizes`) accepts
+/// first. Generic over the output's size array, not its shape: one copy per
+/// rank and dtype.
 fn product<T, D, A>(
     a: StridedRef<'_, T, D>,
     b: StridedRef<'_, T, D>,
     kind: ProductKind,
     out_sizes: fn(&[usize]) -> Result<A, Error>,
-) -> Result<(D::Buffer<T>, A), Error>
+) -> Result<OwnedParts<T, D, A>, Error>
 where
     T: MatmulElement,
     D: MatmulBackend,
@@ -95,7 +91,7 @@ where
     let plan = MatmulPlan::new(oa, ob)?;
     let sizes = out_sizes(plan.out_sizes())?;
     let buffer = D::matmul_buffer(&plan, a, b)?;
-    Ok((buffer, sizes))
+    Ok(owned_parts(buffer, StridedLayout::contiguous(sizes)))
 }
 
 impl<T, S, D, R> Tensor<T, S, D, R>
@@ -131,7 +127,7 @@ where
         T: MatmulElement,
         S: MatmulShape<SB, Output = O>,
     {
-        or_panic(self.try_matmul(rhs))
+        from_parts!(or_panic(product_of!(self, rhs, Matmul, O)))
     }
 
     /// [`matmul`](Self::matmul), returning PyTorch's error for a `Dyn`
@@ -154,7 +150,7 @@ where
         T: MatmulElement,
         S: MatmulShape<SB, Output = O>,
     {
-        self.matmul_product(rhs, ProductKind::Matmul)
+        Ok(from_parts!(product_of!(self, rhs, Matmul, O)?))
     }
 }
 
@@ -178,7 +174,7 @@ where
     where
         K1: InnerDim<K2>,
     {
-        or_panic(self.matmul_product(rhs, ProductKind::Dot))
+        from_parts!(or_panic(product_of!(self, rhs, Dot, ())))
     }
 }
 
@@ -205,7 +201,7 @@ where
     where
         K1: InnerDim<K2>,
     {
-        or_panic(self.matmul_product(rhs, ProductKind::Mm))
+        from_parts!(or_panic(product_of!(self, rhs, Mm, (M, N))))
     }
 
     /// A matrix times a vector (PyTorch's `torch.mv`).
@@ -219,7 +215,7 @@ where
     where
         K1: InnerDim<K2>,
     {
-        or_panic(self.matmul_product(rhs, ProductKind::Mv))
+        from_parts!(or_panic(product_of!(self, rhs, Mv, (M,))))
     }
 }
 
@@ -250,7 +246,7 @@ where
         B1: SameBatch<B2>,
         K1: InnerDim<K2>,
     {
-        or_panic(self.matmul_product(rhs, ProductKind::Bmm))
+        from_parts!(or_panic(product_of!(self, rhs, Bmm, (B1, M, N))))
     }
 }
 
@@ -263,7 +259,7 @@ macro_rules! dyn_products {
             &self,
             rhs: &Tensor<T, SB, D, RB>,
         ) -> Result<DynTensor<T, D>, Error> {
-            self.matmul_product(rhs, ProductKind::$check)
+            Ok(from_parts!(product_of!(self, rhs, $check, DynShape)?))
         }
     )*};
 }
@@ -289,7 +285,7 @@ where
         &self,
         rhs: &Tensor<T, SB, D, RB>,
     ) -> Result<DynTensor<T, D>, Error> {
-        self.matmul_product(rhs, ProductKind::Matmul)
+        Ok(from_parts!(product_of!(self, rhs, Matmul, DynShape)?))
     }
 
     dyn_products! {

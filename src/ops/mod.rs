@@ -26,16 +26,20 @@ pub mod expand;
 pub mod kernels;
 pub mod math;
 pub mod matmul;
+mod parallel;
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod precompiled;
 pub mod reduce;
 pub mod reducers;
 pub mod reductions;
 
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::{StridedLayout, checked_numel};
-use crate::shape::{Shape, SizeArray, broadcast_sizes_into};
-use crate::storage::{Backend, Repr, StridedRef};
-use crate::tensor::Tensor;
+use crate::layout::{StridedLayout, array_from, checked_numel};
+use crate::shape::{SizeArray, broadcast_sizes_into};
+use crate::storage::{Backend, StridedRef};
+use crate::tensor::{OwnedParts, owned_parts};
 use kernels::{BinaryFn, UnaryFn};
 
 /// The Rust types of plain numbers an operator takes beside a tensor:
@@ -237,23 +241,21 @@ where
     Ok((buffer, StridedLayout::contiguous(sizes)))
 }
 
-/// `f(a)` elementwise into a new tensor of `a`'s shape; `Err` only when the
-/// output cannot be allocated.
-pub(crate) fn unary<A, U, S, D, R, F>(
-    a: &Tensor<A, S, D, R>,
+/// `f` of each element of `a`, into a contiguous tensor of `a`'s sizes:
+/// the shape-erased core of every unary operation (one copy per element
+/// types, kernel and rank). `Err` only when the output cannot be allocated.
+pub(crate) fn unary<A, U, Z, D, F>(
+    a: StridedRef<'_, A, D>,
     f: F,
-) -> Result<Tensor<U, S, D>, Error>
+) -> Result<OwnedParts<U, D, Z>, Error>
 where
     A: Element,
     U: Element,
-    S: Shape,
+    Z: SizeArray,
     D: Elementwise,
-    R: Repr,
     F: UnaryFn<A, U>,
 {
-    let buffer = D::map1(a.strided(), f)?;
-    Ok(Tensor::from_buffer(
-        buffer,
-        StridedLayout::contiguous(a.layout.size_array().clone()),
-    ))
+    let sizes = array_from(a.sizes);
+    let buffer = D::map1(a, f)?;
+    Ok(owned_parts(buffer, StridedLayout::contiguous(sizes)))
 }

@@ -22,6 +22,7 @@
 //! Output blocks are shared out across rayon's threads.
 
 use super::Reductions;
+use super::parallel::{join, map_indices};
 use super::reducers::{Direction, ExtremeAt, Extremum};
 use crate::dtype::Element;
 use crate::error::Error;
@@ -29,7 +30,6 @@ use crate::storage::cpu::CpuBuffer;
 use crate::storage::{Cpu, StridedRef};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
-use rayon::prelude::*;
 use smallvec::SmallVec;
 
 pub use super::engine::PARALLEL_MIN_ELEMENTS;
@@ -447,20 +447,16 @@ impl Plan {
             }
             r.finish(acc, count)
         };
-        let mut out = vec![r.finish(r.init(), 0); out_numel];
         if parallel && out_numel > 1 {
             let chunk = out_numel.div_ceil(4 * rayon::current_num_threads()).max(1);
-            out.par_chunks_mut(chunk).enumerate().for_each(|(c, slot)| {
-                for (k, o) in slot.iter_mut().enumerate() {
-                    *o = one(c * chunk + k);
-                }
+            let chunks = map_indices(out_numel.div_ceil(chunk), |c| {
+                let end = out_numel.min((c + 1) * chunk);
+                (c * chunk..end).map(one).collect::<Vec<_>>()
             });
+            chunks.concat()
         } else {
-            for (o, slot) in out.iter_mut().enumerate() {
-                *slot = one(o);
-            }
+            (0..out_numel).map(one).collect()
         }
-        out
     }
 
     /// The column plan: blocks of output columns along the kept dimension of
@@ -500,7 +496,7 @@ impl Plan {
             (out_base + j0 * column.out_stride, acc)
         };
         let results: Vec<(usize, Vec<R::Acc>)> = if parallel && items > 1 {
-            (0..items).into_par_iter().map(work).collect()
+            map_indices(items, work)
         } else {
             (0..items).map(work).collect()
         };
@@ -544,7 +540,7 @@ where
             )
         };
         let (a, b) = if parallel && len >= PARALLEL_MIN_ELEMENTS {
-            rayon::join(left, right)
+            join(left, right)
         } else {
             (left(), right())
         };
@@ -603,7 +599,7 @@ impl<T: Copy + Send + Sync> Columns<'_, T> {
         if rows > ROWS_PER_LEAF {
             let mid = from + rows / 2;
             let (a, b) = if self.parallel && rows * self.cols >= PARALLEL_MIN_ELEMENTS {
-                rayon::join(|| self.reduce(from, mid, r), || self.reduce(mid, to, r))
+                join(|| self.reduce(from, mid, r), || self.reduce(mid, to, r))
             } else {
                 (self.reduce(from, mid, r), self.reduce(mid, to, r))
             };

@@ -57,7 +57,7 @@ use crate::shape::list::TupleShape;
 use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
 use crate::shape::{FixedShape, Shape, SizeArray};
 use crate::storage::{Repr, StridedRef};
-use crate::tensor::Tensor;
+use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use smallvec::SmallVec;
 
 /// What `max(dim, keepdim)` and `min(dim, keepdim)` of a `DynTensor` give:
@@ -298,16 +298,15 @@ fn all_mask(rank: usize) -> Mask {
     Mask::from_elem(true, rank)
 }
 
-/// Reducer `r` run along `mask`, with the output's layout: generic over the
-/// output's size array rather than the shapes, so one copy serves every
-/// reduction of one rank to another.
-#[allow(clippy::type_complexity)]
+/// Reducer `r` run along `mask`, as a contiguous tensor's parts: generic
+/// over the output's size array rather than the shapes, so one copy serves
+/// every reduction of one rank to another.
 fn reduce_buffer<T, Rd, A, D>(
     x: StridedRef<'_, T, D>,
     mask: &[bool],
     keepdim: bool,
     r: Rd,
-) -> Result<(D::Buffer<Rd::Out>, StridedLayout<A>), Error>
+) -> Result<OwnedParts<Rd::Out, D, A>, Error>
 where
     T: Element,
     Rd: Reducer<T>,
@@ -317,7 +316,18 @@ where
 {
     let sizes = out_sizes(x.sizes, mask, keepdim);
     let buffer = D::reduce(x, mask, r)?;
-    Ok((buffer, StridedLayout::contiguous(array_from(&sizes))))
+    Ok(owned_parts(
+        buffer,
+        StridedLayout::contiguous(array_from(&sizes)),
+    ))
+}
+
+/// [`reduce_buffer`] of the tensor `$x` (a macro, so that each reduction
+/// method is the only function a new shape compiles).
+macro_rules! reduced {
+    ($x:expr, $($args:expr),*) => {
+        reduce_buffer(StridedRef::new(&$x.data, &$x.layout), $($args),*)
+    };
 }
 
 impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
@@ -333,20 +343,6 @@ impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
             buffer,
             StridedLayout::contiguous(array_from::<S2::Sizes>(&sizes)),
         )
-    }
-
-    /// Runs reducer `r` along `mask` into a tensor of shape `S2`.
-    fn reduce_with<Rd: Reducer<T>, S2: Shape>(
-        &self,
-        mask: &[bool],
-        keepdim: bool,
-        r: Rd,
-    ) -> Result<Tensor<Rd::Out, S2, D>, Error>
-    where
-        Rd::Out: Element,
-    {
-        let (buffer, layout) = reduce_buffer(self.strided(), mask, keepdim, r)?;
-        Ok(Tensor::from_buffer(buffer, layout))
     }
 
     /// Wraps values and indices along `mask` into two tensors of shape `S2`.
@@ -427,7 +423,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn sum(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Sum, D>, Error> {
         let (mask, _) = dims_mask(dims, self.rank())?;
-        self.reduce_with(&mask, keepdim, Sum)
+        Ok(from_parts!(reduced!(self, &mask, keepdim, Sum)?))
     }
 
     /// The sum of every element, as a rank-0 tensor.
@@ -438,7 +434,12 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(x.sum_all().to_vec(), vec![300i64]);
     /// ```
     pub fn sum_all(&self) -> Tensor<T::Sum, (), D> {
-        or_panic(self.reduce_with(&all_mask(self.rank()), false, Sum))
+        from_parts!(or_panic(reduced!(
+            self,
+            &all_mask(self.layout.rank()),
+            false,
+            Sum
+        )))
     }
 
     /// PyTorch's `mean(dims, keepdim)`, for floating and complex tensors.
@@ -470,7 +471,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(x.mean_all().unwrap().to_vec(), vec![1.5]);
     /// ```
     pub fn mean_all(&self) -> Result<Tensor<T, (), D>, Error> {
-        let mask = all_mask(self.rank());
+        let mask = all_mask(self.layout.rank());
         Ok(self.reduced(T::mean_on(self.strided(), &mask)?, &mask, false))
     }
 
@@ -484,7 +485,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn prod(&self, dim: isize, keepdim: bool) -> Result<DynTensor<T::Sum, D>, Error> {
         let mask = dim_mask(dim, self.rank())?;
-        self.reduce_with(&mask, keepdim, Prod)
+        Ok(from_parts!(reduced!(self, &mask, keepdim, Prod)?))
     }
 
     /// The product of every element, as a rank-0 tensor.
@@ -495,7 +496,12 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(x.prod_all().to_vec(), vec![6.]);
     /// ```
     pub fn prod_all(&self) -> Tensor<T::Sum, (), D> {
-        or_panic(self.reduce_with(&all_mask(self.rank()), false, Prod))
+        from_parts!(or_panic(reduced!(
+            self,
+            &all_mask(self.layout.rank()),
+            false,
+            Prod
+        )))
     }
 
     /// PyTorch's `all(dims, keepdim)`: whether every element is nonzero.
@@ -510,7 +516,12 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn all(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical, D>, Error> {
         let (mask, _) = dims_mask_or(dims, self.rank(), false)?;
-        self.reduce_with(&mask, keepdim, Logical::<false>)
+        Ok(from_parts!(reduced!(
+            self,
+            &mask,
+            keepdim,
+            Logical::<false>
+        )?))
     }
 
     /// Whether every element is nonzero, as a rank-0 tensor.
@@ -520,7 +531,12 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(DynTensor::<i32>::ones(&[3]).all_all().to_vec(), vec![true]);
     /// ```
     pub fn all_all(&self) -> Tensor<T::Logical, (), D> {
-        or_panic(self.reduce_with(&all_mask(self.rank()), false, Logical::<false>))
+        from_parts!(or_panic(reduced!(
+            self,
+            &all_mask(self.layout.rank()),
+            false,
+            Logical::<false>
+        )))
     }
 
     /// PyTorch's `any(dims, keepdim)`: whether some element is nonzero (an
@@ -533,7 +549,12 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn any(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Logical, D>, Error> {
         let (mask, _) = dims_mask_or(dims, self.rank(), false)?;
-        self.reduce_with(&mask, keepdim, Logical::<true>)
+        Ok(from_parts!(reduced!(
+            self,
+            &mask,
+            keepdim,
+            Logical::<true>
+        )?))
     }
 
     /// Whether some element is nonzero, as a rank-0 tensor.
@@ -543,7 +564,12 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(DynTensor::<i32>::zeros(&[3]).any_all().to_vec(), vec![false]);
     /// ```
     pub fn any_all(&self) -> Tensor<T::Logical, (), D> {
-        or_panic(self.reduce_with(&all_mask(self.rank()), false, Logical::<true>))
+        from_parts!(or_panic(reduced!(
+            self,
+            &all_mask(self.layout.rank()),
+            false,
+            Logical::<true>
+        )))
     }
 
     /// `amax`/`amin`.
@@ -745,7 +771,7 @@ macro_rules! static_reductions {
             where
                 T: $bound,
             {
-                or_panic(self.reduce_with(&all_mask(self.rank()), false, <$reducer>::default()))
+                from_parts!(or_panic(reduced!(self, &all_mask(self.layout.rank()), false, <$reducer>::default())))
             }
 
             #[doc = concat!("The ", $what, " along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dim), "::<1>().shape(), [2]);\n```")]
@@ -754,8 +780,8 @@ macro_rules! static_reductions {
                 T: $bound,
                 S: ReduceAxis<I>,
             {
-                let mask = axis_mask(self.rank(), I);
-                or_panic(self.reduce_with(&mask, false, <$reducer>::default()))
+                let mask = axis_mask(self.layout.rank(), I);
+                from_parts!(or_panic(reduced!(self, &mask, false, <$reducer>::default())))
             }
 
             #[doc = concat!("The ", $what, " along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($keepdim), "::<1>().shape(), [2, 1]);\n```")]
@@ -764,8 +790,8 @@ macro_rules! static_reductions {
                 T: $bound,
                 S: ReduceAxis<I>,
             {
-                let mask = axis_mask(self.rank(), I);
-                or_panic(self.reduce_with(&mask, true, <$reducer>::default()))
+                let mask = axis_mask(self.layout.rank(), I);
+                from_parts!(or_panic(reduced!(self, &mask, true, <$reducer>::default())))
             }
 
             #[doc = concat!("The ", $what, " along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims), "::<axes![1, 0]>().shape(), []);\n```")]
@@ -774,7 +800,7 @@ macro_rules! static_reductions {
                 T: $bound,
                 S: ReduceAxes<L>,
             {
-                or_panic(self.reduce_with(&axes_mask::<L>(self.rank()), false, <$reducer>::default()))
+                from_parts!(or_panic(reduced!(self, &axes_mask::<L>(self.layout.rank()), false, <$reducer>::default())))
             }
 
             #[doc = concat!("The ", $what, " along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims_keepdim), "::<axes![0]>().shape(), [1, 3]);\n```")]
@@ -783,7 +809,7 @@ macro_rules! static_reductions {
                 T: $bound,
                 S: ReduceAxes<L>,
             {
-                or_panic(self.reduce_with(&axes_mask::<L>(self.rank()), true, <$reducer>::default()))
+                from_parts!(or_panic(reduced!(self, &axes_mask::<L>(self.layout.rank()), true, <$reducer>::default())))
             }
         }
     };
@@ -847,7 +873,12 @@ impl<T: Summable, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D,
     /// assert_eq!(x.prod().to_vec(), vec![24i64]);
     /// ```
     pub fn prod(&self) -> Tensor<T::Sum, (), D> {
-        or_panic(self.reduce_with(&all_mask(self.rank()), false, Prod))
+        from_parts!(or_panic(reduced!(
+            self,
+            &all_mask(self.layout.rank()),
+            false,
+            Prod
+        )))
     }
 
     /// The product along axis `I`, which leaves the type.
@@ -862,8 +893,8 @@ impl<T: Summable, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D,
     where
         S: ReduceAxis<I>,
     {
-        let mask = axis_mask(self.rank(), I);
-        or_panic(self.reduce_with(&mask, false, Prod))
+        let mask = axis_mask(self.layout.rank(), I);
+        from_parts!(or_panic(reduced!(self, &mask, false, Prod)))
     }
 
     /// The product along axis `I`, kept with size 1.
@@ -877,8 +908,8 @@ impl<T: Summable, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D,
     where
         S: ReduceAxis<I>,
     {
-        let mask = axis_mask(self.rank(), I);
-        or_panic(self.reduce_with(&mask, true, Prod))
+        let mask = axis_mask(self.layout.rank(), I);
+        from_parts!(or_panic(reduced!(self, &mask, true, Prod)))
     }
 }
 
@@ -895,7 +926,12 @@ impl<T: Extremum, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
         for &a in axes {
             mask[a] = true;
         }
-        self.reduce_with(&mask, keepdim, Extreme::<W>::default())
+        Ok(from_parts!(reduced!(
+            self,
+            &mask,
+            keepdim,
+            Extreme::<W>::default()
+        )?))
     }
 
     /// `max`/`min` (values and indices) along a non-empty axis.
@@ -927,7 +963,7 @@ macro_rules! static_extremes {
                 T: Extremum,
             {
                 check_nonempty($aop, self.layout.sizes(), &[], false)?;
-                self.reduce_with(&all_mask(self.rank()), false, Extreme::<$w>::default())
+                Ok(from_parts!(reduced!(self, &all_mask(self.layout.rank()), false, Extreme::<$w>::default())?))
             }
 
             #[doc = concat!("The ", $what, " values along axis `I`, which leaves the type; an error if that axis has size 0.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dim), "::<0>().unwrap().shape(), [2]);\n```")]
@@ -972,7 +1008,7 @@ macro_rules! static_extremes {
                 T: Extremum,
             {
                 check_nonempty($op, self.layout.sizes(), &[], false)?;
-                self.reduce_with(&all_mask(self.rank()), false, Extreme::<$w>::default())
+                Ok(from_parts!(reduced!(self, &all_mask(self.layout.rank()), false, Extreme::<$w>::default())?))
             }
 
             #[doc = concat!("The ", $what, " values along axis `I` and their indices (the first NaN, or else the first extreme value), the axis leaving the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_dim), "::<1>().unwrap();\nassert_eq!((values.shape(), indices.shape()), ([2], [2]));\n```")]

@@ -17,6 +17,8 @@ pub use cuda::Cuda;
 pub use device::Device;
 
 use crate::dtype::{ComplexElement, Element};
+use crate::layout::StridedLayout;
+use crate::shape::SizeArray;
 use core::cell::Cell;
 use core::fmt::Debug;
 use core::marker::PhantomData;
@@ -451,6 +453,23 @@ pub struct StridedRef<'a, T: Element, D: Backend> {
     pub(crate) sizes: &'a [usize],
     pub(crate) strides: &'a [usize],
     pub(crate) offset: usize,
+}
+
+impl<'a, T: Element, D: Backend> StridedRef<'a, T, D> {
+    /// A tensor's elements under its layout, from the tensor's two fields:
+    /// generic over the size array, so the per-shape methods that hand their
+    /// tensors to shape-erased cores compile no function of their own for it.
+    pub(crate) fn new<A: SizeArray>(
+        data: &impl Storage<T, D>,
+        layout: &'a StridedLayout<A>,
+    ) -> Self {
+        StridedRef {
+            ptr: data.ptr(),
+            sizes: layout.sizes(),
+            strides: layout.strides(),
+            offset: layout.offset(),
+        }
+    }
 }
 
 impl<T: Element, D: Backend> StridedRef<'_, T, D> {

@@ -1,7 +1,7 @@
 //! Constructors: `zeros`, `ones`, `full`, `from_vec`, `arange`, and the
 //! `_with` forms that take runtime sizes for shapes with `Dyn` entries.
 
-use super::Tensor;
+use super::{OwnedParts, Tensor, owned_parts};
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::error::OrPanic;
@@ -29,7 +29,8 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![0.0; 6]);
     /// ```
     pub fn zeros() -> Self {
-        Self::full(T::ZERO)
+        let (data, layout) = filled(S::SIZES, T::ZERO);
+        Tensor { data, layout }
     }
 
     /// A tensor of ones.
@@ -40,7 +41,8 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![1, 1]);
     /// ```
     pub fn ones() -> Self {
-        Self::full(T::ONE)
+        let (data, layout) = filled(S::SIZES, T::ONE);
+        Tensor { data, layout }
     }
 
     /// A tensor with every element `value`.
@@ -51,8 +53,8 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![2.5]);
     /// ```
     pub fn full(value: T) -> Self {
-        let (buffer, layout) = filled(S::SIZES, value);
-        Tensor::from_buffer(buffer, layout)
+        let (data, layout) = filled(S::SIZES, value);
+        Tensor { data, layout }
     }
 
     /// A tensor from its elements in row-major order; `Err` when their
@@ -82,11 +84,11 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     }
 }
 
-/// A buffer of `value`s filling `sizes`, and its contiguous layout
-/// (generic over the size array, not the shape: one copy per rank).
-fn filled<T: Element, A: SizeArray>(sizes: A, value: T) -> (CpuBuffer<T>, StridedLayout<A>) {
+/// A tensor of `value`s filling `sizes`, contiguous (generic over the size
+/// array, not the shape: one copy per rank).
+fn filled<T: Element, A: SizeArray>(sizes: A, value: T) -> OwnedParts<T, Cpu, A> {
     let buffer = CpuBuffer::try_full(numel(sizes.as_ref()), value).or_panic();
-    (buffer, StridedLayout::contiguous(sizes))
+    owned_parts(buffer, StridedLayout::contiguous(sizes))
 }
 
 impl<T: Numeric, N: StaticDim> Tensor<T, (N,), Cpu> {

@@ -147,14 +147,12 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
         }
     }
 
-    /// The shape-erased operand handed to kernels.
+    /// The shape-erased operand handed to kernels. A method of each shape:
+    /// the operations that a program calls for many shapes write
+    /// `StridedRef::new(&x.data, &x.layout)` instead, which compiles no
+    /// function per shape.
     pub(crate) fn strided(&self) -> StridedRef<'_, T, D> {
-        StridedRef {
-            ptr: self.data.ptr(),
-            sizes: self.layout.sizes(),
-            strides: self.layout.strides(),
-            offset: self.layout.offset(),
-        }
+        StridedRef::new(&self.data, &self.layout)
     }
 }
 
@@ -210,22 +208,40 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
 impl<T: Element, S: Shape, D: Backend> Tensor<T, S, D> {
     /// An owned tensor from a buffer and a layout that fits it.
     pub(crate) fn from_buffer(buffer: D::Buffer<T>, layout: Layout<S>) -> Self {
-        Tensor {
-            data: owned_data(buffer, &layout),
-            layout,
-        }
+        let (data, layout) = owned_parts(buffer, layout);
+        Tensor { data, layout }
     }
 }
 
-/// A buffer as a tensor's data, for a layout that fits it (generic over the
-/// layout's arrays, not its shape: one copy serves every shape of a rank).
-pub(crate) fn owned_data<T: Element, D: Backend, A: SizeArray>(
+/// An owned tensor without its shape: its data and its layout over a size
+/// array. The shape-erased cores of operations return these (one copy per
+/// rank), and each per-shape method only puts them in a
+/// `Tensor { data, layout }`, so that a new shape costs the compiler one
+/// small function per operation.
+pub(crate) type OwnedParts<T, D, A> = (OwnedData<T, D>, StridedLayout<A>);
+
+/// The [`OwnedParts`] of a tensor of shape `S`.
+pub(crate) type PartsOf<T, D, S> = OwnedParts<T, D, <S as Shape>::Sizes>;
+
+/// `Tensor { data, layout }` of an expression giving [`OwnedParts`]: a
+/// macro rather than a function, so that attaching a shape to a core's
+/// result compiles no function of its own per shape.
+macro_rules! from_parts {
+    ($parts:expr) => {{
+        let (data, layout) = $parts;
+        $crate::tensor::Tensor { data, layout }
+    }};
+}
+pub(crate) use from_parts;
+
+/// A buffer and a layout that fits it, as an owned tensor's parts.
+pub(crate) fn owned_parts<T: Element, D: Backend, A: SizeArray>(
     buffer: D::Buffer<T>,
-    layout: &StridedLayout<A>,
-) -> OwnedData<T, D> {
+    layout: StridedLayout<A>,
+) -> OwnedParts<T, D, A> {
     let data = OwnedData::new(buffer);
     debug_assert!(layout.storage_span() <= data.len());
-    data
+    (data, layout)
 }
 
 impl<T: Element, S: Shape> Clone for Tensor<T, S, Cpu> {

@@ -33,8 +33,8 @@ use crate::ops::kernels::UnaryFn;
 use crate::ops::{Elementwise, unary};
 use crate::shape::axes::{Append, LastTwoSwapped};
 use crate::shape::{Dec, Shape};
-use crate::storage::{Backend, Repr, Writable, borrow_mut};
-use crate::tensor::{Tensor, TensorView, TensorViewMut};
+use crate::storage::{Backend, Repr, StridedRef, Writable, borrow_mut};
+use crate::tensor::{Tensor, TensorView, TensorViewMut, from_parts};
 
 impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
     /// A view of the parts `imag` picks, over the same storage.
@@ -150,7 +150,10 @@ impl<T: Conjugate, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
 
     /// [`conj`](Self::conj), or `Err` when the copy cannot be allocated.
     pub fn try_conj(&self) -> Result<Tensor<T, S, D>, Error> {
-        unary(self, Conj)
+        Ok(from_parts!(unary(
+            StridedRef::new(&self.data, &self.layout),
+            Conj
+        )?))
     }
 
     /// The conjugate transpose of the last two dimensions (PyTorch's `mH`

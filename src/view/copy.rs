@@ -10,7 +10,7 @@ use crate::layout::{StridedLayout, array_from, is_contiguous};
 use crate::ops::Elementwise;
 use crate::shape::{Shape, SizeArray};
 use crate::storage::{Backend, Repr, StridedRef};
-use crate::tensor::Tensor;
+use crate::tensor::{OwnedParts, Tensor, owned_parts};
 
 /// An order of a tensor's elements in memory (PyTorch's `memory_format`).
 ///
@@ -147,7 +147,11 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert_eq!(c.to_vec(), vec![0, 2, 1, 3]);
     /// ```
     pub fn contiguous(&self) -> CowOf<'_, T, S, D, R> {
-        self.contiguous_in(MemoryFormat::Contiguous)
+        let copy = copy_in_format(
+            StridedRef::new(&self.data, &self.layout),
+            MemoryFormat::Contiguous,
+        );
+        self.itself_or(copy.or_panic())
     }
 
     /// The tensor itself when it is laid out in `format`, else a copy that
@@ -155,22 +159,29 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// channels-last-3d 5-d) panic, as in PyTorch; `Preserve` is
     /// `Contiguous` here.
     pub fn contiguous_in(&self, format: MemoryFormat) -> CowOf<'_, T, S, D, R> {
-        self.try_contiguous_in(format).or_panic()
+        let copy = copy_in_format(StridedRef::new(&self.data, &self.layout), format);
+        self.itself_or(copy.or_panic())
     }
 
     /// [`contiguous_in`](Self::contiguous_in), with `Err` for a format that
     /// does not apply to the rank or a failed allocation.
     pub fn try_contiguous_in(&self, format: MemoryFormat) -> Result<CowOf<'_, T, S, D, R>, Error> {
-        Ok(match copy_in_format(self.strided(), format)? {
+        let copy = copy_in_format(StridedRef::new(&self.data, &self.layout), format)?;
+        Ok(self.itself_or(copy))
+    }
+
+    /// A copy-on-write tensor: `copy` when there is one, else a view of `self`.
+    fn itself_or(&self, copy: Option<OwnedParts<T, D, S::Sizes>>) -> CowOf<'_, T, S, D, R> {
+        match copy {
             None => Tensor {
                 data: R::cow_viewed(&self.data),
                 layout: self.layout.clone(),
             },
-            Some((buffer, layout)) => Tensor {
-                data: R::cow_owned(crate::tensor::owned_data(buffer, &layout)),
+            Some((data, layout)) => Tensor {
+                data: R::cow_owned(data),
                 layout,
             },
-        })
+        }
     }
 
     /// A new tensor with the same elements (PyTorch's `clone()` with
@@ -188,19 +199,20 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn clone(&self) -> Tensor<T, S, D> {
-        self.try_clone().or_panic()
+        let (data, layout) = preserving_copy(StridedRef::new(&self.data, &self.layout)).or_panic();
+        Tensor { data, layout }
     }
 
     /// [`clone`](Self::clone), with `Err` when allocation fails.
     pub fn try_clone(&self) -> Result<Tensor<T, S, D>, Error> {
-        let (buffer, layout) = preserving_copy(self.strided())?;
-        Ok(Tensor::from_buffer(buffer, layout))
+        let (data, layout) = preserving_copy(StridedRef::new(&self.data, &self.layout))?;
+        Ok(Tensor { data, layout })
     }
 
     /// A contiguous copy (row-major), as an owned tensor.
     pub(crate) fn contiguous_copy(&self) -> Result<Tensor<T, S, D>, Error> {
-        let order: Vec<usize> = (0..self.rank()).rev().collect();
-        let (buffer, layout) = copy_in_order(self.strided(), &order)?;
+        let order: Vec<usize> = (0..self.layout.rank()).rev().collect();
+        let (buffer, layout) = copy_in_order(StridedRef::new(&self.data, &self.layout), &order)?;
         Ok(Tensor::from_buffer(buffer, layout))
     }
 }
@@ -213,7 +225,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
 fn copy_in_format<T: Element, D: Elementwise, A: SizeArray>(
     src: StridedRef<'_, T, D>,
     format: MemoryFormat,
-) -> Result<Option<(D::Buffer<T>, StridedLayout<A>)>, Error> {
+) -> Result<Option<OwnedParts<T, D, A>>, Error> {
     let format = if format == MemoryFormat::Preserve {
         MemoryFormat::Contiguous
     } else {
@@ -232,13 +244,13 @@ fn copy_in_format<T: Element, D: Elementwise, A: SizeArray>(
         let strides = channels_last_strides(sizes, &order);
         layout = StridedLayout::from_parts(layout.size_array().clone(), array_from(&strides), 0);
     }
-    Ok(Some((buffer, layout)))
+    Ok(Some(owned_parts(buffer, layout)))
 }
 
 /// The copy behind `clone()` (PyTorch's `preserve_format`).
 fn preserving_copy<T: Element, D: Elementwise, A: SizeArray>(
     src: StridedRef<'_, T, D>,
-) -> Result<(D::Buffer<T>, StridedLayout<A>), Error> {
+) -> Result<OwnedParts<T, D, A>, Error> {
     let (sizes, strides) = (src.sizes, src.strides);
     // PyTorch's `clone(preserve_format)`: a dense non-overlapping layout
     // gets `empty_strided` with its own strides; any other gets
@@ -250,9 +262,10 @@ fn preserving_copy<T: Element, D: Elementwise, A: SizeArray>(
         order.sort_by_key(|&d| (sizes[d] > 1, strides[d]));
         let (buffer, _) = copy_in_order::<T, D, A>(src, &order)?;
         let layout = StridedLayout::from_parts(array_from(sizes), array_from(strides), 0);
-        return Ok((buffer, layout));
+        return Ok(owned_parts(buffer, layout));
     }
-    copy_in_order(src, &dense_order(sizes, strides))
+    let (buffer, layout) = copy_in_order(src, &dense_order(sizes, strides))?;
+    Ok(owned_parts(buffer, layout))
 }
 
 /// A copy of `src` whose layout has `order[0]` varying fastest.

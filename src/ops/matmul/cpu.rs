@@ -16,11 +16,11 @@ use super::plan::{MatmulPlan, MatrixStrides};
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::layout::checked_numel;
+use crate::ops::parallel::for_each_index;
 use crate::storage::cpu::CpuBuffer;
 use crate::storage::{Cpu, StridedRef};
 use half::{bf16, f16};
 use num_complex::Complex;
-use rayon::prelude::*;
 
 /// Products with at least this many multiply-adds (`m * k * n`) are split
 /// across threads; smaller ones run on one.
@@ -369,7 +369,7 @@ impl MatmulBackend for Cpu {
                 }
             };
             if count > 1 && threads > 1 && mkn < BATCH_PARALLEL_MAX_MKN {
-                (0..count).into_par_iter().for_each(|i| run(i, 1));
+                for_each_index(count, &|i| run(i, 1));
             } else {
                 let threads = if mkn >= PARALLEL_MIN_MKN { threads } else { 1 };
                 (0..count).for_each(|i| run(i, threads));

@@ -31,8 +31,8 @@ use crate::ops::kernels::{
 };
 use crate::ops::unary;
 use crate::shape::Shape;
-use crate::storage::{Cpu, Repr};
-use crate::tensor::Tensor;
+use crate::storage::{Cpu, Repr, StridedRef};
+use crate::tensor::{PartsOf, Tensor, from_parts};
 use core::borrow::Borrow;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
@@ -86,12 +86,12 @@ where
 {
     let value: C = value_of(host);
     let f = InCommon::<F, C>::new(f);
-    check_rank::<C, _, _, _>(gpu, B::DTYPE)
-        .and_then(|()| match host_side {
-            Side::Left => unary(gpu, WithLeft(f, value)),
-            Side::Right => unary(gpu, WithRight(f, value)),
-        })
-        .or_panic()
+    let operand = StridedRef::new(&gpu.data, &gpu.layout);
+    let parts = check_rank::<C, _, _, _>(gpu, B::DTYPE).and_then(|()| match host_side {
+        Side::Left => unary(operand, WithLeft(f, value)),
+        Side::Right => unary(operand, WithRight(f, value)),
+    });
+    from_parts!(parts.or_panic())
 }
 
 /// A CUDA tensor of `A`s with a rank-0 CPU tensor of `B`s: the CPU value,
@@ -192,9 +192,10 @@ where
         self,
         lhs: &Tensor<T, S, Cuda, R>,
         f: F,
-    ) -> Result<Tensor<bool, S, Cuda>, Error> {
+    ) -> Result<PartsOf<bool, Cuda, S>, Error> {
         check_rank::<Self::Common, _, _, _>(lhs, T2::DTYPE)?;
         let value = value_of::<_, Self::Common, _, _>(self);
-        unary(lhs, WithRight(InCommon::<F, Self::Common>::new(f), value))
+        let f = WithRight(InCommon::<F, Self::Common>::new(f), value);
+        unary(StridedRef::new(&lhs.data, &lhs.layout), f)
     }
 }
