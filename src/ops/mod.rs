@@ -27,9 +27,6 @@ pub mod kernels;
 pub mod math;
 pub mod matmul;
 mod parallel;
-#[cfg(debug_assertions)]
-#[doc(hidden)]
-pub mod precompiled;
 pub mod reduce;
 pub mod reducers;
 pub mod reductions;
