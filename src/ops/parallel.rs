@@ -10,17 +10,34 @@
 //! caller.
 //!
 //! ```text
-//! for_each_index(n, &|i| ..)   f(0) .. f(n - 1) on rayon's threads
-//! map_indices(n, |i| ..)       the results of f(0) .. f(n - 1), in order
+//! for_each_index(n, &|i| ..)           f(0) .. f(n - 1) on rayon's threads
+//! for_each_chunk_mut(xs, k, |c, xs| ..) f on each k-long piece of xs, in place
+//! map_indices(n, |i| ..)               the results of f(0) .. f(n - 1), in order
 //! join(|| a, || b)             both, perhaps in parallel
 //! ```
 
 use rayon::prelude::*;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Runs `f(i)` for every `i` in `0..n`, spread over rayon's threads.
 pub(crate) fn for_each_index(n: usize, f: &(dyn Fn(usize) + Sync)) {
     (0..n).into_par_iter().for_each(f);
+}
+
+/// `f(c, piece)` for every `chunk`-long piece of `items` (the last may be
+/// shorter), `c` the piece's index, spread over rayon's threads: each piece
+/// is written in place by one thread.
+pub(crate) fn for_each_chunk_mut<T: Send>(
+    items: &mut [T],
+    chunk: usize,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    // One uncontended lock per piece hands each thread its piece.
+    let pieces: Vec<Mutex<&mut [T]>> = items.chunks_mut(chunk).map(Mutex::new).collect();
+    for_each_index(pieces.len(), &|c| {
+        let mut piece = pieces[c].lock().unwrap_or_else(PoisonError::into_inner);
+        f(c, &mut piece);
+    });
 }
 
 /// `[f(0), .., f(n - 1)]`, computed on rayon's threads.
@@ -70,6 +87,17 @@ mod tests {
             hits[i].fetch_add(1, Ordering::Relaxed);
         });
         assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn writes_every_chunk_in_place() {
+        let mut xs = vec![0usize; 10];
+        for_each_chunk_mut(&mut xs, 3, |c, piece| {
+            for (k, x) in piece.iter_mut().enumerate() {
+                *x = c * 3 + k + 1;
+            }
+        });
+        assert_eq!(xs, (1..=10).collect::<Vec<_>>());
     }
 
     #[test]

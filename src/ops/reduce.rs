@@ -22,7 +22,7 @@
 //! Output blocks are shared out across rayon's threads.
 
 use super::Reductions;
-use super::parallel::{join, map_indices};
+use super::parallel::{for_each_chunk_mut, join, map_indices};
 use super::reducers::{Direction, ExtremeAt, Extremum};
 use crate::dtype::Element;
 use crate::error::Error;
@@ -447,16 +447,20 @@ impl Plan {
             }
             r.finish(acc, count)
         };
+        let mut out = vec![r.finish(r.init(), 0); out_numel];
         if parallel && out_numel > 1 {
             let chunk = out_numel.div_ceil(4 * rayon::current_num_threads()).max(1);
-            let chunks = map_indices(out_numel.div_ceil(chunk), |c| {
-                let end = out_numel.min((c + 1) * chunk);
-                (c * chunk..end).map(one).collect::<Vec<_>>()
+            for_each_chunk_mut(&mut out, chunk, |c, slot| {
+                for (k, o) in slot.iter_mut().enumerate() {
+                    *o = one(c * chunk + k);
+                }
             });
-            chunks.concat()
         } else {
-            (0..out_numel).map(one).collect()
+            for (o, slot) in out.iter_mut().enumerate() {
+                *slot = one(o);
+            }
         }
+        out
     }
 
     /// The column plan: blocks of output columns along the kept dimension of

@@ -1,7 +1,7 @@
 //! Constructors: `zeros`, `ones`, `full`, `from_vec`, `arange`, and the
 //! `_with` forms that take runtime sizes for shapes with `Dyn` entries.
 
-use super::{OwnedParts, Tensor, owned_parts};
+use super::{OwnedParts, Tensor, from_parts, owned_parts};
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::error::OrPanic;
@@ -29,8 +29,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![0.0; 6]);
     /// ```
     pub fn zeros() -> Self {
-        let (data, layout) = filled(S::SIZES, T::ZERO);
-        Tensor { data, layout }
+        from_parts!(filled(S::SIZES, T::ZERO))
     }
 
     /// A tensor of ones.
@@ -41,8 +40,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![1, 1]);
     /// ```
     pub fn ones() -> Self {
-        let (data, layout) = filled(S::SIZES, T::ONE);
-        Tensor { data, layout }
+        from_parts!(filled(S::SIZES, T::ONE))
     }
 
     /// A tensor with every element `value`.
@@ -53,8 +51,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), vec![2.5]);
     /// ```
     pub fn full(value: T) -> Self {
-        let (data, layout) = filled(S::SIZES, value);
-        Tensor { data, layout }
+        from_parts!(filled(S::SIZES, value))
     }
 
     /// A tensor from its elements in row-major order; `Err` when their

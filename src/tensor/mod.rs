@@ -208,8 +208,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
 impl<T: Element, S: Shape, D: Backend> Tensor<T, S, D> {
     /// An owned tensor from a buffer and a layout that fits it.
     pub(crate) fn from_buffer(buffer: D::Buffer<T>, layout: Layout<S>) -> Self {
-        let (data, layout) = owned_parts(buffer, layout);
-        Tensor { data, layout }
+        from_parts!(owned_parts(buffer, layout))
     }
 }
 

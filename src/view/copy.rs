@@ -10,7 +10,7 @@ use crate::layout::{StridedLayout, array_from, is_contiguous};
 use crate::ops::Elementwise;
 use crate::shape::{Shape, SizeArray};
 use crate::storage::{Backend, Repr, StridedRef};
-use crate::tensor::{OwnedParts, Tensor, owned_parts};
+use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 
 /// An order of a tensor's elements in memory (PyTorch's `memory_format`).
 ///
@@ -199,14 +199,15 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn clone(&self) -> Tensor<T, S, D> {
-        let (data, layout) = preserving_copy(StridedRef::new(&self.data, &self.layout)).or_panic();
-        Tensor { data, layout }
+        from_parts!(preserving_copy(StridedRef::new(&self.data, &self.layout)).or_panic())
     }
 
     /// [`clone`](Self::clone), with `Err` when allocation fails.
     pub fn try_clone(&self) -> Result<Tensor<T, S, D>, Error> {
-        let (data, layout) = preserving_copy(StridedRef::new(&self.data, &self.layout))?;
-        Ok(Tensor { data, layout })
+        Ok(from_parts!(preserving_copy(StridedRef::new(
+            &self.data,
+            &self.layout
+        ))?))
     }
 
     /// A contiguous copy (row-major), as an owned tensor.
