@@ -65,9 +65,9 @@ pub mod __private {
 
 /// A static shape type: `shape![3, 224, 224]`, `shape![Dyn, 3]`, `shape![]`.
 ///
-/// Sizes are integer literals of any size; `Dyn` marks a size known only at
-/// run time; any other entry is taken as a dimension type (useful in generic
-/// code). The result is a tuple of dimensions: `shape![5, 3]` is
+/// Sizes are integer literals of up to 10 digits (9999999999, see
+/// [`shape::MAX_DIGITS`]); `Dyn` marks a size known only at run time; any
+/// other entry is taken as a dimension type (useful in generic code). The result is a tuple of dimensions: `shape![5, 3]` is
 /// `(Dec<5>, Dec<3>)`.
 ///
 /// ```

@@ -12,8 +12,8 @@ use syn::{Expr, ExprArray, LitInt, LitStr, Token, Type};
 
 /// The most dimensions a static shape may have (`DynShape` has no limit).
 const MAX_STATIC_RANK: usize = 8;
-/// Digits of a static size: `usize::MAX` has 20.
-const MAX_DIGITS: usize = 20;
+/// Digits of a static size (`shaped::shape::MAX_DIGITS`).
+const MAX_DIGITS: usize = 10;
 
 enum ShapeEntry {
     Size(LitInt),
@@ -40,11 +40,16 @@ impl Parse for ShapeList {
 
 /// The decimal type of a size: `224` becomes `Dec<2, 2, 4>`.
 fn dec_type(value: u128, span: Span) -> syn::Result<TokenStream2> {
-    if value > u64::MAX as u128 {
-        return Err(syn::Error::new(span, "a size must fit in usize"));
-    }
     let digits: Vec<u8> = value.to_string().bytes().map(|b| b - b'0').collect();
-    debug_assert!(digits.len() <= MAX_DIGITS);
+    if digits.len() > MAX_DIGITS {
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "a static size has at most {MAX_DIGITS} digits (9999999999); \
+                 use `Dyn` for a larger size"
+            ),
+        ));
+    }
     Ok(quote!(::shaped::shape::Dec<#(#digits),*>))
 }
 

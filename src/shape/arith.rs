@@ -102,6 +102,13 @@ double_add! {
 }
 
 /// A least-significant-first digit list as a [`Dec`] (empty is `Dec<0>`).
+/// Lists longer than [`MAX_DIGITS`](super::MAX_DIGITS) have no impl: a
+/// computed size that large is a compile error.
+#[diagnostic::on_unimplemented(
+    message = "a static size computed here has more than 10 digits (above 9999999999)",
+    label = "the resulting size does not fit a static shape",
+    note = "sizes that large are `Dyn`: convert the operands with `into_dyn()` first"
+)]
 pub trait PackDigits {
     /// The `Dec`.
     type Dec;
@@ -132,16 +139,6 @@ pack_all! {
     (A B C D E F G H) (H G F E D C B A);
     (A B C D E F G H I) (I H G F E D C B A);
     (A B C D E F G H I J) (J I H G F E D C B A);
-    (A B C D E F G H I J K) (K J I H G F E D C B A);
-    (A B C D E F G H I J K L) (L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M) (M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N) (N M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N O) (O N M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N O P) (P O N M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N O P Q) (Q P O N M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N O P Q R) (R Q P O N M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N O P Q R S) (S R Q P O N M L K J I H G F E D C B A);
-    (A B C D E F G H I J K L M N O P Q R S T) (T S R Q P O N M L K J I H G F E D C B A);
 }
 
 /// Schoolbook addition of two digit lists, least significant first, with
