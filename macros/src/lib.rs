@@ -403,3 +403,58 @@ pub fn cast_messages(input: TokenStream) -> TokenStream {
     }
     out.into()
 }
+
+/// Internal: `BroadcastTuples` for every pair of tuple shapes of rank 0 to 8
+/// (`shaped::shape::broadcast`). Each impl aligns the two shapes at their
+/// last dimension and names each aligned pair's rule (`A: BroadcastDim<B>`)
+/// and the result index of each pair directly, so the compiler solves one
+/// small, shape-independent (and cached) rule per pair instead of walking
+/// reversed lists.
+#[doc(hidden)]
+#[proc_macro]
+pub fn broadcast_shape_impls(_input: TokenStream) -> TokenStream {
+    let shape = quote!(crate::shape);
+    let mut out = TokenStream2::new();
+    for rank_a in 0..=MAX_STATIC_RANK {
+        for rank_b in 0..=MAX_STATIC_RANK {
+            let a: Vec<_> = (0..rank_a).map(|k| format_ident!("A{k}")).collect();
+            let b: Vec<_> = (0..rank_b).map(|k| format_ident!("B{k}")).collect();
+            let rank = rank_a.max(rank_b);
+            let mut dims = Vec::new();
+            let mut rules = Vec::new();
+            let mut statuses = quote!(#shape::list::Nil);
+            for i in 0..rank {
+                // Result dimension `i` is `a`'s `i - (rank - rank_a)`, if any.
+                let in_a = (i + rank_a).checked_sub(rank).map(|k| &a[k]);
+                let in_b = (i + rank_b).checked_sub(rank).map(|k| &b[k]);
+                dims.push(match (in_a, in_b) {
+                    (Some(x), Some(y)) => {
+                        rules.push(quote!(#x: #shape::BroadcastDim<#y>));
+                        let index = dec_digits(i);
+                        // Built first to last, so the list reads last first.
+                        statuses = quote!(#shape::list::Cons<
+                            (<#x as #shape::BroadcastDim<#y>>::Status, #shape::Dec<#index>),
+                            #statuses,
+                        >);
+                        quote!(<#x as #shape::BroadcastDim<#y>>::Output)
+                    }
+                    (Some(x), None) => quote!(#x),
+                    (None, Some(y)) => quote!(#y),
+                    (None, None) => unreachable!("every result dimension comes from a or b"),
+                });
+            }
+            let checked = (!rules.is_empty()).then(|| quote!(#statuses: #shape::NoClash,));
+            out.extend(quote! {
+                impl<X, #(#a: #shape::Dim,)* #(#b: #shape::Dim,)*>
+                    #shape::BroadcastTuples<(#(#a,)*), (#(#b,)*)> for X
+                where
+                    #(#rules,)*
+                    #checked
+                {
+                    type Output = (#(#dims,)*);
+                }
+            });
+        }
+    }
+    out.into()
+}

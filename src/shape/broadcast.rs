@@ -19,8 +19,8 @@
 
 use super::Shape;
 use super::digits::{DigitCount, Many, MaxLen, One, SizeEq, SizeKind, Zero};
-use super::dim::{Dyn, StaticDim};
-use super::list::{Cons, FromRev, Nil, TupleShape};
+use super::dim::{Dim, Dyn, StaticDim};
+use super::list::{Cons, Nil, TupleShape};
 use crate::error::Error;
 use typenum::{False, True};
 
@@ -46,16 +46,173 @@ pub type Broadcast<A, B> = <A as BroadcastShape<B>>::Output;
 
 impl<A, B> BroadcastShape<B> for A
 where
-    A: Shape + TupleShape,
+    A: Shape + TupleShape + BroadcastTuples<A, B>,
     B: Shape + TupleShape,
-    A::Rev: BroadcastRev<B::Rev>,
-    <A::Rev as BroadcastRev<B::Rev>>::Output: FromRev,
-    <<A::Rev as BroadcastRev<B::Rev>>::Output as FromRev>::Tuple: Shape,
 {
-    type Output = <<A::Rev as BroadcastRev<B::Rev>>::Output as FromRev>::Tuple;
+    type Output = <A as BroadcastTuples<A, B>>::Output;
 }
 
-/// Broadcasting of two reversed dimension lists (trailing dimension first).
+/// [`BroadcastShape`] of the tuple shapes `A` and `B`: one impl per pair of
+/// ranks (`shaped_macros::broadcast_shape_impls`), which aligns the shapes
+/// at their last dimension and requires [`BroadcastDim`] of each aligned
+/// pair and [`NoClash`] of their statuses. Each impl is for every `Self`
+/// (the operator asks it of `A`): a compile error lists the impls of a
+/// trait whose `Self` looks like the failing one, and these 81 would only
+/// bury the message.
+pub trait BroadcastTuples<A, B> {
+    /// The broadcast shape.
+    type Output: Shape;
+}
+shaped_macros::broadcast_shape_impls!();
+
+/// Broadcasting of one pair of aligned dimensions, wherever they sit in
+/// their shapes (so the compiler solves each pair of sizes once).
+pub trait BroadcastDim<Rhs> {
+    /// The broadcast size.
+    type Output: Dim;
+    /// [`Fine`], or [`Mismatch`] when the sizes do not broadcast.
+    type Status;
+}
+
+impl<A, B> BroadcastDim<B> for A
+where
+    A: StaticDim + SizeKind,
+    B: StaticDim + SizeKind,
+    (A::Kind, B::Kind): BroadcastKinds<A, B>,
+{
+    type Output = <(A::Kind, B::Kind) as BroadcastKinds<A, B>>::Output;
+    type Status = <(A::Kind, B::Kind) as BroadcastKinds<A, B>>::Status;
+}
+
+impl<A> BroadcastDim<Dyn> for A
+where
+    A: StaticDim + SizeKind,
+    A::Kind: WithDyn<A>,
+{
+    type Output = <A::Kind as WithDyn<A>>::Output;
+    type Status = Fine;
+}
+
+impl<B> BroadcastDim<B> for Dyn
+where
+    B: StaticDim + SizeKind,
+    B::Kind: WithDyn<B>,
+{
+    type Output = <B::Kind as WithDyn<B>>::Output;
+    type Status = Fine;
+}
+
+impl BroadcastDim<Dyn> for Dyn {
+    type Output = Dyn;
+    type Status = Fine;
+}
+
+/// A pair of dimensions that satisfies a shape rule.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Fine;
+/// A pair of dimensions that breaks a shape rule (already reported).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Clash;
+/// Sizes `A` and `B` that do not broadcast.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Mismatch<A, B>(A, B);
+
+/// The rule table for two static sizes, by their kinds `(a, b)`.
+pub trait BroadcastKinds<A, B> {
+    /// The broadcast size.
+    type Output: Dim;
+    /// [`Fine`] or [`Mismatch`].
+    type Status;
+}
+
+impl<A: Dim, B> BroadcastKinds<A, B> for (Zero, Zero) {
+    type Output = A;
+    type Status = Fine;
+}
+/// `0` vs `1` gives `0`.
+impl<A: Dim, B> BroadcastKinds<A, B> for (Zero, One) {
+    type Output = A;
+    type Status = Fine;
+}
+/// `1` vs `0` gives `0`.
+impl<A, B: Dim> BroadcastKinds<A, B> for (One, Zero) {
+    type Output = B;
+    type Status = Fine;
+}
+impl<A: Dim, B> BroadcastKinds<A, B> for (One, One) {
+    type Output = A;
+    type Status = Fine;
+}
+/// `1` stretches to `n`.
+impl<A, B: Dim> BroadcastKinds<A, B> for (One, Many) {
+    type Output = B;
+    type Status = Fine;
+}
+/// `1` stretches to `m`.
+impl<A: Dim, B> BroadcastKinds<A, B> for (Many, One) {
+    type Output = A;
+    type Status = Fine;
+}
+/// `m` vs `n`: they must be equal.
+impl<A: Dim, B> BroadcastKinds<A, B> for (Many, Many)
+where
+    A: SizeEq<B>,
+    A::Out: KeepIfEqual<A, B>,
+{
+    type Output = A;
+    type Status = <A::Out as KeepIfEqual<A, B>>::Status;
+}
+/// `0` vs `n >= 2`: an error.
+impl<A: Dim, B> BroadcastKinds<A, B> for (Zero, Many) {
+    type Output = A;
+    type Status = Mismatch<A, B>;
+}
+/// `m >= 2` vs `0`: an error.
+impl<A: Dim, B> BroadcastKinds<A, B> for (Many, Zero) {
+    type Output = A;
+    type Status = Mismatch<A, B>;
+}
+
+/// Two sizes of 2 or more: equal ones are [`Fine`], others a [`Mismatch`].
+pub trait KeepIfEqual<A, B> {
+    /// [`Fine`] or [`Mismatch`].
+    type Status;
+}
+impl<A, B> KeepIfEqual<A, B> for True {
+    type Status = Fine;
+}
+impl<A, B> KeepIfEqual<A, B> for False {
+    type Status = Mismatch<A, B>;
+}
+
+/// A static size against [`Dyn`]: `1` gives `Dyn`; any other size is kept
+/// and the dynamic one is checked at run time.
+pub trait WithDyn<A> {
+    /// The broadcast size.
+    type Output: Dim;
+}
+impl<A> WithDyn<A> for One {
+    type Output = Dyn;
+}
+impl<A: Dim> WithDyn<A> for Zero {
+    type Output = A;
+}
+impl<A: Dim> WithDyn<A> for Many {
+    type Output = A;
+}
+
+/// The statuses of the aligned pairs of two shapes, last pair first, each
+/// with its dimension in the result (`Cons<(Status, Dec<i>), ..>`): holds
+/// when no pair clashes. The right-most [`Mismatch`] requires
+/// [`BroadcastFails`], the compile error, and the pairs before it are not
+/// looked at, so only that clash is reported (as PyTorch reports it).
+pub trait NoClash {}
+impl NoClash for Nil {}
+impl<I, T: NoClash> NoClash for Cons<(Fine, I), T> {}
+impl<A, B, I, T> NoClash for Cons<(Mismatch<A, B>, I), T> where (A, B, I): BroadcastFails {}
+
+/// Broadcasting of two reversed dimension lists (trailing dimension first):
+/// the batch dimensions of `matmul`, whose shapes are lists.
 pub trait BroadcastRev<Rhs> {
     /// The broadcast list.
     type Output;
@@ -77,15 +234,15 @@ impl<H, T> BroadcastRev<Cons<H, T>> for Nil {
 
 impl<H1, T1, H2, T2> BroadcastRev<Cons<H2, T2>> for Cons<H1, T1>
 where
-    H1: BroadcastDim<H2, (T1, T2)>,
+    H1: BroadcastDim<H2>,
     (H1::Status, T1, T2): BroadcastRest,
 {
     type Output = Cons<H1::Output, <(H1::Status, T1, T2) as BroadcastRest>::Output>;
 }
 
 /// Goes on to the leading dimensions after a pair that broadcasts; stops
-/// after a clash, so that only the right-most clash is reported (as PyTorch
-/// reports it).
+/// after a clash, so that only the right-most clash is reported. The index
+/// of a clash is the number of leading dimensions left (`MaxLen`).
 pub trait BroadcastRest {
     /// The broadcast of the leading dimensions.
     type Output;
@@ -93,167 +250,23 @@ pub trait BroadcastRest {
 impl<T1: BroadcastRev<T2>, T2> BroadcastRest for (Fine, T1, T2) {
     type Output = T1::Output;
 }
-impl<T1, T2> BroadcastRest for (Clash, T1, T2) {
+impl<A, B, T1, T2> BroadcastRest for (Mismatch<A, B>, T1, T2)
+where
+    (T1, T2): MaxLen,
+    (A, B, <(T1, T2) as MaxLen>::Out): BroadcastFails,
+{
     type Output = Nil;
 }
 
-/// A pair of dimensions that satisfies a shape rule.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Fine;
-/// A pair of dimensions that breaks a shape rule (already reported).
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Clash;
-
-/// Broadcasting of one pair of aligned dimensions. `Rest` holds the two
-/// shapes' remaining leading dimensions, from which an error finds the index
-/// of the clash.
-pub trait BroadcastDim<Rhs, Rest> {
-    /// The broadcast size.
-    type Output;
-    /// [`Fine`], or [`Clash`] when the sizes do not broadcast.
-    type Status;
-}
-
-impl<A, B, Rest> BroadcastDim<B, Rest> for A
-where
-    A: StaticDim + SizeKind,
-    B: StaticDim + SizeKind,
-    (A::Kind, B::Kind): BroadcastKinds<A, B, Rest>,
-{
-    type Output = <(A::Kind, B::Kind) as BroadcastKinds<A, B, Rest>>::Output;
-    type Status = <(A::Kind, B::Kind) as BroadcastKinds<A, B, Rest>>::Status;
-}
-
-impl<A, Rest> BroadcastDim<Dyn, Rest> for A
-where
-    A: StaticDim + SizeKind,
-    A::Kind: WithDyn<A>,
-{
-    type Output = <A::Kind as WithDyn<A>>::Output;
-    type Status = Fine;
-}
-
-impl<B, Rest> BroadcastDim<B, Rest> for Dyn
-where
-    B: StaticDim + SizeKind,
-    B::Kind: WithDyn<B>,
-{
-    type Output = <B::Kind as WithDyn<B>>::Output;
-    type Status = Fine;
-}
-
-impl<Rest> BroadcastDim<Dyn, Rest> for Dyn {
-    type Output = Dyn;
-    type Status = Fine;
-}
-
-/// The rule table for two static sizes, by their kinds `(a, b)`.
-pub trait BroadcastKinds<A, B, Rest> {
-    /// The broadcast size.
-    type Output;
-    /// [`Fine`] or [`Clash`].
-    type Status;
-}
-
-impl<A, B, R> BroadcastKinds<A, B, R> for (Zero, Zero) {
-    type Output = A;
-    type Status = Fine;
-}
-/// `0` vs `1` gives `0`.
-impl<A, B, R> BroadcastKinds<A, B, R> for (Zero, One) {
-    type Output = A;
-    type Status = Fine;
-}
-/// `1` vs `0` gives `0`.
-impl<A, B, R> BroadcastKinds<A, B, R> for (One, Zero) {
-    type Output = B;
-    type Status = Fine;
-}
-impl<A, B, R> BroadcastKinds<A, B, R> for (One, One) {
-    type Output = A;
-    type Status = Fine;
-}
-/// `1` stretches to `n`.
-impl<A, B, R> BroadcastKinds<A, B, R> for (One, Many) {
-    type Output = B;
-    type Status = Fine;
-}
-/// `1` stretches to `m`.
-impl<A, B, R> BroadcastKinds<A, B, R> for (Many, One) {
-    type Output = A;
-    type Status = Fine;
-}
-/// `m` vs `n`: they must be equal.
-impl<A, B, R> BroadcastKinds<A, B, R> for (Many, Many)
-where
-    A: SizeEq<B>,
-    A::Out: KeepIfEqual<A, B, R>,
-{
-    type Output = <A::Out as KeepIfEqual<A, B, R>>::Output;
-    type Status = <A::Out as KeepIfEqual<A, B, R>>::Status;
-}
-/// `0` vs `n >= 2`: an error.
-impl<A, B, R> BroadcastKinds<A, B, R> for (Zero, Many)
-where
-    (A, B, R): BroadcastFails,
-{
-    type Output = A;
-    type Status = Clash;
-}
-/// `m >= 2` vs `0`: an error.
-impl<A, B, R> BroadcastKinds<A, B, R> for (Many, Zero)
-where
-    (A, B, R): BroadcastFails,
-{
-    type Output = A;
-    type Status = Clash;
-}
-
-/// Two sizes of 2 or more: equal ones are kept, others are an error.
-pub trait KeepIfEqual<A, B, Rest> {
-    /// `A`, when it equals `B`.
-    type Output;
-    /// [`Fine`] or [`Clash`].
-    type Status;
-}
-impl<A, B, R> KeepIfEqual<A, B, R> for True {
-    type Output = A;
-    type Status = Fine;
-}
-impl<A, B, R> KeepIfEqual<A, B, R> for False
-where
-    (A, B, R): BroadcastFails,
-{
-    type Output = A;
-    type Status = Clash;
-}
-
-/// A static size against [`Dyn`]: `1` gives `Dyn`; any other size is kept
-/// and the dynamic one is checked at run time.
-pub trait WithDyn<A> {
-    /// The broadcast size.
-    type Output;
-}
-impl<A> WithDyn<A> for One {
-    type Output = Dyn;
-}
-impl<A> WithDyn<A> for Zero {
-    type Output = A;
-}
-impl<A> WithDyn<A> for Many {
-    type Output = A;
-}
-
-/// Holds for no `(a, b, rest)`: requiring it turns a clash into the compile
+/// Holds for no `(a, b, index)`: requiring it turns a clash into the compile
 /// error of [`BroadcastMismatch`](super::diagnostics::BroadcastMismatch),
 /// which quotes both sizes and the dimension in decimal.
 pub trait BroadcastFails {}
-impl<A, B, R> BroadcastFails for (A, B, R)
+impl<A, B, I> BroadcastFails for (A, B, I)
 where
     A: DigitCount,
     B: DigitCount,
-    R: MaxLen,
-    (A, B, R::Out): super::diagnostics::BroadcastMismatch<A::Out, B::Out>,
+    (A, B, I): super::diagnostics::BroadcastMismatch<A::Out, B::Out>,
 {
 }
 

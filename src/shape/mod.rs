@@ -30,7 +30,8 @@ pub mod split;
 pub(crate) use broadcast::broadcast_sizes_into;
 pub use broadcast::{
     Broadcast, BroadcastDim, BroadcastFails, BroadcastKinds, BroadcastRest, BroadcastRev,
-    BroadcastShape, Clash, Fine, KeepIfEqual, WithDyn, broadcast_sizes,
+    BroadcastShape, BroadcastTuples, Clash, Fine, KeepIfEqual, Mismatch, NoClash, WithDyn,
+    broadcast_sizes,
 };
 pub use broadcast_to::{
     BroadcastInto, Expand, ExpandTo, FitsDim, FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace,
