@@ -22,16 +22,19 @@ use crate::tensor::from_parts;
 use std::borrow::Cow;
 
 /// PyTorch's `"kernel" not implemented for 'Type'`.
+#[inline]
 fn not_implemented(op: &'static str, dtype: DType) -> Error {
     Error::NotImplementedFor { op, dtype }
 }
 
 /// PyTorch's fixed text.
+#[inline]
 fn unsupported(message: &'static str) -> Error {
     Error::Unsupported { message }
 }
 
 /// The promotion kind of a tensor of this rank.
+#[inline]
 fn kind(rank: usize) -> OperandKind {
     if rank == 0 {
         OperandKind::ZeroDim
@@ -61,6 +64,7 @@ macro_rules! any_unary {
     ($($(#[$doc:meta])* $name:ident: [$($v:ident),*] else |$d:ident| $err:expr;)*) => {
         impl AnyTensor {$(
             $(#[$doc])*
+            #[inline]
             pub fn $name(&self) -> Result<AnyTensor, Error> {
                 for_variants!(self, |x| x.$name(); [$($v),*] else |$d| $err)
             }
@@ -73,6 +77,7 @@ macro_rules! any_float_unary {
     ($($(#[$doc:meta])* $name:ident;)*) => {
         impl AnyTensor {$(
             $(#[$doc])*
+            #[inline]
             pub fn $name(&self) -> Result<AnyTensor, Error> {
                 Ok(any_tensor!(@each self, x => AnyTensor::from(x.$name())))
             }
@@ -172,6 +177,7 @@ enum MathOp {
 impl AnyTensor {
     /// `self` and `rhs` converted to their common type (PyTorch's
     /// `result_type`), `rhs` a tensor or a number (made a rank-0 tensor).
+    #[inline]
     fn promoted_pair<'a>(
         &'a self,
         rhs: Operand<'a>,
@@ -188,6 +194,7 @@ impl AnyTensor {
         (common, self.as_dtype(common), b)
     }
 
+    #[inline]
     fn math_binary(&self, rhs: Operand<'_>, op: MathOp) -> Result<AnyTensor, Error> {
         let (common, a, b) = self.promoted_pair(rhs);
         match op {
@@ -234,12 +241,14 @@ impl AnyTensor {
     /// let m = a.try_maximum(&b).unwrap();
     /// assert_eq!(m.downcast::<f32>().unwrap().to_vec(), vec![2.5, 5.0]);
     /// ```
+    #[inline]
     pub fn try_maximum(&self, rhs: &AnyTensor) -> Result<AnyTensor, Error> {
         self.math_binary(Operand::Tensor(rhs), MathOp::Maximum)
     }
 
     /// The smaller element of `self` and `rhs`, broadcast and promoted;
     /// `Err` for complex values, or shapes that do not broadcast.
+    #[inline]
     pub fn try_minimum(&self, rhs: &AnyTensor) -> Result<AnyTensor, Error> {
         self.math_binary(Operand::Tensor(rhs), MathOp::Minimum)
     }
@@ -272,6 +281,7 @@ impl AnyTensor {
     /// let c = a.clamp(Scalar::Int(0), Scalar::Float(2.5)).unwrap();
     /// assert_eq!(c.downcast::<f32>().unwrap().to_vec(), vec![0.0, 2.5]);
     /// ```
+    #[inline]
     pub fn clamp(&self, min: Scalar, max: Scalar) -> Result<AnyTensor, Error> {
         let bounds = DType::promote(scalar_dtype(min), scalar_dtype(max));
         let common = DType::result_type(
@@ -295,6 +305,7 @@ impl AnyTensor {
     /// let a = AnyTensor::from(DynTensor::<u8>::full(&[1], 4));
     /// assert_eq!(a.powf(0.5).unwrap().downcast::<f32>().unwrap().to_vec(), vec![2.0]);
     /// ```
+    #[inline]
     pub fn powf(&self, e: f64) -> Result<AnyTensor, Error> {
         self.math_binary(Operand::Number(Scalar::Float(e)), MathOp::Pow)
     }
@@ -311,6 +322,7 @@ impl AnyTensor {
     ///     "where expected condition to be a boolean tensor, but got a tensor with dtype Int"
     /// );
     /// ```
+    #[inline]
     pub fn where_(cond: &AnyTensor, a: &AnyTensor, b: &AnyTensor) -> Result<AnyTensor, Error> {
         let AnyTensor::Bool(cond) = cond else {
             return Err(Error::WhereCondition {

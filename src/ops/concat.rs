@@ -502,6 +502,7 @@ where
 impl AnyTensor {
     /// Converts every part to the dtype all of them promote to (as
     /// `torch.cat` does), then applies `cat` or `stack`.
+    #[inline]
     fn join(parts: &[&AnyTensor], dim: isize, stack: bool) -> Result<AnyTensor, Error> {
         let Some(first) = parts.first() else {
             let op = if stack { "stack" } else { "cat" };
@@ -528,6 +529,7 @@ impl AnyTensor {
     /// let c = AnyTensor::cat(&[&a, &b], 0).unwrap();
     /// assert_eq!((c.dtype(), c.shape()), (DType::F16, vec![4]));
     /// ```
+    #[inline]
     pub fn cat(parts: &[&AnyTensor], dim: isize) -> Result<AnyTensor, Error> {
         AnyTensor::join(parts, dim, false)
     }
@@ -541,6 +543,7 @@ impl AnyTensor {
     ///     "stack expects a non-empty TensorList"
     /// );
     /// ```
+    #[inline]
     pub fn stack(parts: &[&AnyTensor], dim: isize) -> Result<AnyTensor, Error> {
         AnyTensor::join(parts, dim, true)
     }

@@ -759,11 +759,16 @@ impl<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>> Visit<3> for Map2
 
 /// One run of `map1`.
 ///
+/// The `*_row` functions are inlined into their visitors' `row` and `tile`
+/// in optimized builds. Debug builds (with `debug_assertions`) keep one
+/// copy per kernel, which both call: less code to generate and link in
+/// every debug program that instantiates a kernel.
+///
 /// # Safety
 /// For `i < r.len`, `dst + r.offsets[0] + i * r.strides[0]` must be valid for
 /// writes and `src + r.offsets[1] + i * r.strides[1]` valid for reads, with no
 /// other access to those elements during the call.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 unsafe fn map1_row<A: Element, U: Element, F: UnaryFn<A, U>>(
     dst: CpuPtr<MaybeUninit<U>>,
     src: CpuPtr<A>,
@@ -802,7 +807,7 @@ unsafe fn map1_row<A: Element, U: Element, F: UnaryFn<A, U>>(
 ///
 /// # Safety
 /// As [`map1_row`], with a second input read at `r.offsets[2]`/`r.strides[2]`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 unsafe fn map2_row<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
     dst: CpuPtr<MaybeUninit<U>>,
     pa: CpuPtr<A>,
@@ -869,7 +874,7 @@ unsafe fn map2_row<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
 /// # Safety
 /// For `i < r.len`, `po + r.offsets[0] + i * r.strides[0]` must be valid for
 /// reads and writes with no other access during the call.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 unsafe fn update1_row<T: Element, F: UnaryFn<T, T>>(po: CpuPtr<T>, r: Row<1>, f: F) {
     // SAFETY: the caller upholds this function's contract.
     unsafe {
@@ -896,7 +901,7 @@ unsafe fn update1_row<T: Element, F: UnaryFn<T, T>>(po: CpuPtr<T>, r: Row<1>, f:
 /// For `i < r.len`, `po + r.offsets[0] + i * r.strides[0]` must be valid for
 /// reads and writes with no other access during the call, and
 /// `pb + r.offsets[1] + i * r.strides[1]` valid for reads.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 unsafe fn update2_row<T: Element, B: Element, F: BinaryFn<T, B, T>>(
     po: CpuPtr<T>,
     pb: CpuPtr<B>,
