@@ -131,8 +131,11 @@ fn column_major<T>(
 }
 
 /// `MatmulElement` for the types of the gemm family, each through its own
-/// crate's kernel (`$kernels::get_gemm_fn()`), so a program links only the
-/// kernels of the types it multiplies.
+/// crate's kernel (`$kernels::get_gemm_fn()`), so a product instantiates
+/// only its own type's kernels. (A debug program still links the objects of
+/// all four crates: rustc's shared generic instances, such as
+/// `Complex::<f64>::new`, are taken from whichever crate exported them
+/// first, and those objects reference the rest of their crate.)
 macro_rules! gemm_product {
     ($($t:ty => $kernels:path),*) => {$(
         impl MatmulElement for $t {
