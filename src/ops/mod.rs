@@ -27,6 +27,7 @@ pub mod kernels;
 pub mod math;
 pub mod matmul;
 mod parallel;
+pub mod precompiled;
 pub mod reduce;
 pub mod reducers;
 pub mod reductions;
