@@ -204,9 +204,12 @@ macro_rules! unary_methods {
     };
 }
 
-unary_methods! {
-    /// `|x|` elementwise; complex tensors give their real type, integers
-    /// wrap (`abs(-128i8)` is `-128`). Not for bool tensors.
+impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
+    /// `|x|` elementwise; complex tensors give their real type `U`, integers
+    /// wrap (`abs(-128i8)` is `-128`). Not for bool tensors. (`U` is a
+    /// parameter rather than `T::Output` so that a bool tensor's `abs()` is
+    /// the error of [`Abs`], in words, not "method exists but its trait
+    /// bounds were not satisfied".)
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -214,8 +217,17 @@ unary_methods! {
     /// let z = tensor![Complex::new(3.0f32, 4.0)];
     /// let m: Tensor<f32, shape![1]> = z.abs();
     /// assert_eq!(m.to_vec(), vec![5.0]);
+    /// assert_eq!(tensor![-2i8].abs().to_vec(), vec![2]);
     /// ```
-    abs => AbsFn: Abs -> T::Output;
+    pub fn abs<U: Element>(&self) -> Tensor<U, S, D>
+    where
+        T: Abs<Output = U>,
+    {
+        from_parts!(unary(StridedRef::new(&self.data, &self.layout), AbsFn).or_panic())
+    }
+}
+
+unary_methods! {
     /// `e^x` elementwise; integers and bool give float32.
     ///
     /// ```
