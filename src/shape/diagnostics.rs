@@ -79,6 +79,13 @@ pub trait ExpandRankReport {}
 impl<const EXTRA: u8> ExpandRankReport for Dec<EXTRA> where (): ExpandRankMismatch<EXTRA> {}
 
 shaped_macros::size_mismatch_diagnostic! {
+    family: BmmBatchMismatch,
+    message: "bmm: the batch sizes differ: {a} vs {b}",
+    label: "`bmm` multiplies batches of the same size: {a} vs {b}",
+    note: "`matmul` broadcasts batch dimensions; `bmm` does not",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
     family: MatmulInnerMismatch,
     message: "matmul: the inner dimensions differ: a's last dimension has size {a}, b's contracted dimension has size {b}",
     label: "these shapes cannot be multiplied: size {a} vs size {b}",

@@ -181,10 +181,16 @@ where
 }
 
 /// The batch sizes of `bmm`, which does not broadcast; a mismatch is
-/// [`BmmBatchMismatch`]'s error.
+/// [`BmmBatchMismatch`](super::diagnostics::BmmBatchMismatch)'s error.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Batch;
-impl<A, B> ReportMismatch<A, B> for Batch where (): BmmBatchMismatch<A, B> {}
+impl<A, B> ReportMismatch<A, B> for Batch
+where
+    A: DigitCount,
+    B: DigitCount,
+    (A, B, Dec<0>): super::diagnostics::BmmBatchMismatch<A::Out, B::Out>,
+{
+}
 
 /// The inner sizes of a product are equal (or checked at run time).
 pub trait InnerDim<Rhs>: EqualDim<Rhs, Inner> {}
@@ -193,14 +199,6 @@ impl<A: EqualDim<B, Inner>, B> InnerDim<B> for A {}
 /// The batch sizes of `bmm` are equal (or checked at run time).
 pub trait SameBatch<Rhs>: EqualDim<Rhs, Batch> {}
 impl<A: EqualDim<B, Batch>, B> SameBatch<B> for A {}
-
-/// Holds for no pair: `bmm` of batches of different sizes.
-#[diagnostic::on_unimplemented(
-    message = "bmm: the batch sizes differ: `{A}` vs `{B}`",
-    label = "`bmm` multiplies batches of the same size",
-    note = "`matmul` broadcasts batch dimensions; `bmm` does not"
-)]
-pub trait BmmBatchMismatch<A, B> {}
 
 /// A dynamic-rank operand multiplies with anything, checked at run time.
 #[diagnostic::do_not_recommend]

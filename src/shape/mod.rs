@@ -39,8 +39,8 @@ pub use broadcast_to::{
 };
 pub use dim::{Dec, Dim, Dyn, MAX_DIGITS, NO_DIGIT, StaticDim};
 pub use matmul::{
-    Batch, BmmBatchMismatch, EqualDim, Inner, InnerDim, IsNil, MatmulOf, MatmulOfRankZero,
-    MatmulRev, MatmulShape, PassIfEqual, ReportMismatch, SameBatch,
+    Batch, EqualDim, Inner, InnerDim, IsNil, MatmulOf, MatmulOfRankZero, MatmulRev, MatmulShape,
+    PassIfEqual, ReportMismatch, SameBatch,
 };
 
 use crate::error::Error;
