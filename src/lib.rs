@@ -67,7 +67,8 @@ pub mod __private {
 ///
 /// Sizes are integer literals of up to 10 digits (9999999999, see
 /// [`shape::MAX_DIGITS`]); `Dyn` marks a size known only at run time; any
-/// other entry is taken as a dimension type (useful in generic code). The result is a tuple of dimensions: `shape![5, 3]` is
+/// other entry is taken as a dimension type (useful in generic code). The
+/// result is a tuple of dimensions: `shape![5, 3]` is
 /// `(Dec<5>, Dec<3>)`.
 ///
 /// ```

@@ -103,7 +103,8 @@ pub fn run_contiguous_output<const N: usize, V: Visit<N>>(
 }
 
 /// The engine for `N` operands, with the kernel behind a trait object: one
-/// copy per operand count, whatever the kernels and dtypes.
+/// copy per operand count, whatever the kernels and dtypes (compiled in this
+/// library for one to three operands, see [`super::precompiled`]).
 fn walk<const N: usize>(
     sizes: &[usize],
     strides: [&[usize]; N],
@@ -116,21 +117,6 @@ fn walk<const N: usize>(
         None => Plan::coalesce(sizes, strides, offsets, contiguous_output).run_visitor(visit),
     }
 }
-
-/// [`walk`] for the operand counts of the kernels (one to three), compiled
-/// in this library: a program calls these instances instead of generating
-/// the engine itself (0.03 s of a 200-operation debug build). A static
-/// holding them is what makes the library compile them.
-#[doc(hidden)]
-pub static PRECOMPILED_WALKS: Walks = (walk::<1>, walk::<2>, walk::<3>);
-
-/// The type of [`PRECOMPILED_WALKS`].
-#[doc(hidden)]
-pub type Walks = (WalkFn<1>, WalkFn<2>, WalkFn<3>);
-
-/// [`walk`] for `N` operands.
-#[doc(hidden)]
-pub type WalkFn<const N: usize> = fn(&[usize], [&[usize]; N], [usize; N], bool, &dyn Visit<N>);
 
 /// One run over every element, when the operation is small and the
 /// operands from `first` on are contiguous (those before it are known to be).

@@ -157,10 +157,10 @@ impl<A: Dim, B> BroadcastKinds<A, B> for (Many, One) {
 impl<A: Dim, B> BroadcastKinds<A, B> for (Many, Many)
 where
     A: SizeEq<B>,
-    A::Out: KeepIfEqual<A, B>,
+    A::Out: EqualOrMismatch<A, B>,
 {
     type Output = A;
-    type Status = <A::Out as KeepIfEqual<A, B>>::Status;
+    type Status = <A::Out as EqualOrMismatch<A, B>>::Status;
 }
 /// `0` vs `n >= 2`: an error.
 impl<A: Dim, B> BroadcastKinds<A, B> for (Zero, Many) {
@@ -174,14 +174,14 @@ impl<A: Dim, B> BroadcastKinds<A, B> for (Many, Zero) {
 }
 
 /// Two sizes of 2 or more: equal ones are [`Fine`], others a [`Mismatch`].
-pub trait KeepIfEqual<A, B> {
+pub trait EqualOrMismatch<A, B> {
     /// [`Fine`] or [`Mismatch`].
     type Status;
 }
-impl<A, B> KeepIfEqual<A, B> for True {
+impl<A, B> EqualOrMismatch<A, B> for True {
     type Status = Fine;
 }
-impl<A, B> KeepIfEqual<A, B> for False {
+impl<A, B> EqualOrMismatch<A, B> for False {
     type Status = Mismatch<A, B>;
 }
 

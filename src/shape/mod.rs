@@ -30,7 +30,7 @@ pub mod split;
 pub(crate) use broadcast::broadcast_sizes_into;
 pub use broadcast::{
     Broadcast, BroadcastDim, BroadcastFails, BroadcastKinds, BroadcastRest, BroadcastRev,
-    BroadcastShape, BroadcastTuples, Clash, Fine, KeepIfEqual, Mismatch, NoClash, WithDyn,
+    BroadcastShape, BroadcastTuples, Clash, EqualOrMismatch, Fine, Mismatch, NoClash, WithDyn,
     broadcast_sizes,
 };
 pub use broadcast_to::{
