@@ -4,9 +4,12 @@
 // Every kernel takes one `Args` by value: shape-erased operands (sizes,
 // strides and offsets as runtime numbers, up to SHAPED_MAX_RANK dimensions,
 // already coalesced by the host), so one compiled kernel serves every shape.
-// The loops are grid-stride loops with 64-bit element indices. When the
-// innermost dimension is contiguous (or broadcast) for every operand, the
-// host sets `Args::vec` and each thread moves 16 bytes per load and store.
+// The loops are grid-stride loops; an element's offsets are computed with
+// 32-bit arithmetic (and divisions by multiplication) when indices fit.
+// When the innermost dimension is contiguous (or broadcast) for every
+// operand, the host sets `Args::vec` and each thread moves a vector per load
+// and store: 16 bytes of the widest type (in the promoted kernels, of the
+// compute type, at most 4 elements).
 //
 // The same source compiles as plain C++ for the host (with SHAPED_HOST and
 // host_shim.h), where the tests run it against the CPU backend.
@@ -67,6 +70,11 @@ struct Args {
     int32_t out_dtype;   // cast and promoted kernels: the output's DT_* code
     int32_t a_dtype;     // promoted kernels: operand a's DT_* code
     int32_t b_dtype;     // promoted kernels: operand b's DT_* code
+    int32_t narrow;      // 1: fewer than 2^31 elements, every offset below 2^32
+    // Division by sizes[d] as a multiply and a shift, for indices below 2^31
+    // (`quotient`): magic[d] and shift[d], from the host's `Divisor`.
+    uint32_t magic[SHAPED_MAX_RANK];
+    uint32_t shift[SHAPED_MAX_RANK];
 };
 
 // Operation codes; the Rust side mirrors them (`OpCode`).
@@ -367,50 +375,160 @@ template <class T> __host__ __device__ inline T scalar_of(const Args& p) {
     return u.value;
 }
 
-// The storage offsets of element `i` (row-major over `sizes`) in each operand.
-// `Index` is uint32_t when every size and the element count fit, which keeps
-// the divisions cheap.
-template <class Index>
+__host__ __device__ inline uint32_t mul_hi(uint32_t a, uint32_t b) {
+#ifdef SHAPED_HOST
+    return uint32_t((uint64_t(a) * b) >> 32);
+#else
+    return __umulhi(a, b);
+#endif
+}
+
+// n / sizes[d] for n < 2^31, as a multiply-high, an add and a shift by the
+// host's magic numbers (Granlund and Montgomery's division by invariant
+// integers, as PyTorch's IntDivider): a 32-bit division by a number known
+// only at run time costs about twenty instructions on a GPU.
+__host__ __device__ inline uint32_t quotient(const Args& p, uint32_t n, int d) {
+    return (mul_hi(n, p.magic[d]) + n) >> p.shift[d];
+}
+__host__ __device__ inline uint64_t quotient(const Args& p, uint64_t n, int d) {
+    return n / p.sizes[d];
+}
+
+// The storage offsets of element `i` (row-major over `sizes`) in each
+// operand, with `Index` arithmetic, over `Rank` dimensions (0: `Args::rank`).
+// The outermost coordinate is what is left after the others (i < numel), so
+// it costs no division.
+template <class Index, int Rank>
+__host__ __device__ inline void offsets_in(const Args& p, Index rest, uint64_t& o, uint64_t& a,
+                                           uint64_t& b) {
+    const int rank = Rank > 0 ? Rank : p.rank;
+    Index oo = Index(p.out.offset), ao = Index(p.a.offset), bo = Index(p.b.offset);
+    for (int d = rank - 1; d > 0; --d) {
+        Index q = quotient(p, rest, d);
+        Index c = rest - q * Index(p.sizes[d]);
+        rest = q;
+        oo += c * Index(p.out.strides[d]);
+        ao += c * Index(p.a.strides[d]);
+        bo += c * Index(p.b.strides[d]);
+    }
+    o = oo + rest * Index(p.out.strides[0]);
+    a = ao + rest * Index(p.a.strides[0]);
+    b = bo + rest * Index(p.b.strides[0]);
+}
+
+// `offsets_in` with 32-bit arithmetic where the host found that every index
+// and offset fits (`Args::narrow`), else 64-bit; for two dimensions (what
+// most broadcasts merge to) with the sizes and strides read in place, not
+// through a loop. Every thread of a launch takes the same branch.
 __host__ __device__ inline void offsets_of(const Args& p, uint64_t i, uint64_t& o, uint64_t& a,
                                            uint64_t& b) {
-    o = p.out.offset;
-    a = p.a.offset;
-    b = p.b.offset;
-    Index rest = Index(i);
-    for (int d = p.rank - 1; d >= 0; --d) {
-        Index size = Index(p.sizes[d]);
-        Index q = rest / size;
-        uint64_t c = uint64_t(rest - q * size);
-        rest = q;
-        o += c * p.out.strides[d];
-        a += c * p.a.strides[d];
-        b += c * p.b.strides[d];
-    }
+    if (!p.narrow) offsets_in<uint64_t, 0>(p, i, o, a, b);
+    else if (p.rank == 2) offsets_in<uint32_t, 2>(p, uint32_t(i), o, a, b);
+    else offsets_in<uint32_t, 0>(p, uint32_t(i), o, a, b);
 }
 
 // Up to 16 bytes of consecutive elements, loaded or stored at once.
 template <class T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
 
-// One vector of operand x's elements: contiguous (inner stride 1), the same
-// element repeated (inner stride 0), or the scalar.
-template <class T, int N>
-__host__ __device__ inline Pack<T, N> load_pack(const T* base, uint64_t off, int inner, bool scalar,
-                                                T value) {
+// How a loop reads and writes memory. `Typed`: the operands hold the types
+// the loop computes on, and the output the type of the result (the direct
+// kernels). `Converted`: each operand and the output has its own type
+// (`Args::a_dtype`, `b_dtype`, `out_dtype`), converted to the compute type
+// in registers as it is loaded, and from the result's type as it is stored
+// (the promoted kernels). Each access names its address, an element offset,
+// and the element type code that `Converted` dispatches on (a switch that
+// every thread of a launch takes alike).
+struct Typed {
+    template <class T> __host__ __device__ static T load(uint64_t base, uint64_t off, int) {
+        return reinterpret_cast<const T*>(base)[off];
+    }
+    template <class T, int N>
+    __host__ __device__ static Pack<T, N> load_pack(uint64_t base, uint64_t off, int) {
+        return *reinterpret_cast<const Pack<T, N>*>(reinterpret_cast<const T*>(base) + off);
+    }
+    template <class T, int N>
+    __host__ __device__ static void store_pack(uint64_t base, uint64_t off, int, const Pack<T, N>& v) {
+        *reinterpret_cast<Pack<T, N>*>(reinterpret_cast<T*>(base) + off) = v;
+    }
+};
+
+struct Converted {
+    template <class C> __host__ __device__ static C load(uint64_t base, uint64_t off, int dtype) {
+        switch (dtype) {
+#define SHAPED_LOAD_CASE(name, T, numeric) \
+            case DT_##name: return convert<C>(Typed::load<T>(base, off, 0));
+            SHAPED_FOR_EACH_DTYPE(SHAPED_LOAD_CASE)
+#undef SHAPED_LOAD_CASE
+            default: return C();
+        }
+    }
+    template <class C, int N>
+    __host__ __device__ static Pack<C, N> load_pack(uint64_t base, uint64_t off, int dtype) {
+        Pack<C, N> r;
+        switch (dtype) {
+#define SHAPED_LOAD_PACK_CASE(name, T, numeric)                                 \
+            case DT_##name: {                                                   \
+                Pack<T, N> x = Typed::load_pack<T, N>(base, off, 0);            \
+                for (int j = 0; j < N; ++j) r.v[j] = convert<C>(x.v[j]);        \
+                break;                                                          \
+            }
+            SHAPED_FOR_EACH_DTYPE(SHAPED_LOAD_PACK_CASE)
+#undef SHAPED_LOAD_PACK_CASE
+            default: break;
+        }
+        return r;
+    }
+    template <class V, int N>
+    __host__ __device__ static void store_pack(uint64_t base, uint64_t off, int dtype,
+                                               const Pack<V, N>& v) {
+        switch (dtype) {
+#define SHAPED_STORE_PACK_CASE(name, T, numeric)                                \
+            case DT_##name: {                                                   \
+                Pack<T, N> r;                                                   \
+                for (int j = 0; j < N; ++j) r.v[j] = convert<T>(v.v[j]);        \
+                Typed::store_pack<T, N>(base, off, 0, r);                       \
+                break;                                                          \
+            }
+            SHAPED_FOR_EACH_DTYPE(SHAPED_STORE_PACK_CASE)
+#undef SHAPED_STORE_PACK_CASE
+            default: break;
+        }
+    }
+};
+
+// One input of a loop: in memory (with its type code), or the scalar.
+template <class T> struct Input {
+    uint64_t base;
+    uint64_t offset;
+    int dtype;
+    bool scalar;
+    T value;  // the scalar
+};
+template <class T> __host__ __device__ inline Input<T> input_a(const Args& p) {
+    return Input<T>{p.a.ptr, p.a.offset, p.a_dtype, p.a_scalar != 0,
+                    p.a_scalar ? scalar_of<T>(p) : T()};
+}
+template <class T> __host__ __device__ inline Input<T> input_b(const Args& p) {
+    return Input<T>{p.b.ptr, p.b.offset, p.b_dtype, p.b_scalar != 0,
+                    p.b_scalar ? scalar_of<T>(p) : T()};
+}
+
+// N consecutive elements of input x from offset `off` on: contiguous (inner
+// stride 1), the same element repeated (inner stride 0), or the scalar.
+template <class Io, class T, int N>
+__host__ __device__ inline Pack<T, N> load_vector(const Input<T>& x, uint64_t off, int inner) {
+    if (!x.scalar && inner == 1) return Io::template load_pack<T, N>(x.base, off, x.dtype);
+    T one = x.scalar ? x.value : Io::template load<T>(x.base, off, x.dtype);
     Pack<T, N> r;
-    if (!scalar && inner == 1) return *reinterpret_cast<const Pack<T, N>*>(base + off);
-    T x = scalar ? value : base[off];
-    for (int k = 0; k < N; ++k) r.v[k] = x;
+    for (int k = 0; k < N; ++k) r.v[k] = one;
     return r;
 }
 
 // out = f(a, b) over every element, vectorized by N elements.
-template <int N, class Index, class A, class B, class U, class F>
+template <int N, class A, class B, class U, class F>
 __device__ void vector_loop(const Args& p, F f) {
-    const A* a = reinterpret_cast<const A*>(p.a.ptr);
-    const B* b = reinterpret_cast<const B*>(p.b.ptr);
-    U* out = reinterpret_cast<U*>(p.out.ptr);
-    A av = p.a_scalar ? scalar_of<A>(p) : A();
-    B bv = p.b_scalar ? scalar_of<B>(p) : B();
+    Input<A> a = input_a<A>(p);
+    Input<B> b = input_b<B>(p);
     uint64_t packs = p.numel / N;
     uint64_t step = uint64_t(blockDim.x) * gridDim.x;
     uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -423,150 +541,80 @@ __device__ void vector_loop(const Args& p, F f) {
             Pack<B, N> y[UNROLL];
             for (int u = 0; u < UNROLL; ++u) {
                 uint64_t q = k + u * step;
-                x[u] = load_pack<A, N>(a, p.a.offset + q * a_step, p.a_inner, p.a_scalar, av);
-                y[u] = load_pack<B, N>(b, p.b.offset + q * b_step, p.b_inner, p.b_scalar, bv);
+                x[u] = load_vector<Typed, A, N>(a, a.offset + q * a_step, p.a_inner);
+                y[u] = load_vector<Typed, B, N>(b, b.offset + q * b_step, p.b_inner);
             }
             for (int u = 0; u < UNROLL; ++u) {
                 Pack<U, N> r;
                 for (int j = 0; j < N; ++j) r.v[j] = f(x[u].v[j], y[u].v[j]);
-                *reinterpret_cast<Pack<U, N>*>(out + p.out.offset + (k + u * step) * N) = r;
+                Typed::store_pack(p.out.ptr, p.out.offset + (k + u * step) * N, 0, r);
             }
         }
         for (; k < packs; k += step) {
-            Pack<A, N> x = load_pack<A, N>(a, p.a.offset + k * a_step, p.a_inner, p.a_scalar, av);
-            Pack<B, N> y = load_pack<B, N>(b, p.b.offset + k * b_step, p.b_inner, p.b_scalar, bv);
+            Pack<A, N> x = load_vector<Typed, A, N>(a, a.offset + k * a_step, p.a_inner);
+            Pack<B, N> y = load_vector<Typed, B, N>(b, b.offset + k * b_step, p.b_inner);
             Pack<U, N> r;
             for (int j = 0; j < N; ++j) r.v[j] = f(x.v[j], y.v[j]);
-            *reinterpret_cast<Pack<U, N>*>(out + p.out.offset + k * N) = r;
+            Typed::store_pack(p.out.ptr, p.out.offset + k * N, 0, r);
         }
         return;
     }
     for (; k < packs; k += step) {
         uint64_t oo, ao, bo;
-        offsets_of<Index>(p, k * N, oo, ao, bo);
-        Pack<A, N> x = load_pack<A, N>(a, ao, p.a_inner, p.a_scalar, av);
-        Pack<B, N> y = load_pack<B, N>(b, bo, p.b_inner, p.b_scalar, bv);
+        offsets_of(p, k * N, oo, ao, bo);
+        Pack<A, N> x = load_vector<Typed, A, N>(a, ao, p.a_inner);
+        Pack<B, N> y = load_vector<Typed, B, N>(b, bo, p.b_inner);
         Pack<U, N> r;
         for (int j = 0; j < N; ++j) r.v[j] = f(x.v[j], y.v[j]);
-        *reinterpret_cast<Pack<U, N>*>(out + oo) = r;
+        Typed::store_pack(p.out.ptr, oo, 0, r);
     }
 }
 
 // out = f(a, b) over every element, one at a time, any strides.
-template <class Index, class A, class B, class U, class F>
+template <class A, class B, class U, class F>
 __device__ void strided_loop(const Args& p, F f) {
-    const A* a = reinterpret_cast<const A*>(p.a.ptr);
-    const B* b = reinterpret_cast<const B*>(p.b.ptr);
-    U* out = reinterpret_cast<U*>(p.out.ptr);
-    A av = p.a_scalar ? scalar_of<A>(p) : A();
-    B bv = p.b_scalar ? scalar_of<B>(p) : B();
+    Input<A> a = input_a<A>(p);
+    Input<B> b = input_b<B>(p);
     uint64_t step = uint64_t(blockDim.x) * gridDim.x;
     for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
         uint64_t oo, ao, bo;
-        offsets_of<Index>(p, i, oo, ao, bo);
-        A x = p.a_scalar ? av : a[ao];
-        B y = p.b_scalar ? bv : b[bo];
-        out[oo] = f(x, y);
+        offsets_of(p, i, oo, ao, bo);
+        A x = a.scalar ? a.value : Typed::load<A>(a.base, ao, 0);
+        B y = b.scalar ? b.value : Typed::load<B>(b.base, bo, 0);
+        reinterpret_cast<U*>(p.out.ptr)[oo] = f(x, y);
     }
 }
+
+// `vector_loop`, compiled only for vectors of more than one element.
+template <int N> struct Vectorized {
+    template <class A, class B, class U, class F> __device__ static void go(const Args& p, F f) {
+        vector_loop<N, A, B, U>(p, f);
+    }
+};
+template <> struct Vectorized<1> {
+    template <class A, class B, class U, class F> __device__ static void go(const Args&, F) {}
+};
 
 __host__ __device__ constexpr int widest(int a, int b, int c) {
     return a > b ? (a > c ? a : c) : (b > c ? b : c);
 }
 
-// Picks the loop: vectorized when the host allowed it, 32-bit index
-// arithmetic when every index fits.
+// out = f(a, b) computed on As and Bs, giving Us: the vectorized loop (16
+// bytes of the widest type at a time) when the host chose it (`Args::vec`),
+// else the strided one.
 template <class A, class B, class U, class F>
 __device__ void run(const Args& p, F f) {
     constexpr int N = 16 / widest(int(sizeof(A)), int(sizeof(B)), int(sizeof(U)));
-    bool narrow = p.numel <= 0xffffffffull;
-    if (p.vec == N && N > 1) {
-        if (narrow) vector_loop<N, uint32_t, A, B, U>(p, f);
-        else vector_loop<N, uint64_t, A, B, U>(p, f);
-    } else {
-        if (narrow) strided_loop<uint32_t, A, B, U>(p, f);
-        else strided_loop<uint64_t, A, B, U>(p, f);
-    }
+    if (N > 1 && p.vec == N) Vectorized<N>::template go<A, B, U>(p, f);
+    else strided_loop<A, B, U>(p, f);
 }
 
-// `run` with 64-bit index arithmetic only: half the code, for the math
-// family, whose element functions cost more than the index divisions of a
-// strided operand (a contiguous one divides nothing).
-template <class A, class B, class U, class F>
-__device__ void run_wide(const Args& p, F f) {
-    constexpr int N = 16 / widest(int(sizeof(A)), int(sizeof(B)), int(sizeof(U)));
-    if (p.vec == N && N > 1) vector_loop<N, uint64_t, A, B, U>(p, f);
-    else strided_loop<uint64_t, A, B, U>(p, f);
-}
-
-// ------------------------------------------------- operands of mixed types
-
-// Element `off` of the buffer at `base`, whose type has code `dtype`,
-// converted to `C`. The switch is the same for every thread of a launch, so
-// it never diverges; each case is one `convert<C, T>`.
-template <class C> __host__ __device__ inline C load_as(uint64_t base, uint64_t off, int dtype) {
-    switch (dtype) {
-#define SHAPED_LOAD_CASE(name, T, numeric) \
-        case DT_##name: return convert<C>(reinterpret_cast<const T*>(base)[off]);
-        SHAPED_FOR_EACH_DTYPE(SHAPED_LOAD_CASE)
-#undef SHAPED_LOAD_CASE
-        default: return C();
-    }
-}
-
-// Stores `v` converted to the type of code `dtype` at element `off`.
-template <class V>
-__host__ __device__ inline void store_as(uint64_t base, uint64_t off, int dtype, V v) {
-    switch (dtype) {
-#define SHAPED_STORE_CASE(name, T, numeric) \
-        case DT_##name: reinterpret_cast<T*>(base)[off] = convert<T>(v); break;
-        SHAPED_FOR_EACH_DTYPE(SHAPED_STORE_CASE)
-#undef SHAPED_STORE_CASE
-        default: break;
-    }
-}
-
-// out = f(a, b) computed in `C`, any strides: each operand is converted to
-// `C` in registers as it is loaded (a scalar operand already is a `C`), and
-// the result to the output's type as it is stored. This is PyTorch's
-// mixed-dtype rule (and the CPU backend's `InCommon` / `StoreBack`) in one
-// pass, with no converted copies in memory.
-// Only the index arithmetic comes in a 32-bit and a 64-bit form (a branch
-// that every thread takes alike), not the whole loop: the conversions are
-// most of the code.
-template <class C, class F>
-__device__ void converting_loop(const Args& p, F f) {
-    C av = p.a_scalar ? scalar_of<C>(p) : C();
-    C bv = p.b_scalar ? scalar_of<C>(p) : C();
-    bool narrow = p.numel <= 0xffffffffull;
-    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
-    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        uint64_t oo, ao, bo;
-        if (narrow) offsets_of<uint32_t>(p, i, oo, ao, bo);
-        else offsets_of<uint64_t>(p, i, oo, ao, bo);
-        C x = p.a_scalar ? av : load_as<C>(p.a.ptr, ao, p.a_dtype);
-        C y = p.b_scalar ? bv : load_as<C>(p.b.ptr, bo, p.b_dtype);
-        store_as(p.out.ptr, oo, p.out_dtype, f(x, y));
-    }
-}
-
-// How a family's operation on operands of type T is run: `Direct` on
-// operands that are Ts (the vectorized and strided loops; `DirectWide` with
-// 64-bit indices only), `Converting` on operands of any types, computed in
-// T (the promoted kernels).
+// How the kernels of the direct families run an operation on Ts giving Us
+// (the operation dispatchers below take a `Run`; the promoted kernels have
+// their own, `Lanes`).
 struct Direct {
     template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
         run<T, T, U>(p, f);
-    }
-};
-struct DirectWide {
-    template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
-        run_wide<T, T, U>(p, f);
-    }
-};
-struct Converting {
-    template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
-        converting_loop<T>(p, f);
     }
 };
 
@@ -576,33 +624,33 @@ struct Converting {
 
 // + - * / with tensors or a scalar on either side (also the in-place forms,
 // where `out` and `a` are the same operand).
-template <class T, class Run> __device__ void arith(const Args& p) {
+template <class T, class Run> __device__ void arith(const Args& p, Run& run) {
     switch (p.op) {
-        case OP_ADD: Run::template go<T, T>(p, Add()); break;
-        case OP_SUB: Run::template go<T, T>(p, Sub()); break;
-        case OP_MUL: Run::template go<T, T>(p, Mul()); break;
-        case OP_DIV: Run::template go<T, typename Quotient<T>::type>(p, Div()); break;
+        case OP_ADD: run.template go<T, T>(p, Add()); break;
+        case OP_SUB: run.template go<T, T>(p, Sub()); break;
+        case OP_MUL: run.template go<T, T>(p, Mul()); break;
+        case OP_DIV: run.template go<T, typename Quotient<T>::type>(p, Div()); break;
         default: break;
     }
 }
 
 // == != < <= > >=, giving bool.
-template <class T, class Run> __device__ void compare_all(const Args& p) {
+template <class T, class Run> __device__ void compare_all(const Args& p, Run& run) {
     switch (p.op) {
-        case OP_EQ: Run::template go<T, bool>(p, Eq()); break;
-        case OP_NE: Run::template go<T, bool>(p, Ne()); break;
-        case OP_LT: Run::template go<T, bool>(p, Lt()); break;
-        case OP_LE: Run::template go<T, bool>(p, Le()); break;
-        case OP_GT: Run::template go<T, bool>(p, Gt()); break;
-        case OP_GE: Run::template go<T, bool>(p, Ge()); break;
+        case OP_EQ: run.template go<T, bool>(p, Eq()); break;
+        case OP_NE: run.template go<T, bool>(p, Ne()); break;
+        case OP_LT: run.template go<T, bool>(p, Lt()); break;
+        case OP_LE: run.template go<T, bool>(p, Le()); break;
+        case OP_GT: run.template go<T, bool>(p, Gt()); break;
+        case OP_GE: run.template go<T, bool>(p, Ge()); break;
         default: break;
     }
 }
 // Complex numbers have no order: only == and !=.
-template <class T, class Run> __device__ void compare_eq(const Args& p) {
+template <class T, class Run> __device__ void compare_eq(const Args& p, Run& run) {
     switch (p.op) {
-        case OP_EQ: Run::template go<T, bool>(p, Eq()); break;
-        case OP_NE: Run::template go<T, bool>(p, Ne()); break;
+        case OP_EQ: run.template go<T, bool>(p, Eq()); break;
+        case OP_NE: run.template go<T, bool>(p, Ne()); break;
         default: break;
     }
 }
@@ -641,35 +689,117 @@ template <class A> __device__ void cast_from(const Args& p) {
 }
 
 // The families of each element type, chosen at compile time so that no
-// operation is compiled for a type that lacks it. `Run` is `Direct` or
-// `Converting`.
-template <class T, bool numeric, class Run> struct Families {
-    __device__ static void arith_(const Args& p) { arith<T, Run>(p); }
-    __device__ static void compare_(const Args& p) { compare_all<T, Run>(p); }
+// operation is compiled for a type that lacks it. `Run` is `Direct` or, in
+// the promoted kernels, `Lanes`.
+template <class T, bool numeric> struct Families {
+    template <class Run> __device__ static void arith_(const Args& p, Run& run) {
+        arith<T>(p, run);
+    }
+    template <class Run> __device__ static void compare_(const Args& p, Run& run) {
+        compare_all<T>(p, run);
+    }
 };
-template <class R, class Run> struct Families<complex<R>, true, Run> {
-    __device__ static void arith_(const Args& p) { arith<complex<R>, Run>(p); }
-    __device__ static void compare_(const Args& p) { compare_eq<complex<R>, Run>(p); }
+template <class R> struct Families<complex<R>, true> {
+    template <class Run> __device__ static void arith_(const Args& p, Run& run) {
+        arith<complex<R> >(p, run);
+    }
+    template <class Run> __device__ static void compare_(const Args& p, Run& run) {
+        compare_eq<complex<R> >(p, run);
+    }
 };
-template <class Run> struct Families<bool, false, Run> {
+template <> struct Families<bool, false> {
     // bool has + (or), * (and) and true division (as float32), no `-`.
-    __device__ static void arith_(const Args& p) {
+    template <class Run> __device__ static void arith_(const Args& p, Run& run) {
         switch (p.op) {
-            case OP_ADD: Run::template go<bool, bool>(p, Add()); break;
-            case OP_MUL: Run::template go<bool, bool>(p, Mul()); break;
-            case OP_DIV: Run::template go<bool, float>(p, Div()); break;
+            case OP_ADD: run.template go<bool, bool>(p, Add()); break;
+            case OP_MUL: run.template go<bool, bool>(p, Mul()); break;
+            case OP_DIV: run.template go<bool, float>(p, Div()); break;
             default: break;
         }
     }
-    __device__ static void compare_(const Args& p) { compare_all<bool, Run>(p); }
+    template <class Run> __device__ static void compare_(const Args& p, Run& run) {
+        compare_all<bool>(p, run);
+    }
+};
+
+// ------------------------------------------------- operands of mixed types
+
+template <class X, class Y> struct SameType { static constexpr bool value = false; };
+template <class X> struct SameType<X, X> { static constexpr bool value = true; };
+
+// One vector of both operands, converted to C, and the operation's result:
+// the `Run` of the promoted kernels, which the operation dispatchers call
+// with the operation's element function. A result is of type C (arithmetic,
+// the math functions), bool (comparisons) or Q (true division of integers
+// and bool: float32); `kind` says which (-1: none, an operation the type
+// lacks).
+template <class C, int N> struct Lanes {
+    typedef typename Quotient<C>::type Q;
+    Pack<C, N> x, y;
+    Pack<C, N> same;
+    Pack<bool, N> flag;
+    Pack<Q, N> quotient;
+    int kind;
+
+    template <class T, class U, class F> __device__ void go(const Args&, F f) {
+        Pack<U, N> r;
+        for (int j = 0; j < N; ++j) r.v[j] = f(x.v[j], y.v[j]);
+        keep(r);
+    }
+    // Overloads pick the slot: C first (bool is C in bool kernels, float32
+    // in float32 ones), then bool, then Q.
+    __device__ void keep(const Pack<C, N>& r) {
+        same = r;
+        kind = 0;
+    }
+    template <class U> __device__ void keep(const Pack<U, N>& r) { keep_other(r); }
+    __device__ void keep_other(const Pack<bool, N>& r) {
+        flag = r;
+        kind = 1;
+    }
+    template <class U> __device__ void keep_other(const Pack<U, N>& r) {
+        quotient = r;
+        kind = 2;
+    }
 };
 
 // Arithmetic, comparisons, and the math functions with a second operand
-// (clamp, pow, maximum, minimum) computed in T on operands of any types.
-template <class T, bool numeric> __device__ void promoted(const Args& p) {
-    if (p.op >= OP_EQ && p.op <= OP_GE) Families<T, numeric, Converting>::compare_(p);
-    else if (p.op >= OP_CLAMP) math_binary<T, Converting>(p);
-    else Families<T, numeric, Converting>::arith_(p);
+// (clamp, pow, maximum, minimum) computed in C on operands of any types, N
+// elements at a time: each step loads both operands' vectors converted to
+// C, applies the operation (a switch that every thread takes alike), and
+// stores the result converted to the output's type. The conversions are
+// compiled once per result type, not once per operation. This is PyTorch's
+// mixed-dtype rule (and the CPU backend's `InCommon` / `StoreBack`) in one
+// pass, with no converted copies in memory.
+template <class C, bool numeric, int N> __device__ void promoted_loop(const Args& p) {
+    Input<C> a = input_a<C>(p);
+    Input<C> b = input_b<C>(p);
+    uint64_t steps = p.numel / N;
+    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < steps; k += step) {
+        uint64_t oo, ao, bo;
+        offsets_of(p, k * N, oo, ao, bo);
+        Lanes<C, N> v;
+        v.x = load_vector<Converted, C, N>(a, ao, p.a_inner);
+        v.y = load_vector<Converted, C, N>(b, bo, p.b_inner);
+        v.kind = -1;
+        if (p.op >= OP_EQ && p.op <= OP_GE) Families<C, numeric>::compare_(p, v);
+        else if (p.op >= OP_CLAMP) math_binary<C>(p, v);
+        else Families<C, numeric>::arith_(p, v);
+        if (v.kind == 0) Converted::store_pack(p.out.ptr, oo, p.out_dtype, v.same);
+        else if (v.kind == 1) Converted::store_pack(p.out.ptr, oo, p.out_dtype, v.flag);
+        else if (!SameType<typename Lanes<C, N>::Q, C>::value && v.kind == 2)
+            Converted::store_pack(p.out.ptr, oo, p.out_dtype, v.quotient);
+    }
+}
+
+// The promoted kernels move 16 bytes of the compute type at a time, at
+// most 4 elements (every element is converted, in code of its own), where
+// the host allows it (`plan`); else one element at a time.
+template <class C, bool numeric> __device__ void promoted(const Args& p) {
+    constexpr int N = sizeof(C) >= 16 ? 1 : (sizeof(C) >= 4 ? 16 / int(sizeof(C)) : 4);
+    if (N > 1 && p.vec == N) promoted_loop<C, numeric, N>(p);
+    else promoted_loop<C, numeric, 1>(p);
 }
 
 }  // namespace shaped
@@ -686,10 +816,12 @@ template <class T, bool numeric> __device__ void promoted(const Args& p) {
 #endif
 #define SHAPED_KERNELS(name, T, numeric)                                                  \
     extern "C" __global__ void SHAPED_BOUNDS shaped_arith_##name(shaped::Args p) {       \
-        shaped::Families<T, numeric, shaped::Direct>::arith_(p);                          \
+        shaped::Direct run;                                                               \
+        shaped::Families<T, numeric>::arith_(p, run);                                     \
     }                                                                                     \
     extern "C" __global__ void SHAPED_BOUNDS shaped_compare_##name(shaped::Args p) {     \
-        shaped::Families<T, numeric, shaped::Direct>::compare_(p);                        \
+        shaped::Direct run;                                                               \
+        shaped::Families<T, numeric>::compare_(p, run);                                   \
     }                                                                                     \
     extern "C" __global__ void SHAPED_BOUNDS shaped_unary_##name(shaped::Args p) {       \
         shaped::unary<T, numeric>(p);                                                     \

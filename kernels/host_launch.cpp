@@ -286,7 +286,7 @@ extern "C" void shaped_host_where_args_layout(uint64_t* out) {
 
 // The layout of `shaped::Args` as this compiler sees it, for the test that
 // checks the Rust mirror: size, then the offsets of numel, sizes, out, a, b,
-// scalar, rank, op, vec, out_dtype, a_dtype and b_dtype.
+// scalar, rank, op, vec, out_dtype, a_dtype, b_dtype, magic and shift.
 extern "C" void shaped_host_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::Args);
     out[1] = offsetof(shaped::Args, numel);
@@ -301,4 +301,6 @@ extern "C" void shaped_host_args_layout(uint64_t* out) {
     out[10] = offsetof(shaped::Args, out_dtype);
     out[11] = offsetof(shaped::Args, a_dtype);
     out[12] = offsetof(shaped::Args, b_dtype);
+    out[13] = offsetof(shaped::Args, magic);
+    out[14] = offsetof(shaped::Args, shift);
 }

@@ -320,29 +320,31 @@ template <> struct MathTraits<bool> {
 };
 
 template <bool On> struct When {
-    template <class Run, class T, class U, class F> __device__ static void go(const Args& p, F f) {
-        Run::template go<T, U>(p, f);
+    template <class T, class U, class Run, class F>
+    __device__ static void go(const Args& p, Run& run, F f) {
+        run.template go<T, U>(p, f);
     }
 };
 template <> struct When<false> {
-    template <class Run, class T, class U, class F> __device__ static void go(const Args&, F) {}
+    template <class T, class U, class Run, class F> __device__ static void go(const Args&, Run&, F) {}
 };
 
 // The functions with a second operand: clamp and pow with fixed numbers,
 // maximum, minimum and pow of two operands (or one and a number), computed
-// in T: `DirectWide` on Ts, `Converting` from any types (type promotion).
-template <class T, class Run> __device__ void math_binary(const Args& p) {
+// in T: `Direct` on Ts, `Lanes` in the promoted kernels (operands of any
+// types).
+template <class T, class Run> __device__ void math_binary(const Args& p, Run& run) {
     typedef MathTraits<T> M;
     switch (p.op) {
         case OP_CLAMP: {
             Clamp<T> f = {second_scalar_of<T>(p)};
-            When<M::clamp>::template go<Run, T, T>(p, f);
+            When<M::clamp>::template go<T, T>(p, run, f);
             break;
         }
-        case OP_POW_SCALAR: When<M::power>::template go<Run, T, T>(p, PowScalar()); break;
-        case OP_MAXIMUM: When<M::maxmin>::template go<Run, T, T>(p, Maximum()); break;
-        case OP_MINIMUM: When<M::maxmin>::template go<Run, T, T>(p, Minimum()); break;
-        case OP_POW: When<M::power>::template go<Run, T, T>(p, Pow()); break;
+        case OP_POW_SCALAR: When<M::power>::template go<T, T>(p, run, PowScalar()); break;
+        case OP_MAXIMUM: When<M::maxmin>::template go<T, T>(p, run, Maximum()); break;
+        case OP_MINIMUM: When<M::maxmin>::template go<T, T>(p, run, Minimum()); break;
+        case OP_POW: When<M::power>::template go<T, T>(p, run, Pow()); break;
         default: break;
     }
 }
@@ -351,22 +353,23 @@ template <class T, class Run> __device__ void math_binary(const Args& p) {
 template <class T> __device__ void math(const Args& p) {
     typedef MathTraits<T> M;
     typedef typename FloatOf<T>::type F;
+    Direct direct;
     switch (p.op) {
-        case OP_EXP: run_wide<T, T, F>(p, Exp()); break;
-        case OP_LN: run_wide<T, T, F>(p, Ln()); break;
-        case OP_LOG2: run_wide<T, T, F>(p, Log2()); break;
-        case OP_SQRT: run_wide<T, T, F>(p, Sqrt()); break;
-        case OP_SIN: run_wide<T, T, F>(p, Sin()); break;
-        case OP_COS: run_wide<T, T, F>(p, Cos()); break;
-        case OP_TANH: run_wide<T, T, F>(p, Tanh()); break;
-        case OP_SIGMOID: run_wide<T, T, F>(p, Sigmoid()); break;
-        case OP_RECIP: run_wide<T, T, F>(p, Recip()); break;
-        case OP_ABS: When<M::abs>::template go<DirectWide, T, typename AbsOf<T>::type>(p, AbsFn()); break;
-        case OP_FLOOR: When<M::rounding>::template go<DirectWide, T, T>(p, Floor()); break;
-        case OP_CEIL: When<M::rounding>::template go<DirectWide, T, T>(p, Ceil()); break;
-        case OP_ROUND: When<M::rounding>::template go<DirectWide, T, T>(p, Round()); break;
-        case OP_RELU: When<M::clamp>::template go<DirectWide, T, T>(p, Relu()); break;
-        default: math_binary<T, DirectWide>(p); break;
+        case OP_EXP: run<T, T, F>(p, Exp()); break;
+        case OP_LN: run<T, T, F>(p, Ln()); break;
+        case OP_LOG2: run<T, T, F>(p, Log2()); break;
+        case OP_SQRT: run<T, T, F>(p, Sqrt()); break;
+        case OP_SIN: run<T, T, F>(p, Sin()); break;
+        case OP_COS: run<T, T, F>(p, Cos()); break;
+        case OP_TANH: run<T, T, F>(p, Tanh()); break;
+        case OP_SIGMOID: run<T, T, F>(p, Sigmoid()); break;
+        case OP_RECIP: run<T, T, F>(p, Recip()); break;
+        case OP_ABS: When<M::abs>::template go<T, typename AbsOf<T>::type>(p, direct, AbsFn()); break;
+        case OP_FLOOR: When<M::rounding>::template go<T, T>(p, direct, Floor()); break;
+        case OP_CEIL: When<M::rounding>::template go<T, T>(p, direct, Ceil()); break;
+        case OP_ROUND: When<M::rounding>::template go<T, T>(p, direct, Round()); break;
+        case OP_RELU: When<M::clamp>::template go<T, T>(p, direct, Relu()); break;
+        default: math_binary<T>(p, direct); break;
     }
 }
 

@@ -37,7 +37,8 @@ template <class T> __device__ void select(const WhereArgs& p) {
             a += k * p.a.strides[d];
             b += k * p.b.strides[d];
         }
-        out[o] = cond[c] ? load_as<T>(p.a.ptr, a, p.a_dtype) : load_as<T>(p.b.ptr, b, p.b_dtype);
+        out[o] = cond[c] ? Converted::load<T>(p.a.ptr, a, p.a_dtype)
+                         : Converted::load<T>(p.b.ptr, b, p.b_dtype);
     }
 }
 

@@ -7,7 +7,7 @@
 //! (Every pair of dtypes, for casts and mixed-dtype operations, is in
 //! `host_conversion_tests`.)
 
-use super::launch::{Args, Input, Launch, Operand, Types, plan};
+use super::launch::{Args, Divisor, Input, Launch, Operand, Types, plan};
 use crate::dtype::{Conjugate, Element, Numeric, Ordered, TrueDiv};
 use crate::ops::assign::store_back;
 use crate::ops::device_op::KernelOp;
@@ -46,8 +46,8 @@ pub(super) fn host_run(launch: &Launch) {
 
 #[test]
 fn args_layout_matches_the_kernels() {
-    let mut c = [0u64; 13];
-    // SAFETY: the function writes 13 values.
+    let mut c = [0u64; 15];
+    // SAFETY: the function writes 15 values.
     unsafe { shaped_host_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<Args>(),
@@ -63,6 +63,8 @@ fn args_layout_matches_the_kernels() {
         offset_of!(Args, out_dtype),
         offset_of!(Args, a_dtype),
         offset_of!(Args, b_dtype),
+        offset_of!(Args, magic),
+        offset_of!(Args, shift),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }
@@ -240,28 +242,40 @@ fn same<T: Element>(x: &[T], y: &[T]) -> bool {
 }
 
 /// Plans `op` over `sizes` into a new contiguous host buffer of `U`s and
-/// runs it on the host.
+/// runs it on the host, once with the 32-bit offsets the plan chose and once
+/// more with 64-bit ones (which the kernels use from 2^31 elements on), which
+/// must agree.
 fn run_into<A: Element, B: Element, U: Element>(
     op: KernelOp,
     sizes: &[usize],
     a: Input,
     b: Input,
 ) -> Vec<U> {
-    let mut got = vec![U::ZERO; sizes.iter().product()];
+    let numel = sizes.iter().product();
+    let mut got = vec![U::ZERO; numel];
+    let mut wide = vec![U::ZERO; numel];
     let out_strides = contiguous(sizes);
-    let out = Operand {
-        addr: got.as_mut_ptr() as u64,
-        offset: 0,
-        strides: &out_strides,
-    };
     let types = Types {
         a: A::DTYPE,
         b: B::DTYPE,
         output: U::DTYPE,
     };
-    if let Some(launch) = plan(op, types, sizes, out, a, b).unwrap() {
-        host_run(&launch);
+    for (buffer, narrow) in [(&mut got, 1), (&mut wide, 0)] {
+        let out = Operand {
+            addr: buffer.as_mut_ptr() as u64,
+            offset: 0,
+            strides: &out_strides,
+        };
+        if let Some(mut launch) = plan(op, types, sizes, out, a, b).unwrap() {
+            assert_eq!(launch.args.narrow, 1, "host buffers have 32-bit offsets");
+            launch.args.narrow = narrow;
+            host_run(&launch);
+        }
     }
+    assert!(
+        same(&got, &wide),
+        "{op:?} {sizes:?}: 32-bit {got:?}, 64-bit {wide:?}"
+    );
     got
 }
 
@@ -526,4 +540,63 @@ fn the_vectorized_path_is_taken_where_it_applies() {
         .unwrap()
         .unwrap();
     assert_eq!(launch.args.vec, 1);
+    // Mixed types move 16 bytes of the type they are computed in, at most 4
+    // elements: float32 (4) from a bfloat16 and a float32 operand, float64
+    // (2) from float64 and int32, int16 (4) from uint8 and int8.
+    let mixed = |a, b, compute, lanes| {
+        let types = Types {
+            a,
+            b,
+            output: compute,
+        };
+        let op = KernelOp::new(crate::ops::device_op::OpCode::Add).computed_in(compute);
+        let launch = plan(
+            op,
+            types,
+            &[64],
+            out,
+            Input::Memory(out),
+            Input::Memory(out),
+        );
+        let launch = launch.unwrap().unwrap();
+        assert!(
+            launch.kernel.starts_with("shaped_promoted_"),
+            "{}",
+            launch.kernel
+        );
+        assert_eq!((launch.args.vec, launch.work), (lanes, 64 / lanes as u64));
+    };
+    use crate::DType::{BF16, F32, F64, I8, I16, I32, U8};
+    mixed(BF16, F32, F32, 4);
+    mixed(F64, I32, F64, 2);
+    mixed(U8, I8, I16, 4);
+}
+
+/// The kernels divide indices below 2^31 by a size with a multiply, an add
+/// and a shift: exact for every size, at the ends of the range and around
+/// multiples of the size.
+#[test]
+fn divisions_by_magic_numbers_are_exact() {
+    let top = (Divisor::NARROW - 1) as u32;
+    let mut sizes: Vec<usize> = (1..=2048).collect();
+    for shift in 11..31 {
+        let p = 1usize << shift;
+        sizes.extend([p - 1, p, p + 1, p / 3, p / 3 * 2 + 1]);
+    }
+    sizes.extend([top as usize, 65_537, 1_000_003, 16_384]);
+    for &size in &sizes {
+        let d = Divisor::new(size).unwrap();
+        let s = size as u64;
+        let mut numbers = vec![0, 1, top, top - 1, (top / 2) | 1];
+        for k in [1u64, 2, 3, 1000, (top as u64) / s] {
+            for n in [k * s - 1, k * s, k * s + 1] {
+                numbers.extend(u32::try_from(n).ok().filter(|&n| n <= top));
+            }
+        }
+        for n in numbers {
+            assert_eq!(d.divide(n), n / size as u32, "{n} / {size}");
+        }
+    }
+    assert_eq!(Divisor::new(0), None);
+    assert_eq!(Divisor::new(1 << 31), None);
 }

@@ -47,6 +47,9 @@ pub(crate) struct Args {
     pub(crate) out_dtype: i32,
     pub(crate) a_dtype: i32,
     pub(crate) b_dtype: i32,
+    pub(crate) narrow: i32,
+    pub(crate) magic: [u32; MAX_RANK],
+    pub(crate) shift: [u32; MAX_RANK],
 }
 
 /// An operand in memory: its address, offset and strides (in elements),
@@ -156,8 +159,11 @@ pub(crate) fn plan(
     let inputs = [a, b];
     let (rank, merged) = merge_dimensions(sizes, out, &inputs)?;
     args.rank = rank as i32;
-    for (d, s) in merged.sizes[..rank].iter().enumerate() {
-        args.sizes[d] = *s as u64;
+    for (d, &size) in merged.sizes[..rank].iter().enumerate() {
+        args.sizes[d] = size as u64;
+        if let Some(divisor) = Divisor::new(size) {
+            (args.magic[d], args.shift[d]) = (divisor.magic, divisor.shift);
+        }
     }
     args.out = operand_args(out, &merged.strides[0], rank);
     for (k, input) in inputs.iter().enumerate() {
@@ -171,15 +177,14 @@ pub(crate) fn plan(
             (args.b_scalar, args.b) = (is_scalar, operand);
         }
     }
-    let widest = [dtype_bytes(types.a), dtype_bytes(types.output)]
-        .into_iter()
-        .max()
-        .unwrap_or(1);
-    // The converting loops of promoted kernels move one element at a time.
+    args.narrow = i32::from(narrow(&args));
+    // Elements per vector, as the kernels have them (`run`, `promoted`): 16
+    // bytes of the widest type or, for the promoted kernels, of the compute
+    // type and at most 4.
     let vec = if family == Family::Promoted {
-        1
+        (16 / dtype_bytes(kernel_type)).min(4)
     } else {
-        16 / widest
+        16 / dtype_bytes(types.a).max(dtype_bytes(types.output))
     };
     let mut work = numel as u64;
     if vec > 1 && vectorizable(&args, vec, types) {
@@ -299,13 +304,74 @@ fn vectorizable(args: &Args, vec: usize, types: Types) -> bool {
     if args.out.strides[rank - 1] != 1 || !aligned(&args.out, dtype_bytes(types.output)) {
         return false;
     }
-    [(args.a_scalar, &args.a), (args.b_scalar, &args.b)]
-        .into_iter()
-        .all(|(scalar, o)| {
-            scalar == 1
-                || o.strides[rank - 1] == 0
-                || (o.strides[rank - 1] == 1 && aligned(o, dtype_bytes(types.a)))
+    [
+        (args.a_scalar, &args.a, types.a),
+        (args.b_scalar, &args.b, types.b),
+    ]
+    .into_iter()
+    .all(|(scalar, o, dtype)| {
+        scalar == 1
+            || o.strides[rank - 1] == 0
+            || (o.strides[rank - 1] == 1 && aligned(o, dtype_bytes(dtype)))
+    })
+}
+
+/// Whether the kernels may compute element offsets in 32 bits: fewer than
+/// 2^31 elements (the range of [`Divisor`]), and every operand's furthest
+/// element below offset 2^32.
+fn narrow(args: &Args) -> bool {
+    let rank = args.rank as usize;
+    let reach = |o: &OperandArgs| -> u128 {
+        let steps = args.sizes[..rank].iter().zip(&o.strides[..rank]);
+        let far: u128 = steps
+            .map(|(&n, &s)| u128::from(n - 1) * u128::from(s))
+            .sum();
+        u128::from(o.offset) + far
+    };
+    args.numel < Divisor::NARROW
+        && [&args.out, &args.a, &args.b]
+            .into_iter()
+            .all(|o| reach(o) < 1 << 32)
+}
+
+/// Division by a size as the kernels do it for indices below 2^31
+/// (`quotient` in `kernels/elementwise.cuh`): `n / size` is
+/// `(mul_hi(n, magic) + n) >> shift`, where `mul_hi` is the high word of the
+/// 64-bit product. This is Granlund and Montgomery's division by invariant
+/// integers, in the form of PyTorch's `IntDivider`: `shift` is the least `s`
+/// with `2^s >= size`, and `magic` is `2^32 (2^s - size) / size + 1`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Divisor {
+    pub magic: u32,
+    pub shift: u32,
+}
+
+impl Divisor {
+    /// The largest index the kernels divide with 32-bit arithmetic, plus
+    /// one (`narrow_indices`): `mul_hi(n, magic) + n` fits 32 bits below it.
+    pub const NARROW: u64 = 1 << 31;
+
+    /// The magic numbers of `size`, or `None` for 0 or a size of 2^31 or
+    /// more (which only occur where indices are 64-bit).
+    pub fn new(size: usize) -> Option<Divisor> {
+        let size = u64::try_from(size)
+            .ok()
+            .filter(|s| (1..Self::NARROW).contains(s))?;
+        let shift = u64::BITS - (size - 1).leading_zeros();
+        let magic = ((1u64 << 32) * ((1u64 << shift) - size)) / size + 1;
+        Some(Divisor {
+            magic: u32::try_from(magic).ok()?,
+            shift,
         })
+    }
+
+    /// `n / size`, as the kernels compute it, for `n < 2^31` (what the tests
+    /// check against `/`).
+    #[cfg(test)]
+    pub fn divide(self, n: u32) -> u32 {
+        let high = ((u64::from(n) * u64::from(self.magic)) >> 32) as u32;
+        (high + n) >> self.shift
+    }
 }
 
 /// `value` as the bytes of an element of `dtype`, as the kernels read it.
