@@ -112,9 +112,87 @@ fn walk<const N: usize>(
     contiguous_output: bool,
     visit: &dyn Visit<N>,
 ) {
-    match single_run(sizes, strides, offsets, usize::from(contiguous_output)) {
-        Some(row) => visit.row(row),
-        None => Plan::coalesce(sizes, strides, offsets, contiguous_output).run_visitor(visit),
+    if let Some(row) = single_run(sizes, strides, offsets, usize::from(contiguous_output)) {
+        visit.row(row);
+    } else if !small_walk(sizes, strides, offsets, contiguous_output, visit) {
+        Plan::coalesce(sizes, strides, offsets, contiguous_output).run_visitor(visit);
+    }
+}
+
+/// Below this many elements, and up to [`SMALL_MAX_RANK`] dimensions, an
+/// operation that is not one contiguous run skips the planner: its rows are
+/// walked as they come, uncoalesced and untiled (they are in cache anyway).
+/// Planning costs about as much as a `(4, 1) + (1, 4)` add itself.
+const SMALL_MAX_ELEMENTS: usize = 1 << 12;
+const SMALL_MAX_RANK: usize = 6;
+
+/// Walks a small operation (see [`SMALL_MAX_ELEMENTS`]) in batches of rows
+/// along its second-innermost dimension, over an odometer of the outer
+/// ones. Returns `false`, having done nothing, for any other operation.
+fn small_walk<const N: usize>(
+    sizes: &[usize],
+    strides: [&[usize]; N],
+    offsets: [usize; N],
+    contiguous_output: bool,
+    visit: &dyn Visit<N>,
+) -> bool {
+    let rank = sizes.len();
+    let numel = crate::layout::numel(sizes);
+    if rank > SMALL_MAX_RANK || numel >= SMALL_MAX_ELEMENTS {
+        return false;
+    }
+    if numel == 0 {
+        return true;
+    }
+    let Some(last) = rank.checked_sub(1) else {
+        visit.row(Row {
+            offsets,
+            strides: [0; N],
+            len: 1,
+        });
+        return true;
+    };
+    // Each dimension's stride per operand; a fresh output's are row-major.
+    let mut steps = [[0; N]; SMALL_MAX_RANK];
+    let mut out_stride = 1;
+    for d in (0..rank).rev() {
+        steps[d] = core::array::from_fn(|k| {
+            if k == 0 && contiguous_output {
+                out_stride
+            } else {
+                strides[k][d]
+            }
+        });
+        out_stride *= sizes[d];
+    }
+    let first = |offsets| Row {
+        offsets,
+        strides: steps[last],
+        len: sizes[last],
+    };
+    let Some(mid) = last.checked_sub(1) else {
+        visit.row(first(offsets));
+        return true;
+    };
+    // Odometer over the dimensions before `mid`.
+    let mut index = [0; SMALL_MAX_RANK];
+    let mut at = offsets;
+    loop {
+        visit.rows(first(at), steps[mid], sizes[mid]);
+        let mut d = mid;
+        loop {
+            let Some(outer) = d.checked_sub(1) else {
+                return true;
+            };
+            d = outer;
+            index[d] += 1;
+            if index[d] < sizes[d] {
+                at = core::array::from_fn(|k| at[k] + steps[d][k]);
+                break;
+            }
+            at = core::array::from_fn(|k| at[k] - (index[d] - 1) * steps[d][k]);
+            index[d] = 0;
+        }
     }
 }
 
@@ -574,6 +652,78 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    /// Every element's offsets as [`run`] (and [`run_contiguous_output`],
+    /// operand 0 given row-major strides) visits them, sorted.
+    fn walked<const N: usize>(
+        sizes: &[usize],
+        strides: [&[usize]; N],
+        offsets: [usize; N],
+        contiguous_output: bool,
+    ) -> Vec<[usize; N]> {
+        let seen = Mutex::new(Vec::new());
+        let record = |r: Row<N>| {
+            let mut v = seen.lock().unwrap();
+            for i in 0..r.len {
+                v.push(core::array::from_fn(|k| r.offsets[k] + i * r.strides[k]));
+            }
+        };
+        if contiguous_output {
+            run_contiguous_output(sizes, strides, offsets, record);
+        } else {
+            run(sizes, strides, offsets, record);
+        }
+        let mut v = seen.into_inner().unwrap();
+        v.sort();
+        v
+    }
+
+    /// Small operations skip the planner (`small_walk`), up to its limits
+    /// of rank and size, and reach every element once, as do the larger
+    /// ones past those limits.
+    #[test]
+    fn small_operations_visit_every_element_once() {
+        type Case = (Vec<usize>, [Vec<usize>; 2], [usize; 2]);
+        let cases: Vec<Case> = vec![
+            (vec![], [vec![], vec![]], [0, 5]),
+            (vec![7], [vec![1], vec![3]], [2, 1]),
+            (vec![4, 4], [vec![1, 0], vec![0, 1]], [0, 3]),
+            (vec![3, 1, 4], [vec![1, 9, 3], vec![0, 7, 2]], [1, 3]),
+            (
+                vec![2, 3, 4, 5],
+                [vec![1, 2, 6, 24], vec![0, 5, 0, 1]],
+                [0, 1],
+            ),
+            (vec![3, 0, 2], [vec![0, 2, 1], vec![2, 2, 1]], [0, 0]),
+            (
+                vec![2, 1, 2, 1, 2, 3],
+                [vec![1, 0, 2, 0, 4, 8], vec![0; 6]],
+                [0, 4],
+            ),
+            // Past the limits: seven dimensions, 4096 elements.
+            (
+                vec![2, 1, 2, 1, 2, 1, 3],
+                [vec![1, 0, 2, 0, 4, 0, 8], vec![0; 7]],
+                [0, 0],
+            ),
+            (vec![64, 64], [vec![1, 64], vec![64, 1]], [0, 0]),
+        ];
+        for (sizes, strides, offsets) in cases {
+            let s = [strides[0].as_slice(), strides[1].as_slice()];
+            assert_eq!(
+                walked(&sizes, s, offsets, false),
+                reference(&sizes, s, offsets),
+                "{sizes:?}"
+            );
+            let row_major: Vec<usize> = crate::layout::contiguous_strides(&sizes);
+            let with_output = [row_major.as_slice(), s[1]];
+            assert_eq!(
+                walked(&sizes, s, offsets, true),
+                reference(&sizes, with_output, offsets),
+                "{sizes:?}, contiguous output"
+            );
+        }
     }
 
     #[test]
