@@ -1,6 +1,6 @@
 //! Elementwise addition and sums on a CUDA device against the device's copy
 //! bandwidth: f32 and bf16, 256M elements, contiguous and broadcast; the
-//! whole tensor, its rows and its columns summed.
+//! whole tensor, its rows and its columns summed; f32 + bf16 (mixed dtypes).
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
@@ -92,6 +92,25 @@ fn run<T: shaped::dtype::Numeric + shaped::ops::reductions::Reduce>(
     Ok(())
 }
 
+/// Mixed dtypes: float32 + bfloat16 in the promoted kernel, which reads
+/// each operand in its own dtype and converts in registers (4 + 2 bytes read
+/// and 4 written per element).
+fn mixed(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
+    let bytes = N * (4 + 2 + 4);
+    let copy = copy_bandwidth(gpu, N * 4)?;
+    let a = DynTensor::<f32, Cuda>::full_on(gpu, &[ROWS, COLS], 1.0)?;
+    let b = DynTensor::<half::bf16, Cuda>::full_on(gpu, &[ROWS, COLS], half::bf16::ONE)?;
+    let seconds = time(gpu, || a.try_add(&b).expect("float32 + bfloat16"))?;
+    let gbs = bytes as f64 / seconds / 1e9;
+    println!(
+        "mixed: {:<36} {:8.3} ms {gbs:6.0} GB/s = {:5.1}% of copy",
+        "f32 a + bf16 b (promoted, contiguous)",
+        seconds * 1e3,
+        100.0 * gbs / copy
+    );
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = match Cuda::new(0) {
         Ok(gpu) => gpu,
@@ -103,5 +122,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("device: {}", gpu.name()?);
     run::<f32>(&gpu, "f32")?;
     run::<half::bf16>(&gpu, "bf16")?;
+    mixed(&gpu)?;
     Ok(())
 }

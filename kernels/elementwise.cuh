@@ -464,7 +464,7 @@ struct Converted {
     }
     template <class C, int N>
     __host__ __device__ static Pack<C, N> load_pack(uint64_t base, uint64_t off, int dtype) {
-        Pack<C, N> r;
+        Pack<C, N> r = {};  // (an unknown code, which the host never sends: zeros)
         switch (dtype) {
 #define SHAPED_LOAD_PACK_CASE(name, T, numeric)                                 \
             case DT_##name: {                                                   \

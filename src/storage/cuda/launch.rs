@@ -348,7 +348,7 @@ pub(crate) struct Divisor {
 
 impl Divisor {
     /// The largest index the kernels divide with 32-bit arithmetic, plus
-    /// one (`narrow_indices`): `mul_hi(n, magic) + n` fits 32 bits below it.
+    /// one (see [`narrow`]): `mul_hi(n, magic) + n` fits 32 bits below it.
     pub const NARROW: u64 = 1 << 31;
 
     /// The magic numbers of `size`, or `None` for 0 or a size of 2^31 or
