@@ -1129,6 +1129,16 @@ fn where_on_the_device() -> Result<(), Error> {
         &y.to_device(&gpu)?,
     );
     assert_eq!(w.to_cpu()?.to_vec(), shaped::where_(&c, &x, &y).to_vec());
+    // A rank-0 CPU operand joins CUDA tensors, promoted as a rank-0 operand:
+    // an int32 CUDA tensor with a float64 CPU number gives float64.
+    let zero = Tensor::<f64, shape![]>::full(-0.25);
+    let xi = x.cast::<i32>();
+    let v: Tensor<f64, shape![2, 3], Cuda> =
+        shaped::where_(&c.to_device(&gpu)?, &xi.to_device(&gpu)?, &zero);
+    assert_eq!(
+        v.to_cpu()?.to_vec(),
+        shaped::where_(&c, &xi, &zero).to_vec()
+    );
     Ok(())
 }
 

@@ -34,7 +34,7 @@ use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::{StridedLayout, checked_numel};
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray, broadcast_sizes_into};
-use crate::storage::{Backend, Repr, StridedRef};
+use crate::storage::{Backend, Device, Repr, StridedRef};
 use crate::tensor::{PartsOf, Tensor, from_parts};
 
 /// Declares unit element functions of one argument: `Name: |x: T| -> Out
@@ -553,29 +553,66 @@ fn broadcast_ref<'a, T: Element, D: Backend>(
     }
 }
 
-/// The device kinds of the tensors of one operation: the same one. (A
+/// The device of a `where_` operand with a condition on `D`: the same one,
+/// or, as PyTorch allows, a rank-0 CPU tensor with CUDA tensors (its one
+/// element is copied to the condition's GPU). `S` is the operand's shape. (A
 /// trait rather than one type parameter, so that a mismatch is explained in
 /// words.)
 ///
 /// ```
 /// use shaped::ops::math::SameDeviceAs;
 /// use shaped::storage::Cpu;
-/// fn same<D: SameDeviceAs<Cpu>>() {}
+/// fn same<D: SameDeviceAs<Cpu, ()>>() {}
 /// same::<Cpu>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "expected all tensors to be on the same device, but `where_` got a condition on `{D}` and an operand on `{Self}`",
+    message = "expected all tensors to be on the same device, but `where_` got a condition on `{D}` and an operand of shape `{S}` on `{Self}`",
     label = "this operand lives on `{Self}`",
-    note = "move the condition or the operand first: `to_device(&gpu)` or `to_cpu()`"
+    note = "move the condition or the operand first: `to_device(&gpu)` or `to_cpu()` (only a rank-0 CPU tensor may join CUDA tensors)"
 )]
-pub trait SameDeviceAs<D: Backend>: Backend {
-    /// The operand, as one on `D` (the same device).
-    fn same<T: Element>(x: StridedRef<'_, T, Self>) -> StridedRef<'_, T, D>;
+pub trait SameDeviceAs<D: Backend, S: Shape>: Backend {
+    /// The operand on `D`, the condition's device (`device`).
+    fn same<T: Element, R: Repr>(
+        x: &Tensor<T, S, Self, R>,
+        device: Device,
+    ) -> Result<OnDevice<'_, T, S, D>, Error>;
 }
 
-impl<D: Backend> SameDeviceAs<D> for D {
-    fn same<T: Element>(x: StridedRef<'_, T, D>) -> StridedRef<'_, T, D> {
-        x
+/// A `where_` operand on the condition's device: the tensor itself, or a copy
+/// of a rank-0 CPU tensor on the condition's GPU.
+pub enum OnDevice<'a, T: Element, S: Shape, D: Backend> {
+    /// The operand, already on the device.
+    Same(StridedRef<'a, T, D>),
+    /// A copy on the device.
+    Copied(Tensor<T, S, D>),
+}
+
+impl<T: Element, S: Shape, D: Backend> OnDevice<'_, T, S, D> {
+    fn strided(&self) -> StridedRef<'_, T, D> {
+        match self {
+            OnDevice::Same(x) => StridedRef { ..*x },
+            OnDevice::Copied(x) => x.strided(),
+        }
+    }
+}
+
+impl<D: Backend, S: Shape> SameDeviceAs<D, S> for D {
+    fn same<T: Element, R: Repr>(
+        x: &Tensor<T, S, D, R>,
+        _: Device,
+    ) -> Result<OnDevice<'_, T, S, D>, Error> {
+        Ok(OnDevice::Same(x.strided()))
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl SameDeviceAs<crate::storage::Cuda, ()> for crate::storage::Cpu {
+    fn same<T: Element, R: Repr>(
+        x: &Tensor<T, (), Self, R>,
+        device: Device,
+    ) -> Result<OnDevice<'_, T, (), crate::storage::Cuda>, Error> {
+        let gpu = crate::storage::Cuda::open(&device)?;
+        Ok(OnDevice::Copied(x.to_device(&gpu)?))
     }
 }
 
@@ -616,8 +653,8 @@ macro_rules! where_functions {
             C: Condition,
             A: CommonType<B, SA, SB>,
             D: Elementwise,
-            DA: SameDeviceAs<D>,
-            DB: SameDeviceAs<D>,
+            DA: SameDeviceAs<D, SA>,
+            DB: SameDeviceAs<D, SB>,
             B: Element,
             SC: BroadcastShape<SA>,
             Broadcast<SC, SA>: BroadcastShape<SB>,
@@ -635,7 +672,9 @@ macro_rules! where_functions {
 where_functions! {
     /// `where(cond, a, b)`: `a` where `cond` is true, else `b`, the three
     /// broadcast together (the result shape is computed by the compiler) and
-    /// `a`, `b` promoted to their common type, as `torch.where`.
+    /// `a`, `b` promoted to their common type, as `torch.where`. The three
+    /// live on one device, except that `a` or `b` may be a rank-0 CPU tensor
+    /// with CUDA tensors ([`SameDeviceAs`]).
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -681,11 +720,12 @@ where_functions! {
         let sc = strides_of(cond.layout.sizes(), cond.layout.strides());
         let sa = strides_of(a.layout.sizes(), a.layout.strides());
         let sb = strides_of(b.layout.sizes(), b.layout.strides());
+        let (a_on, b_on) = (DA::same(a, cond.device())?, DB::same(b, cond.device())?);
         let buffer = D::select(
             sizes.as_ref(),
             broadcast_ref(C::truth(cond.strided()), sizes.as_ref(), &sc),
-            broadcast_ref(DA::same(a.strided()), sizes.as_ref(), &sa),
-            broadcast_ref(DB::same(b.strided()), sizes.as_ref(), &sb),
+            broadcast_ref(a_on.strided(), sizes.as_ref(), &sa),
+            broadcast_ref(b_on.strided(), sizes.as_ref(), &sb),
         )?;
         Ok(Tensor::from_buffer(buffer, StridedLayout::contiguous(sizes)))
         };

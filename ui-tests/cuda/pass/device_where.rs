@@ -1,6 +1,7 @@
 // `where_` of CUDA tensors runs on their device: the three broadcast
 // together (the result's shape computed at compile time) and `a`, `b`
-// promoted to their common type, as for CPU tensors.
+// promoted to their common type, as for CPU tensors. A rank-0 CPU operand
+// joins them, as in PyTorch (its element is copied to the GPU).
 use shaped::prelude::*;
 
 fn main() -> Result<(), Error> {
@@ -12,6 +13,9 @@ fn main() -> Result<(), Error> {
     let d = DynTensor::<bool>::ones(&[4]).to_device(&gpu)?;
     let x = DynTensor::<f64>::ones(&[4]).to_device(&gpu)?;
     let v: DynTensor<f64, Cuda> = shaped::ops::math::try_where(&d, &x, &x)?;
+    let zero = Tensor::<f64, shape![]>::full(0.0);
+    let u: Tensor<f64, shape![2, 3], Cuda> = shaped::where_(&cond, &a, &zero);
+    assert_eq!(u.shape(), [2, 3]);
     assert_eq!(w.shape(), [2, 3]);
     assert_eq!(v.rank(), 1);
     Ok(())
