@@ -124,6 +124,8 @@ fn walk<const N: usize>(
 /// walked as they come, uncoalesced and untiled (they are in cache anyway).
 /// Planning costs about as much as a `(4, 1) + (1, 4)` add itself.
 const SMALL_MAX_ELEMENTS: usize = 1 << 12;
+/// The most dimensions a small operation walks without the planner (its
+/// odometer and strides live in fixed arrays of this length).
 const SMALL_MAX_RANK: usize = 6;
 
 /// Walks a small operation (see [`SMALL_MAX_ELEMENTS`]) in batches of rows

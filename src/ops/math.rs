@@ -580,6 +580,14 @@ pub trait SameDeviceAs<D: Backend, S: Shape>: Backend {
 
 /// A `where_` operand on the condition's device: the tensor itself, or a copy
 /// of a rank-0 CPU tensor on the condition's GPU.
+///
+/// ```
+/// use shaped::ops::math::{OnDevice, SameDeviceAs};
+/// use shaped::prelude::*;
+/// let x = Tensor::<f32, shape![2]>::ones();
+/// let on = <Cpu as SameDeviceAs<Cpu, shape![2]>>::same(&x, x.device()).unwrap();
+/// assert!(matches!(on, OnDevice::Same(_)));
+/// ```
 pub enum OnDevice<'a, T: Element, S: Shape, D: Backend> {
     /// The operand, already on the device.
     Same(StridedRef<'a, T, D>),
