@@ -214,6 +214,13 @@ where
 {
     let rank = a.sizes.len().max(b.sizes.len());
     let mut sizes = Z::filled(rank, 0);
+    if a.sizes == b.sizes {
+        // Nothing to broadcast (the common case): the operands' own strides
+        // serve, and their size is already known to be valid.
+        sizes.as_mut().copy_from_slice(a.sizes);
+        let buffer = D::map2(sizes.as_ref(), a, b, f)?;
+        return Ok((buffer, StridedLayout::contiguous(sizes)));
+    }
     broadcast_sizes_into(a.sizes, b.sizes, sizes.as_mut())?;
     checked_numel(sizes.as_ref())?;
     let mut a_strides = Z::filled(rank, 0);
