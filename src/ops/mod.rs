@@ -216,8 +216,10 @@ where
     let mut sizes = Z::filled(rank, 0);
     if a.sizes == b.sizes {
         // Nothing to broadcast (the common case): the operands' own strides
-        // serve, and their size is already known to be valid.
+        // serve. The output is new memory, so its size is checked even so (a
+        // view may have sizes whose product overflows, with a 0 after).
         sizes.as_mut().copy_from_slice(a.sizes);
+        checked_numel(sizes.as_ref())?;
         let buffer = D::map2(sizes.as_ref(), a, b, f)?;
         return Ok((buffer, StridedLayout::contiguous(sizes)));
     }
