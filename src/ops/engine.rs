@@ -128,6 +128,19 @@ const SMALL_MAX_ELEMENTS: usize = 1 << 12;
 /// odometer and strides live in fixed arrays of this length).
 const SMALL_MAX_RANK: usize = 6;
 
+/// Each operand's stride along dimension `d`; operand 0's is `out_stride`
+/// when given (a fresh row-major output, whose strides were not passed).
+fn dimension_steps<const N: usize>(
+    strides: [&[usize]; N],
+    d: usize,
+    out_stride: Option<usize>,
+) -> [usize; N] {
+    core::array::from_fn(|k| match out_stride {
+        Some(s) if k == 0 => s,
+        _ => strides[k][d],
+    })
+}
+
 /// Walks a small operation (see [`SMALL_MAX_ELEMENTS`]) in batches of rows
 /// along its second-innermost dimension, over an odometer of the outer
 /// ones. Returns `false`, having done nothing, for any other operation.
@@ -146,25 +159,14 @@ fn small_walk<const N: usize>(
     if numel == 0 {
         return true;
     }
+    // (Rank 0 is one contiguous run, which `single_run` took.)
     let Some(last) = rank.checked_sub(1) else {
-        visit.row(Row {
-            offsets,
-            strides: [0; N],
-            len: 1,
-        });
-        return true;
+        return false;
     };
-    // Each dimension's stride per operand; a fresh output's are row-major.
     let mut steps = [[0; N]; SMALL_MAX_RANK];
     let mut out_stride = 1;
     for d in (0..rank).rev() {
-        steps[d] = core::array::from_fn(|k| {
-            if k == 0 && contiguous_output {
-                out_stride
-            } else {
-                strides[k][d]
-            }
-        });
+        steps[d] = dimension_steps(strides, d, contiguous_output.then_some(out_stride));
         out_stride *= sizes[d];
     }
     let first = |offsets| Row {
@@ -346,13 +348,7 @@ impl<const N: usize> Plan<N> {
         let mut out_stride = 1;
         for d in (0..sizes.len()).rev() {
             let n = sizes[d];
-            let st: [usize; N] = core::array::from_fn(|k| {
-                if k == 0 && contiguous_output {
-                    out_stride
-                } else {
-                    strides[k][d]
-                }
-            });
+            let st = dimension_steps(strides, d, contiguous_output.then_some(out_stride));
             out_stride *= n;
             if n == 1 {
                 continue;

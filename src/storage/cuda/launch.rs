@@ -161,7 +161,8 @@ pub(crate) fn plan(
     args.rank = rank as i32;
     for (d, &size) in merged.sizes[..rank].iter().enumerate() {
         args.sizes[d] = size as u64;
-        if let Some(divisor) = Divisor::new(size) {
+        // The kernels never divide by the outermost size.
+        if let Some(divisor) = Divisor::new(size).filter(|_| d > 0) {
             (args.magic[d], args.shift[d]) = (divisor.magic, divisor.shift);
         }
     }
