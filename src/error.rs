@@ -976,3 +976,19 @@ fn legacy_tensor_type(dtype: DType) -> &'static str {
         DType::Bool => "CPUBoolType",
     }
 }
+
+/// PyTorch's name for an operation's kernel on `device`, for its
+/// "`kernel` not implemented for 'Type'" texts, which differ by device
+/// (`"floor_vml_cpu"` on the CPU is `"floor_cuda"` on a GPU; recorded in
+/// `tests/fixtures/cuda_errors.json`).
+#[inline]
+pub(crate) fn kernel_on(
+    device: crate::storage::Device,
+    cpu: &'static str,
+    cuda: &'static str,
+) -> &'static str {
+    match device {
+        crate::storage::Device::Cpu => cpu,
+        crate::storage::Device::Cuda(_) => cuda,
+    }
+}

@@ -631,10 +631,10 @@ fn copies_between_two_devices() -> Result<(), Error> {
     let x = DynTensor::<f32>::from_vec((0..60).map(|i| i as f32).collect(), &[3, 4, 5])?;
     let g0 = x.to_device(&gpu0)?;
     // The same device: a contiguous copy there.
-    let same_device = g0.t()?.to_device(&gpu0)?;
+    let same_device = g0.transpose(0, 2)?.to_device(&gpu0)?;
     assert_eq!(same_device.device(), Device::Cuda(0));
     assert!(same_device.is_contiguous());
-    assert_eq!(same_device.to_cpu()?.to_vec(), x.t()?.to_vec());
+    assert_eq!(same_device.to_cpu()?.to_vec(), x.transpose(0, 2)?.to_vec());
     let gpu1 = match Cuda::new(1) {
         Ok(gpu1) => gpu1,
         Err(e) => {
@@ -1200,5 +1200,202 @@ fn matmul_on_the_device() -> Result<(), Error> {
     let b = Tensor::<f32, shape![4, 3, 5]>::from_vec((0..60).map(|i| i as f32 * 0.5).collect())?;
     let c: Tensor<f32, shape![4, 2, 5], Cuda> = a.to_device(&gpu)?.matmul(&b.to_device(&gpu)?);
     assert_eq!(c.to_cpu()?.to_vec(), a.matmul(&b).to_vec());
+    Ok(())
+}
+
+/// PyTorch's CUDA kernel names where its "`kernel` not implemented for
+/// 'Type'" texts differ from its CPU ones (`tests/fixtures/cuda_errors.json`,
+/// recorded on a GPU): the CPU kernel's name and the CUDA kernel's.
+fn cuda_kernel_names() -> Vec<(String, String)> {
+    let json: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/cuda_errors.json")).expect("fixture");
+    let kernel = |text: &str| -> Option<String> {
+        let rest = text.strip_prefix('"')?;
+        let (name, tail) = rest.split_once('"')?;
+        tail.starts_with(" not implemented for")
+            .then(|| name.to_string())
+    };
+    json["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter_map(|case| {
+            Some((
+                kernel(case["cpu"].as_str()?)?,
+                kernel(case["cuda"].as_str()?)?,
+            ))
+        })
+        .collect()
+}
+
+/// PyTorch's text on a GPU for what is `cpu_text` on the CPU: the kernel's
+/// name replaced by the CUDA kernel's.
+fn on_cuda(cpu_text: &str, names: &[(String, String)]) -> String {
+    for (cpu, cuda) in names {
+        let quoted = format!("\"{cpu}\" not implemented for");
+        if let Some(rest) = cpu_text.strip_prefix(&quoted) {
+            return format!("\"{cuda}\" not implemented for{rest}");
+        }
+    }
+    cpu_text.to_string()
+}
+
+/// A runtime-dtype result on the GPU agrees with the CPU's: the same dtype,
+/// shape and values (floats within the math tolerance where `approx`), or
+/// the same error in PyTorch's CUDA words.
+fn agree(
+    what: &str,
+    got: Result<AnyTensor<Cuda>, Error>,
+    want: Result<AnyTensor, Error>,
+    approx: bool,
+    texts: &[(String, String)],
+) -> Result<(), Error> {
+    match (got, want) {
+        (Ok(got), Ok(want)) => {
+            let got = got.to_cpu()?;
+            let exact = !approx || !(want.dtype().is_floating_point() || want.dtype().is_complex());
+            let tol = if exact { 0.0 } else { math_tol(want.dtype()) };
+            assert!(
+                close(&got, &want, tol),
+                "{what}: got {:?} {:?}, want {:?} {:?}",
+                got.dtype(),
+                got.to_scalars(),
+                want.dtype(),
+                want.to_scalars()
+            );
+        }
+        (Err(got), Err(want)) => {
+            assert_eq!(got.to_string(), on_cuda(&want.to_string(), texts), "{what}");
+        }
+        (got, want) => panic!(
+            "{what}: got {:?}, want {:?}",
+            got.map(|x| x.dtype()),
+            want.map(|x| x.dtype())
+        ),
+    }
+    Ok(())
+}
+
+/// A tensor of `dtype` and `sizes` holding small values of both signs,
+/// zeros and (for floats) fractions.
+fn any_source(dtype: DType, sizes: &[usize], seed: usize) -> Result<AnyTensor, Error> {
+    let n = sizes.iter().product();
+    let v = (0..n)
+        .map(|i| ((i * 5 + seed) % 9) as f64 * 0.75 - 3.0)
+        .collect();
+    Ok(AnyTensor::from(DynTensor::<f64>::from_vec(v, sizes)?).to_dtype(dtype))
+}
+
+#[test]
+fn any_tensors_on_the_device() -> Result<(), Error> {
+    use shaped::dtype::Scalar;
+    let Some(gpu) = gpu("any_tensors_on_the_device") else {
+        return Ok(());
+    };
+    let texts = cuda_kernel_names();
+    let numbers = [
+        Scalar::Bool(true),
+        Scalar::Int(-2),
+        Scalar::Float(0.5),
+        Scalar::Complex(1.0, -1.0),
+    ];
+    // The typed reductions' texts name the device's kernel too.
+    let z = DynTensor::<num_complex::Complex<f32>>::ones(&[2]);
+    let gz = z.to_device(&gpu)?;
+    let text = |r: Result<(), Error>| r.expect_err("complex values have no order").to_string();
+    let want = on_cuda(&text(z.amax(&[], false).map(drop)), &texts);
+    assert_eq!(text(gz.amax(&[], false).map(drop)), want);
+    let want = on_cuda(&text(z.min_all().map(drop)), &texts);
+    assert_eq!(text(gz.min_all().map(drop)), want);
+    for &da in &DType::ALL {
+        let a = any_source(da, &[3, 4], 1)?;
+        let ga = a.to_device(&gpu)?;
+        assert_eq!(ga.device(), Device::Cuda(0));
+        let case = |f: &str| format!("{f} of {}", da.name());
+        agree(
+            &case("to_cpu"),
+            Ok(ga.to_device(&gpu)?),
+            Ok(a.clone()),
+            false,
+            &texts,
+        )?;
+        agree(&case("exp"), ga.exp(), a.exp(), true, &texts)?;
+        agree(&case("sqrt"), ga.sqrt(), a.sqrt(), true, &texts)?;
+        if da == DType::Bool {
+            // PyTorch's CUDA abs takes bool (a copy); its CPU one refuses.
+            agree(&case("abs"), ga.abs(), Ok(a.clone()), false, &texts)?;
+            assert!(a.abs().is_err());
+        } else {
+            agree(&case("abs"), ga.abs(), a.abs(), false, &texts)?;
+        }
+        agree(&case("floor"), ga.floor(), a.floor(), false, &texts)?;
+        agree(&case("round"), ga.round(), a.round(), false, &texts)?;
+        agree(&case("relu"), ga.relu(), a.relu(), false, &texts)?;
+        let bounds = [
+            (Scalar::Int(-1), Scalar::Float(1.5)),
+            (Scalar::Bool(false), Scalar::Bool(true)),
+        ];
+        for (lo, hi) in bounds {
+            let what = case(&format!("clamp({lo:?}, {hi:?})"));
+            agree(&what, ga.clamp(lo, hi), a.clamp(lo, hi), false, &texts)?;
+        }
+        agree(&case("powf"), ga.powf(2.0), a.powf(2.0), true, &texts)?;
+        for &s in &numbers {
+            let case = |f: &str| format!("{f} of {} and {s:?}", da.name());
+            agree(&case("+"), ga.try_add(s), a.try_add(s), false, &texts)?;
+            agree(&case("-"), ga.try_sub(s), a.try_sub(s), false, &texts)?;
+            agree(&case("*"), ga.try_mul(s), a.try_mul(s), false, &texts)?;
+            agree(&case("/"), ga.try_div(s), a.try_div(s), true, &texts)?;
+            agree(&case("=="), ga.try_eq(s), a.try_eq(s), false, &texts)?;
+            agree(&case("<"), ga.try_lt(s), a.try_lt(s), false, &texts)?;
+            agree(&case("pow"), ga.try_pow(s), a.try_pow(s), true, &texts)?;
+            let (mut gx, mut x) = (ga.to_device(&gpu)?, a.clone());
+            let (g, c) = (gx.try_mul_assign(s), x.try_mul_assign(s));
+            agree(&case("*="), g.map(|()| gx), c.map(|()| x), false, &texts)?;
+        }
+        for &db in &DType::ALL {
+            // A broadcast row and a rank-0 operand (which only widens
+            // across categories).
+            for sizes in [&[4][..], &[]] {
+                let b = any_source(db, sizes, 2)?;
+                let gb = b.to_device(&gpu)?;
+                let case = |f: &str| format!("{f} of {} and {} {sizes:?}", da.name(), db.name());
+                agree(&case("+"), ga.try_add(&gb), a.try_add(&b), false, &texts)?;
+                agree(&case("-"), ga.try_sub(&gb), a.try_sub(&b), false, &texts)?;
+                agree(&case("*"), ga.try_mul(&gb), a.try_mul(&b), false, &texts)?;
+                agree(&case("/"), ga.try_div(&gb), a.try_div(&b), true, &texts)?;
+                agree(&case("!="), ga.try_ne(&gb), a.try_ne(&b), false, &texts)?;
+                agree(&case(">="), ga.try_ge(&gb), a.try_ge(&b), false, &texts)?;
+                agree(
+                    &case("maximum"),
+                    ga.try_maximum(&gb),
+                    a.try_maximum(&b),
+                    false,
+                    &texts,
+                )?;
+                agree(&case("pow"), ga.try_pow(&gb), a.try_pow(&b), true, &texts)?;
+                let (mut gx, mut x) = (ga.to_device(&gpu)?, a.clone());
+                let (g, c) = (gx.try_add_assign(&gb), x.try_add_assign(&b));
+                agree(&case("+="), g.map(|()| gx), c.map(|()| x), false, &texts)?;
+                let cond = any_source(DType::Bool, &[3, 1], 3)?;
+                let gcond = cond.to_device(&gpu)?;
+                let (g, c) = (
+                    AnyTensor::where_(&gcond, &ga, &gb),
+                    AnyTensor::where_(&cond, &a, &b),
+                );
+                agree(&case("where"), g, c, false, &texts)?;
+            }
+            let case = |f: &str| format!("{f} of {} and {}", da.name(), db.name());
+            let (b, c) = (any_source(db, &[2, 4], 2)?, any_source(db, &[3, 4], 3)?);
+            let (gb, gc) = (b.to_device(&gpu)?, c.to_device(&gpu)?);
+            let (g, want) = (AnyTensor::cat(&[&ga, &gb], 0), AnyTensor::cat(&[&a, &b], 0));
+            agree(&case("cat"), g, want, false, &texts)?;
+            let (g, want) = (
+                AnyTensor::stack(&[&ga, &gc], 1),
+                AnyTensor::stack(&[&a, &c], 1),
+            );
+            agree(&case("stack"), g, want, false, &texts)?;
+        }
+    }
     Ok(())
 }

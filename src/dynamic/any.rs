@@ -24,34 +24,54 @@
 //! assert_eq!(err.to_string(), "result type Float can't be cast to the desired output type Long");
 //! ```
 
-use super::{DynConstructors, DynShape, DynTensor};
+use super::{DynShape, DynTensor};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Element, Scalar};
-use crate::error::Error;
+use crate::error::{Error, OrPanic, kernel_on};
+use crate::ops::Elementwise;
+use crate::ops::kernels::{BinaryFn, WithRight};
 use crate::shape::check_in_place;
-use crate::tensor::Tensor;
+use crate::storage::{Backend, Cpu, Device};
+use crate::tensor::{Tensor, from_parts};
 use core::fmt;
 use half::{bf16, f16};
 use num_complex::Complex;
-use std::borrow::Cow;
 
 /// Declares [`AnyTensor`] and the conversions of each of its variants.
 macro_rules! any_tensor {
     ($($variant:ident($t:ty)),*) => {
-        /// A CPU tensor of any of the twelve element types and any shape,
-        /// both known at run time.
-        #[derive(Clone, Debug)]
-        pub enum AnyTensor {
+        /// A tensor of any of the twelve element types and any shape, both
+        /// known at run time, on the CPU or (`AnyTensor<Cuda>`, with the
+        /// `cuda` feature) a GPU.
+        pub enum AnyTensor<D: Backend = Cpu> {
             $(
                 #[doc = concat!("A tensor of `", stringify!($t), "`.")]
-                $variant(DynTensor<$t>),
+                $variant(DynTensor<$t, D>),
             )*
         }
 
-        $(impl From<DynTensor<$t>> for AnyTensor {
+        /// A deep copy, as [`Tensor::clone`](crate::Tensor::clone).
+        impl Clone for AnyTensor {
             #[inline]
-            fn from(t: DynTensor<$t>) -> Self {
+            fn clone(&self) -> Self {
+                match self {
+                    $(AnyTensor::$variant(x) => AnyTensor::$variant(x.clone()),)*
+                }
+            }
+        }
+
+        impl fmt::Debug for AnyTensor {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $(AnyTensor::$variant(x) => f.debug_tuple(stringify!($variant)).field(x).finish(),)*
+                }
+            }
+        }
+
+        $(impl<D: Backend> From<DynTensor<$t, D>> for AnyTensor<D> {
+            #[inline]
+            fn from(t: DynTensor<$t, D>) -> Self {
                 AnyTensor::$variant(t)
             }
         })*
@@ -59,20 +79,20 @@ macro_rules! any_tensor {
         /// Element types an [`AnyTensor`] can hold and give back.
         pub trait AnyElement: Element {
             /// The tensor, if it holds this type.
-            fn unwrap_any(t: AnyTensor) -> Option<DynTensor<Self>>;
+            fn unwrap_any<D: Backend>(t: AnyTensor<D>) -> Option<DynTensor<Self, D>>;
             /// A borrow of the tensor, if it holds this type.
-            fn borrow_any(t: &AnyTensor) -> Option<&DynTensor<Self>>;
+            fn borrow_any<D: Backend>(t: &AnyTensor<D>) -> Option<&DynTensor<Self, D>>;
         }
         $(impl AnyElement for $t {
             #[inline]
-            fn unwrap_any(t: AnyTensor) -> Option<DynTensor<$t>> {
+            fn unwrap_any<D: Backend>(t: AnyTensor<D>) -> Option<DynTensor<$t, D>> {
                 match t {
                     AnyTensor::$variant(x) => Some(x),
                     _ => None,
                 }
             }
             #[inline]
-            fn borrow_any(t: &AnyTensor) -> Option<&DynTensor<$t>> {
+            fn borrow_any<D: Backend>(t: &AnyTensor<D>) -> Option<&DynTensor<$t, D>> {
                 match t {
                     AnyTensor::$variant(x) => Some(x),
                     _ => None,
@@ -80,8 +100,10 @@ macro_rules! any_tensor {
             }
         })*
 
-        impl AnyTensor {
-            /// A copy converted to `dtype` (PyTorch's `x.to(dtype)`).
+        impl<D: Elementwise> AnyTensor<D> {
+            /// A copy converted to `dtype` (PyTorch's `x.to(dtype)`); panics
+            /// only when the copy cannot be made (see
+            /// [`try_to_dtype`](Self::try_to_dtype)).
             ///
             /// ```
             /// use shaped::prelude::*;
@@ -89,20 +111,25 @@ macro_rules! any_tensor {
             /// assert_eq!(x.to_dtype(DType::I32).downcast::<i32>().unwrap().to_vec(), vec![-1, -1]);
             /// ```
             #[inline]
-            pub fn to_dtype(&self, dtype: DType) -> AnyTensor {
-                match dtype {
-                    $(DType::$variant => AnyTensor::$variant(
-                        any_tensor!(@each self, x => x.cast::<$t>())
-                    ),)*
-                }
+            pub fn to_dtype(&self, dtype: DType) -> AnyTensor<D> {
+                self.try_to_dtype(dtype).or_panic()
             }
 
-            /// A rank-0 tensor of `dtype` holding `value` converted to it.
+            /// [`to_dtype`](Self::to_dtype), or `Err` when the copy cannot be
+            /// allocated or the device fails.
+            ///
+            /// ```
+            /// use shaped::prelude::*;
+            /// let x = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
+            /// assert_eq!(x.try_to_dtype(DType::C64).unwrap().dtype(), DType::C64);
+            /// ```
             #[inline]
-            pub(crate) fn full_scalar(dtype: DType, value: Scalar) -> AnyTensor {
-                match dtype {
-                    $(DType::$variant => AnyTensor::$variant(DynTensor::<$t>::full(&[], scalar_as(value))),)*
-                }
+            pub fn try_to_dtype(&self, dtype: DType) -> Result<AnyTensor<D>, Error> {
+                Ok(match dtype {
+                    $(DType::$variant => AnyTensor::$variant(
+                        any_tensor!(@each self, x => x.try_cast::<$t>()?)
+                    ),)*
+                })
             }
         }
     };
@@ -177,26 +204,75 @@ pub(crate) fn scalar_dtype(value: Scalar) -> DType {
     }
 }
 
-/// The other operand of an [`AnyTensor`] operation: a tensor or a number.
-#[derive(Clone, Copy, Debug)]
-pub enum Operand<'a> {
+/// The other operand of an [`AnyTensor`] operation: a tensor on the same
+/// device, or a number.
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::dtype::Scalar;
+/// use shaped::dynamic::Operand;
+/// let x = AnyTensor::from(DynTensor::<i8>::ones(&[2]));
+/// assert!(matches!(Operand::from(&x), Operand::Tensor(_)));
+/// assert!(matches!(Operand::<Cpu>::from(Scalar::Int(2)), Operand::Number(Scalar::Int(2))));
+/// ```
+pub enum Operand<'a, D: Backend = Cpu> {
     /// A tensor.
-    Tensor(&'a AnyTensor),
-    /// A plain number (PyTorch's Python scalar).
+    Tensor(&'a AnyTensor<D>),
+    /// A plain number (PyTorch's Python scalar): on a GPU too it is the
+    /// kernel's fixed operand, never a tensor of its own.
     Number(Scalar),
 }
 
-impl<'a> From<&'a AnyTensor> for Operand<'a> {
+impl<D: Backend> Clone for Operand<'_, D> {
     #[inline]
-    fn from(t: &'a AnyTensor) -> Self {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D: Backend> Copy for Operand<'_, D> {}
+
+impl<'a, D: Backend> From<&'a AnyTensor<D>> for Operand<'a, D> {
+    #[inline]
+    fn from(t: &'a AnyTensor<D>) -> Self {
         Operand::Tensor(t)
     }
 }
-impl From<Scalar> for Operand<'_> {
+impl<D: Backend> From<Scalar> for Operand<'_, D> {
     #[inline]
     fn from(s: Scalar) -> Self {
         Operand::Number(s)
     }
+}
+
+/// `f(x, value)` for every element of `x`: a number operand, converted to
+/// `x`'s element type, as the kernel's fixed right operand.
+#[inline]
+pub(crate) fn with_number<T, U, D, F>(
+    x: &DynTensor<T, D>,
+    f: F,
+    value: Scalar,
+) -> Result<DynTensor<U, D>, Error>
+where
+    T: Element,
+    U: Element,
+    D: Elementwise,
+    F: BinaryFn<T, T, U>,
+{
+    let parts = crate::ops::unary(x.strided(), WithRight(f, scalar_as::<T>(value)))?;
+    Ok(from_parts!(parts))
+}
+
+/// Runs `with_number($a, $f, $s)` on the typed tensor of an [`AnyTensor`],
+/// for the variants listed; any other is a bug of the caller (it converted
+/// the tensor to a supported dtype).
+macro_rules! number_variant {
+    ($a:expr, $s:expr, $f:expr; $($variant:ident),*) => {
+        match $a {
+            $(AnyTensor::$variant(x) => AnyTensor::from(with_number(x, $f, $s)?),)*
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("operand converted to a supported dtype"),
+        }
+    };
 }
 
 /// The binary operations of [`AnyTensor`].
@@ -214,7 +290,7 @@ enum Op {
     Ge,
 }
 
-impl AnyTensor {
+impl<D: Backend> AnyTensor<D> {
     /// The element type.
     #[inline]
     pub fn dtype(&self) -> DType {
@@ -239,17 +315,15 @@ impl AnyTensor {
         any_tensor!(@each self, x => x.numel())
     }
 
-    /// The elements in row-major order, as plain numbers.
+    /// The device holding the elements.
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// use shaped::dtype::Scalar;
-    /// let x = AnyTensor::from(DynTensor::<u8>::full(&[1], 7));
-    /// assert_eq!(x.to_scalars(), vec![Scalar::Int(7)]);
+    /// assert_eq!(AnyTensor::from(DynTensor::<u8>::ones(&[2])).device(), Device::Cpu);
     /// ```
     #[inline]
-    pub fn to_scalars(&self) -> Vec<Scalar> {
-        any_tensor!(@each self, x => x.to_vec().into_iter().map(Element::to_scalar).collect())
+    pub fn device(&self) -> Device {
+        any_tensor!(@each self, x => x.device())
     }
 
     /// The typed tensor, or `Err` with a message naming both dtypes.
@@ -262,7 +336,7 @@ impl AnyTensor {
     ///     "expected a tensor of dtype torch.float32, got torch.float64"
     /// );
     /// ```
-    pub fn downcast<T: AnyElement>(self) -> Result<DynTensor<T>, Error> {
+    pub fn downcast<T: AnyElement>(self) -> Result<DynTensor<T, D>, Error> {
         let actual = self.dtype();
         T::unwrap_any(self).ok_or(Error::DTypeMismatch {
             expected: T::DTYPE,
@@ -271,23 +345,64 @@ impl AnyTensor {
     }
 
     /// A borrow of the typed tensor, if it holds `T`s.
-    pub fn downcast_ref<T: AnyElement>(&self) -> Option<&DynTensor<T>> {
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<i16>::ones(&[2]));
+    /// assert_eq!(x.downcast_ref::<i16>().unwrap().shape(), [2]);
+    /// assert!(x.downcast_ref::<i32>().is_none());
+    /// ```
+    pub fn downcast_ref<T: AnyElement>(&self) -> Option<&DynTensor<T, D>> {
         T::borrow_any(self)
     }
+}
 
+impl AnyTensor {
+    /// The elements in row-major order, as plain numbers.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<u8>::full(&[1], 7));
+    /// assert_eq!(x.to_scalars(), vec![Scalar::Int(7)]);
+    /// ```
+    #[inline]
+    pub fn to_scalars(&self) -> Vec<Scalar> {
+        any_tensor!(@each self, x => x.to_vec().into_iter().map(Element::to_scalar).collect())
+    }
+}
+
+/// This tensor, or a converted copy: a [`Cow`] of an [`AnyTensor`] on any
+/// device (whose owned form needs no `Clone`).
+pub(crate) enum Converted<'a, D: Backend> {
+    Borrowed(&'a AnyTensor<D>),
+    Owned(AnyTensor<D>),
+}
+
+impl<D: Backend> AsRef<AnyTensor<D>> for Converted<'_, D> {
+    #[inline]
+    fn as_ref(&self) -> &AnyTensor<D> {
+        match self {
+            Converted::Borrowed(x) => x,
+            Converted::Owned(x) => x,
+        }
+    }
+}
+
+impl<D: Elementwise> AnyTensor<D> {
     /// This tensor as `dtype`, without a copy when it already is one.
     #[inline]
-    pub(crate) fn as_dtype(&self, dtype: DType) -> Cow<'_, AnyTensor> {
-        if self.dtype() == dtype {
-            Cow::Borrowed(self)
+    pub(crate) fn as_dtype(&self, dtype: DType) -> Result<Converted<'_, D>, Error> {
+        Ok(if self.dtype() == dtype {
+            Converted::Borrowed(self)
         } else {
-            Cow::Owned(self.to_dtype(dtype))
-        }
+            Converted::Owned(self.try_to_dtype(dtype)?)
+        })
     }
 
     /// `self op rhs` with PyTorch's promotion and texts.
     #[inline]
-    fn binary(&self, rhs: Operand<'_>, op: Op) -> Result<AnyTensor, Error> {
+    fn binary(&self, rhs: Operand<'_, D>, op: Op) -> Result<AnyTensor<D>, Error> {
         let kind = |rank: usize| {
             if rank == 0 {
                 OperandKind::ZeroDim
@@ -312,16 +427,17 @@ impl AnyTensor {
         let ordered = matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
         if ordered && common.is_complex() {
             return Err(Error::NotImplementedFor {
-                op: op.kernel_name(),
+                op: kernel_on(self.device(), op.kernel_name(), "compare_cuda"),
                 dtype: common,
             });
         }
-        let a = self.as_dtype(common);
+        let a = self.as_dtype(common)?;
+        let a = a.as_ref();
         let b = match rhs {
-            Operand::Tensor(t) => t.as_dtype(common),
-            Operand::Number(s) => Cow::Owned(AnyTensor::full_scalar(common, s)),
+            Operand::Tensor(t) => t.as_dtype(common)?,
+            Operand::Number(s) => return a.with_number(s, op),
         };
-        let (a, b) = (a.as_ref(), b.as_ref());
+        let b = b.as_ref();
         Ok(match op {
             Op::Add => same_variant!(a, b, |x, y| x.try_add(y);
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
@@ -346,11 +462,39 @@ impl AnyTensor {
         })
     }
 
+    /// `self op s` for a number `s`, `self` already of the common type.
+    #[inline]
+    fn with_number(&self, s: Scalar, op: Op) -> Result<AnyTensor<D>, Error> {
+        use crate::ops::kernels::{Add, Div, Eq, Ge, Gt, Le, Lt, Mul, Ne, Sub};
+        Ok(match op {
+            Op::Add => number_variant!(self, s, Add;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Sub => number_variant!(self, s, Sub;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64),
+            Op::Mul => number_variant!(self, s, Mul;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Div => number_variant!(self, s, Div;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Eq => number_variant!(self, s, Eq;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Ne => number_variant!(self, s, Ne;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::Lt => number_variant!(self, s, Lt;
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::Le => number_variant!(self, s, Le;
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::Gt => number_variant!(self, s, Gt;
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::Ge => number_variant!(self, s, Ge;
+                F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+        })
+    }
+
     /// `self = self op rhs` in place: `rhs` must broadcast to `self`'s shape,
     /// and the result type must be storable in `self`'s dtype (PyTorch's
     /// `canCast`); on error `self` is unchanged.
     #[inline]
-    fn binary_in_place(&mut self, rhs: Operand<'_>, op: Op) -> Result<(), Error> {
+    fn binary_in_place(&mut self, rhs: Operand<'_, D>, op: Op) -> Result<(), Error> {
         if let Operand::Tensor(t) = rhs {
             check_in_place(&self.shape(), &t.shape())?;
         }
@@ -361,13 +505,19 @@ impl AnyTensor {
                 to: self.dtype(),
             });
         }
-        *self = result.to_dtype(self.dtype());
+        let dtype = self.dtype();
+        *self = if result.dtype() == dtype {
+            result
+        } else {
+            result.try_to_dtype(dtype)?
+        };
         Ok(())
     }
 }
 
 impl Op {
-    /// PyTorch's CPU kernel name, for its "not implemented" texts.
+    /// PyTorch's CPU kernel name, for its "not implemented" texts (its CUDA
+    /// comparisons share one kernel, `compare_cuda`).
     #[inline]
     fn kernel_name(self) -> &'static str {
         match self {
@@ -382,16 +532,16 @@ impl Op {
 /// The public binary operations, each with its doc line.
 macro_rules! public_ops {
     ($($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
-        impl AnyTensor {$(
+        impl<D: Elementwise> AnyTensor<D> {$(
             $(#[$doc])*
-            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<AnyTensor, Error> {
+            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error> {
                 self.binary(rhs.into(), Op::$op)
             }
         )*}
         public_ops!(@assign $($assign => $op),*);
     };
     (@assign $($assign:ident => $op:ident),*) => {
-        impl AnyTensor {$(
+        impl<D: Elementwise> AnyTensor<D> {$(
             #[doc = concat!("In place (`", stringify!($op), "`): `rhs` must broadcast to this shape and the result must be storable in this dtype; `Err` leaves `self` unchanged.")]
             ///
             /// ```
@@ -400,7 +550,7 @@ macro_rules! public_ops {
             #[doc = concat!("x.", stringify!($assign), "(&AnyTensor::from(DynTensor::<i64>::ones(&[2]))).unwrap();")]
             /// assert_eq!(x.dtype(), DType::F32);
             /// ```
-            pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a>>) -> Result<(), Error> {
+            pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error> {
                 self.binary_in_place(rhs.into(), Op::$op)
             }
         )*}
@@ -448,9 +598,9 @@ public_ops! {
 /// The comparisons, giving bool tensors.
 macro_rules! comparisons {
     ($($(#[$doc:meta])* $name:ident => $op:ident;)*) => {
-        impl AnyTensor {$(
+        impl<D: Elementwise> AnyTensor<D> {$(
             $(#[$doc])*
-            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<AnyTensor, Error> {
+            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error> {
                 self.binary(rhs.into(), Op::$op)
             }
         )*}
@@ -497,7 +647,7 @@ impl fmt::Display for AnyTensor {
     }
 }
 
-impl<T: Element> Tensor<T, DynShape> {
+impl<T: Element, D: Backend> Tensor<T, DynShape, D> {
     /// This tensor with its element type erased to a runtime [`DType`].
     ///
     /// ```
@@ -505,9 +655,9 @@ impl<T: Element> Tensor<T, DynShape> {
     /// let a = Tensor::<i32, shape![2]>::ones().into_dyn().into_any();
     /// assert_eq!(a.dtype(), DType::I32);
     /// ```
-    pub fn into_any(self) -> AnyTensor
+    pub fn into_any(self) -> AnyTensor<D>
     where
-        AnyTensor: From<DynTensor<T>>,
+        AnyTensor<D>: From<DynTensor<T, D>>,
     {
         AnyTensor::from(self)
     }

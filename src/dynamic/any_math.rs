@@ -15,11 +15,11 @@ use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
-use crate::error::Error;
+use crate::error::{Error, kernel_on};
+use crate::ops::Elementwise;
 use crate::ops::math::{Clamp, PowScalar, clamp_bounds};
-use crate::storage::StridedRef;
+use crate::storage::Device;
 use crate::tensor::from_parts;
-use std::borrow::Cow;
 
 /// PyTorch's `"kernel" not implemented for 'Type'`.
 #[inline]
@@ -61,11 +61,12 @@ macro_rules! for_variants {
 /// The unary methods, each with the variants it takes and the error for
 /// the others.
 macro_rules! any_unary {
-    ($($(#[$doc:meta])* $name:ident: [$($v:ident),*] else |$d:ident| $err:expr;)*) => {
-        impl AnyTensor {$(
+    ($($(#[$doc:meta])* $name:ident: [$($v:ident),*] else |$d:ident, $device:ident| $err:expr;)*) => {
+        impl<D: Elementwise> AnyTensor<D> {$(
             $(#[$doc])*
             #[inline]
-            pub fn $name(&self) -> Result<AnyTensor, Error> {
+            pub fn $name(&self) -> Result<AnyTensor<D>, Error> {
+                let $device = self.device();
                 for_variants!(self, |x| x.$name(); [$($v),*] else |$d| $err)
             }
         )*}
@@ -75,10 +76,10 @@ macro_rules! any_unary {
 /// Every variant (the transcendental functions take all twelve dtypes).
 macro_rules! any_float_unary {
     ($($(#[$doc:meta])* $name:ident;)*) => {
-        impl AnyTensor {$(
+        impl<D: Elementwise> AnyTensor<D> {$(
             $(#[$doc])*
             #[inline]
-            pub fn $name(&self) -> Result<AnyTensor, Error> {
+            pub fn $name(&self) -> Result<AnyTensor<D>, Error> {
                 Ok(any_tensor!(@each self, x => AnyTensor::from(x.$name())))
             }
         )*}
@@ -113,29 +114,40 @@ any_float_unary! {
     recip;
 }
 
-any_unary! {
-    /// `|x|`; complex tensors give their real type; `Err` for bool.
+impl<D: Elementwise> AnyTensor<D> {
+    /// `|x|`; complex tensors give their real type. `Err` for bool on the
+    /// CPU, where PyTorch has no such kernel; on a GPU, PyTorch's takes bool
+    /// and gives a copy.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
     /// assert_eq!(m.abs().unwrap_err().to_string(), "\"abs_cpu\" not implemented for 'Bool'");
     /// ```
-    abs: [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
-        else |d| not_implemented("abs_cpu", d);
+    #[inline]
+    pub fn abs(&self) -> Result<AnyTensor<D>, Error> {
+        if let (AnyTensor::Bool(x), Device::Cuda(_)) = (self, self.device()) {
+            return Ok(AnyTensor::from(x.try_clone()?));
+        }
+        for_variants!(self, |x| x.abs(); [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
+            else |d| not_implemented("abs_cpu", d))
+    }
+}
+
+any_unary! {
     /// Rounds down; `Err` for complex and bool.
-    floor: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d| match d.is_complex() {
+    floor: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d, device| match d.is_complex() {
         true => unsupported("floor is not supported for complex inputs"),
-        false => not_implemented("floor_vml_cpu", d),
+        false => not_implemented(kernel_on(device, "floor_vml_cpu", "floor_cuda"), d),
     };
     /// Rounds up; `Err` for complex and bool.
-    ceil: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d| match d.is_complex() {
+    ceil: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d, device| match d.is_complex() {
         true => unsupported("ceil is not supported for complex inputs"),
-        false => not_implemented("ceil_vml_cpu", d),
+        false => not_implemented(kernel_on(device, "ceil_vml_cpu", "ceil_cuda"), d),
     };
     /// Rounds half to even; `Err` for complex and bool.
     round: [F16, BF16, F32, F64, U8, I8, I16, I32, I64]
-        else |d| not_implemented("round_vml_cpu", d);
+        else |d, device| not_implemented(kernel_on(device, "round_vml_cpu", "round_cuda"), d);
     /// `max(x, 0)`; `Err` for complex and bool.
     ///
     /// ```
@@ -143,26 +155,29 @@ any_unary! {
     /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
     /// assert_eq!(m.relu().unwrap_err().to_string(), "Boolean inputs not supported for relu");
     /// ```
-    relu: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d| match d.is_complex() {
+    relu: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d, _device| match d.is_complex() {
         true => unsupported("clamp is not supported for complex types"),
         false => unsupported("Boolean inputs not supported for relu"),
     };
 }
 
 /// `t.clamp(min, max)` with the bounds converted to `t`'s element type.
-fn clamp_in_own_type<T: Clampable>(
-    t: &DynTensor<T>,
+fn clamp_in_own_type<T: Clampable, D: Elementwise>(
+    t: &DynTensor<T, D>,
     min: Scalar,
     max: Scalar,
-) -> Result<DynTensor<T>, Error> {
+) -> Result<DynTensor<T, D>, Error> {
     let (lo, hi) = clamp_bounds(min, max)?;
-    let parts = crate::ops::unary(StridedRef::new(&t.data, &t.layout), Clamp(lo, hi))?;
+    let parts = crate::ops::unary(t.strided(), Clamp(lo, hi))?;
     Ok(from_parts!(parts))
 }
 
 /// `t^e` for a number `e` converted to `t`'s element type.
-fn pow_number<T: Power>(t: &DynTensor<T>, e: Scalar) -> Result<DynTensor<T>, Error> {
-    let parts = crate::ops::unary(StridedRef::new(&t.data, &t.layout), PowScalar(scalar_as(e)))?;
+fn pow_number<T: Power, D: Elementwise>(
+    t: &DynTensor<T, D>,
+    e: Scalar,
+) -> Result<DynTensor<T, D>, Error> {
+    let parts = crate::ops::unary(t.strided(), PowScalar(scalar_as(e)))?;
     Ok(from_parts!(parts))
 }
 
@@ -174,29 +189,21 @@ enum MathOp {
     Pow,
 }
 
-impl AnyTensor {
-    /// `self` and `rhs` converted to their common type (PyTorch's
-    /// `result_type`), `rhs` a tensor or a number (made a rank-0 tensor).
+impl<D: Elementwise> AnyTensor<D> {
+    /// The common type of `self` and `rhs` (PyTorch's `result_type`), `rhs`
+    /// a tensor or a number.
     #[inline]
-    fn promoted_pair<'a>(
-        &'a self,
-        rhs: Operand<'a>,
-    ) -> (DType, Cow<'a, AnyTensor>, Cow<'a, AnyTensor>) {
+    fn common_type(&self, rhs: Operand<'_, D>) -> DType {
         let lhs = (self.dtype(), kind(self.rank()));
-        let common = match rhs {
+        match rhs {
             Operand::Tensor(t) => DType::result_type(lhs, (t.dtype(), kind(t.rank()))),
             Operand::Number(s) => DType::result_type(lhs, (scalar_dtype(s), OperandKind::Scalar)),
-        };
-        let b = match rhs {
-            Operand::Tensor(t) => t.as_dtype(common),
-            Operand::Number(s) => Cow::Owned(AnyTensor::full_scalar(common, s)),
-        };
-        (common, self.as_dtype(common), b)
+        }
     }
 
     #[inline]
-    fn math_binary(&self, rhs: Operand<'_>, op: MathOp) -> Result<AnyTensor, Error> {
-        let (common, a, b) = self.promoted_pair(rhs);
+    fn math_binary(&self, rhs: Operand<'_, D>, op: MathOp) -> Result<AnyTensor<D>, Error> {
+        let common = self.common_type(rhs);
         match op {
             MathOp::Maximum | MathOp::Minimum if common.is_complex() => {
                 return Err(unsupported(match op {
@@ -204,7 +211,10 @@ impl AnyTensor {
                     _ => "minimum not implemented for complex tensors.",
                 }));
             }
-            MathOp::Pow if common == DType::Bool => return Err(not_implemented("pow", common)),
+            MathOp::Pow if common == DType::Bool => {
+                let name = kernel_on(self.device(), "pow", "pow_cuda");
+                return Err(not_implemented(name, common));
+            }
             MathOp::Pow => {
                 let negative = matches!(rhs, Operand::Number(Scalar::Int(e)) if e < 0);
                 if negative && common.category() == 1 {
@@ -215,11 +225,15 @@ impl AnyTensor {
             }
             _ => {}
         }
-        if let (MathOp::Pow, Operand::Number(e)) = (op, rhs) {
-            return for_variants!(a.as_ref(), |t| pow_number(t, e)?;
-                [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
-                else |d| not_implemented("pow", d));
-        }
+        let a = self.as_dtype(common)?;
+        let b = match rhs {
+            Operand::Tensor(t) => t.as_dtype(common)?,
+            Operand::Number(e) => {
+                return for_variants!(a.as_ref(), |t| pow_number(t, e)?;
+                    [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
+                    else |d| not_implemented("pow", d));
+            }
+        };
         let (a, b) = (a.as_ref(), b.as_ref());
         Ok(match op {
             MathOp::Maximum => same_variant!(a, b, |x, y| x.try_maximum(y);
@@ -242,14 +256,14 @@ impl AnyTensor {
     /// assert_eq!(m.downcast::<f32>().unwrap().to_vec(), vec![2.5, 5.0]);
     /// ```
     #[inline]
-    pub fn try_maximum(&self, rhs: &AnyTensor) -> Result<AnyTensor, Error> {
+    pub fn try_maximum(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
         self.math_binary(Operand::Tensor(rhs), MathOp::Maximum)
     }
 
     /// The smaller element of `self` and `rhs`, broadcast and promoted;
     /// `Err` for complex values, or shapes that do not broadcast.
     #[inline]
-    pub fn try_minimum(&self, rhs: &AnyTensor) -> Result<AnyTensor, Error> {
+    pub fn try_minimum(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
         self.math_binary(Operand::Tensor(rhs), MathOp::Minimum)
     }
 
@@ -267,7 +281,7 @@ impl AnyTensor {
     ///     "Integers to negative integer powers are not allowed."
     /// );
     /// ```
-    pub fn try_pow<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<AnyTensor, Error> {
+    pub fn try_pow<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error> {
         self.math_binary(rhs.into(), MathOp::Pow)
     }
 
@@ -282,7 +296,7 @@ impl AnyTensor {
     /// assert_eq!(c.downcast::<f32>().unwrap().to_vec(), vec![0.0, 2.5]);
     /// ```
     #[inline]
-    pub fn clamp(&self, min: Scalar, max: Scalar) -> Result<AnyTensor, Error> {
+    pub fn clamp(&self, min: Scalar, max: Scalar) -> Result<AnyTensor<D>, Error> {
         let bounds = DType::promote(scalar_dtype(min), scalar_dtype(max));
         let common = DType::result_type(
             (self.dtype(), kind(self.rank())),
@@ -291,10 +305,10 @@ impl AnyTensor {
         if common.is_complex() {
             return Err(unsupported("clamp is not supported for complex types"));
         }
-        let x = self.as_dtype(common);
+        let x = self.as_dtype(common)?;
         for_variants!(x.as_ref(), |t| clamp_in_own_type(t, min, max)?;
             [F16, BF16, F32, F64, U8, I8, I16, I32, I64]
-            else |d| not_implemented("clamp_scalar_cpu", d))
+            else |d| not_implemented(kernel_on(self.device(), "clamp_scalar_cpu", "clamp_scalar_cuda"), d))
     }
 
     /// `self` to the power `e`, a float: integer and bool tensors give
@@ -306,7 +320,7 @@ impl AnyTensor {
     /// assert_eq!(a.powf(0.5).unwrap().downcast::<f32>().unwrap().to_vec(), vec![2.0]);
     /// ```
     #[inline]
-    pub fn powf(&self, e: f64) -> Result<AnyTensor, Error> {
+    pub fn powf(&self, e: f64) -> Result<AnyTensor<D>, Error> {
         self.math_binary(Operand::Number(Scalar::Float(e)), MathOp::Pow)
     }
 
@@ -323,13 +337,18 @@ impl AnyTensor {
     /// );
     /// ```
     #[inline]
-    pub fn where_(cond: &AnyTensor, a: &AnyTensor, b: &AnyTensor) -> Result<AnyTensor, Error> {
+    pub fn where_(
+        cond: &AnyTensor<D>,
+        a: &AnyTensor<D>,
+        b: &AnyTensor<D>,
+    ) -> Result<AnyTensor<D>, Error> {
         let AnyTensor::Bool(cond) = cond else {
             return Err(Error::WhereCondition {
                 dtype: cond.dtype(),
             });
         };
-        let (_, a, b) = a.promoted_pair(Operand::Tensor(b));
+        let common = a.common_type(Operand::Tensor(b));
+        let (a, b) = (a.as_dtype(common)?, b.as_dtype(common)?);
         let (a, b) = (a.as_ref(), b.as_ref());
         Ok(
             same_variant!(a, b, |x, y| crate::ops::math::try_where(cond, x, y);

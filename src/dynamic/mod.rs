@@ -30,8 +30,10 @@ mod construct;
 mod convert;
 mod sizes;
 
-pub(crate) use any::scalar_as;
+#[cfg(feature = "cuda")]
+pub(crate) use any::any_tensor;
 pub use any::{AnyElement, AnyTensor, Operand};
+pub(crate) use any::{Converted, scalar_as};
 pub use construct::DynConstructors;
 pub use sizes::{DynSizes, INLINE_RANK};
 

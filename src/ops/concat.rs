@@ -32,7 +32,7 @@
 
 use super::Elementwise;
 use crate::dtype::{DType, Element, with_dtype};
-use crate::dynamic::{AnyElement, AnyTensor, DynShape, DynTensor};
+use crate::dynamic::{AnyElement, AnyTensor, Converted, DynShape, DynTensor};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::wrap_dim;
@@ -478,32 +478,33 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
 }
 
 /// `DynTensor::cat` or `DynTensor::stack` for one element type.
-type JoinFn<T> = fn(&[&DynTensor<T>], isize) -> Result<DynTensor<T>, Error>;
+type JoinFn<T, D> = fn(&[&DynTensor<T, D>], isize) -> Result<DynTensor<T, D>, Error>;
 
 /// `f` of the parts, all converted to `T`.
-fn joined_as<T: AnyElement>(
-    parts: &[AnyTensor],
-    f: JoinFn<T>,
+fn joined_as<T: AnyElement, D: Elementwise>(
+    parts: &[Converted<'_, D>],
+    f: JoinFn<T, D>,
     dim: isize,
-) -> Result<AnyTensor, Error>
+) -> Result<AnyTensor<D>, Error>
 where
-    AnyTensor: From<DynTensor<T>>,
+    AnyTensor<D>: From<DynTensor<T, D>>,
 {
-    let typed: Vec<&DynTensor<T>> = parts
+    let typed: Vec<&DynTensor<T, D>> = parts
         .iter()
         .map(|p| {
-            p.downcast_ref::<T>()
+            p.as_ref()
+                .downcast_ref::<T>()
                 .expect("converted to the common dtype")
         })
         .collect();
     Ok(AnyTensor::from(f(&typed, dim)?))
 }
 
-impl AnyTensor {
+impl<D: Elementwise> AnyTensor<D> {
     /// Converts every part to the dtype all of them promote to (as
     /// `torch.cat` does), then applies `cat` or `stack`.
     #[inline]
-    fn join(parts: &[&AnyTensor], dim: isize, stack: bool) -> Result<AnyTensor, Error> {
+    fn join(parts: &[&AnyTensor<D>], dim: isize, stack: bool) -> Result<AnyTensor<D>, Error> {
         let Some(first) = parts.first() else {
             let op = if stack { "stack" } else { "cat" };
             return Err(Error::EmptyTensorList { op });
@@ -511,11 +512,14 @@ impl AnyTensor {
         let common = parts
             .iter()
             .fold(first.dtype(), |acc, p| DType::promote(acc, p.dtype()));
-        let converted: Vec<AnyTensor> = parts.iter().map(|p| p.to_dtype(common)).collect();
+        let converted = parts
+            .iter()
+            .map(|p| p.as_dtype(common))
+            .collect::<Result<Vec<_>, Error>>()?;
         with_dtype!(common, T => if stack {
-            joined_as::<T>(&converted, DynTensor::<T>::stack::<DynShape, Owned>, dim)
+            joined_as::<T, D>(&converted, DynTensor::<T, D>::stack::<DynShape, Owned>, dim)
         } else {
-            joined_as::<T>(&converted, DynTensor::<T>::cat::<DynShape, Owned>, dim)
+            joined_as::<T, D>(&converted, DynTensor::<T, D>::cat::<DynShape, Owned>, dim)
         })
     }
 
@@ -530,7 +534,7 @@ impl AnyTensor {
     /// assert_eq!((c.dtype(), c.shape()), (DType::F16, vec![4]));
     /// ```
     #[inline]
-    pub fn cat(parts: &[&AnyTensor], dim: isize) -> Result<AnyTensor, Error> {
+    pub fn cat(parts: &[&AnyTensor<D>], dim: isize) -> Result<AnyTensor<D>, Error> {
         AnyTensor::join(parts, dim, false)
     }
 
@@ -539,12 +543,12 @@ impl AnyTensor {
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(
-    ///     AnyTensor::stack(&[], 0).unwrap_err().to_string(),
+    ///     AnyTensor::<Cpu>::stack(&[], 0).unwrap_err().to_string(),
     ///     "stack expects a non-empty TensorList"
     /// );
     /// ```
     #[inline]
-    pub fn stack(parts: &[&AnyTensor], dim: isize) -> Result<AnyTensor, Error> {
+    pub fn stack(parts: &[&AnyTensor<D>], dim: isize) -> Result<AnyTensor<D>, Error> {
         AnyTensor::join(parts, dim, true)
     }
 }

@@ -49,8 +49,8 @@ use super::reducers::{
 };
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
-use crate::error::Error;
 use crate::error::or_panic;
+use crate::error::{Error, kernel_on};
 use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from};
 use crate::shape::list::TupleShape;
@@ -576,14 +576,14 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     fn extreme(
         &self,
         op: &'static str,
-        cpu_op: &'static str,
+        kernel: &'static str,
         dims: &[isize],
         keepdim: bool,
         largest: bool,
     ) -> Result<DynTensor<T, D>, Error> {
         let (mask, order) = dims_mask(dims, self.rank())?;
         Self::ordered(|| Error::NotImplementedFor {
-            op: cpu_op,
+            op: kernel,
             dtype: T::DTYPE,
         })?;
         check_nonempty(op, self.layout.sizes(), &order, !dims.is_empty())?;
@@ -599,7 +599,8 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(x.amax(&[0], false).unwrap().to_vec(), vec![3, 5]);
     /// ```
     pub fn amax(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T, D>, Error> {
-        self.extreme("amax", "max_values_cpu", dims, keepdim, true)
+        let kernel = kernel_on(self.device(), "max_values_cpu", "max_values_cuda");
+        self.extreme("amax", kernel, dims, keepdim, true)
     }
 
     /// PyTorch's `amin(dims, keepdim)`: the smallest values (NaN if any).
@@ -610,7 +611,8 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// assert_eq!(x.amin(&[0], false).unwrap().to_vec(), vec![1, 4]);
     /// ```
     pub fn amin(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T, D>, Error> {
-        self.extreme("amin", "min_values_cpu", dims, keepdim, false)
+        let kernel = kernel_on(self.device(), "min_values_cpu", "min_values_cuda");
+        self.extreme("amin", kernel, dims, keepdim, false)
     }
 
     /// `max`/`min` along one dim.
@@ -707,7 +709,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn max_all(&self) -> Result<Tensor<T, (), D>, Error> {
         let complex = Error::NotImplementedFor {
-            op: "max_all",
+            op: kernel_on(self.device(), "max_all", "max_all_cuda"),
             dtype: T::DTYPE,
         };
         Ok(self.flat_extreme("max", complex, true)?.0)
@@ -722,7 +724,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn min_all(&self) -> Result<Tensor<T, (), D>, Error> {
         let complex = Error::NotImplementedFor {
-            op: "min_all",
+            op: kernel_on(self.device(), "min_all", "min_all_cuda"),
             dtype: T::DTYPE,
         };
         Ok(self.flat_extreme("min", complex, false)?.0)

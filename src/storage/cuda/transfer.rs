@@ -3,6 +3,7 @@
 
 use super::{Cuda, CudaBuffer, check};
 use crate::dtype::Element;
+use crate::dynamic::{AnyTensor, any_tensor};
 use crate::error::Error;
 use crate::layout::{StridedLayout, check_contiguous_strides, checked_numel, checked_storage};
 use crate::ops::kernels::{Constant, Identity};
@@ -147,6 +148,53 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
             to.synchronize()?;
         }
         Ok(Tensor::from_buffer(buffer, layout))
+    }
+}
+
+impl AnyTensor {
+    /// A contiguous copy on `gpu`, of the same dtype (PyTorch's
+    /// `x.to("cuda:0")`).
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2], &[2])?).to_device(&gpu)?;
+    /// let y = x.try_mul(Scalar::Float(0.5))?; // on the GPU, float32
+    /// assert_eq!(y.to_cpu()?.to_scalars(), vec![Scalar::Float(0.5), Scalar::Float(1.0)]);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn to_device(&self, gpu: &Cuda) -> Result<AnyTensor<Cuda>, Error> {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.to_device(gpu)?)))
+    }
+}
+
+impl AnyTensor<Cuda> {
+    /// A contiguous copy in host memory (PyTorch's `x.cpu()`); waits for
+    /// the device, so a failure of earlier work on it shows up here.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = AnyTensor::from(DynTensor::<u8>::ones(&[3])).to_device(&gpu)?;
+    /// assert_eq!(x.to_cpu()?.downcast::<u8>()?.to_vec(), vec![1, 1, 1]);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn to_cpu(&self) -> Result<AnyTensor, Error> {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.to_cpu()?)))
+    }
+
+    /// A contiguous copy on `gpu`, which may be another CUDA device.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[3])).to_device(&gpu)?;
+    /// assert_eq!(x.to_device(&gpu)?.device(), Device::Cuda(0));
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn to_device(&self, gpu: &Cuda) -> Result<AnyTensor<Cuda>, Error> {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.to_device(gpu)?)))
     }
 }
 
