@@ -55,10 +55,16 @@ fn run<T: shaped::dtype::Numeric + shaped::ops::reductions::Reduce>(
     let b = DynTensor::<T, Cuda>::full_on(gpu, &[ROWS, COLS], T::ONE)?;
     let row = DynTensor::<T, Cuda>::full_on(gpu, &[COLS], T::ONE)?;
     let column = DynTensor::<T, Cuda>::full_on(gpu, &[ROWS, 1], T::ONE)?;
+    let mut in_place = DynTensor::<T, Cuda>::full_on(gpu, &[ROWS, COLS], T::ONE)?;
     let clone = time(gpu, || a.clone())?;
     let cases = [
         ("a.clone()", clone, 2 * bytes),
         ("a + b (contiguous)", time(gpu, || &a + &b)?, 3 * bytes),
+        (
+            "a += b (in place, no new buffer)",
+            time(gpu, || in_place += &b)?,
+            3 * bytes,
+        ),
         (
             "a + row (16384x16384 + 16384)",
             time(gpu, || &a + &row)?,

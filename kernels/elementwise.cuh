@@ -18,6 +18,7 @@
 #ifdef SHAPED_HOST
 #include "host_shim.h"
 #else
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 #endif
@@ -132,13 +133,21 @@ __host__ __device__ inline float f32_of_bits(uint32_t x) {
 #endif
 }
 __host__ __device__ inline float to_f32(bf16 x) { return f32_of_bits(uint32_t(x.bits) << 16); }
-// Round to nearest even; NaN stays NaN with its sign (the `half` crate's rule).
+// Round to nearest even. On the device, the hardware's conversion (as for
+// float16): one instruction where the rounding below takes about ten, which
+// ran a broadcast bfloat16 addition at 89% of copy bandwidth rather than 98%
+// on an H100. The two agree except in NaN's bits (the hardware gives its
+// canonical NaN; the host keeps the sign, the `half` crate's rule).
 __host__ __device__ inline bf16 bf16_from(float f) {
+#ifdef SHAPED_HOST
     uint32_t x = bits_of(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return bf16{uint16_t((x >> 16) | 0x0040u)};
     uint32_t round_bit = 0x8000u;
     uint32_t up = ((x & round_bit) != 0 && (x & (3 * round_bit - 1)) != 0) ? 1u : 0u;
     return bf16{uint16_t((x >> 16) + up)};
+#else
+    return bf16{__bfloat16_as_ushort(__float2bfloat16_rn(f))};
+#endif
 }
 
 // ------------------------------------------------------- element functions
@@ -430,6 +439,106 @@ __host__ __device__ inline void offsets_of(const Args& p, uint64_t i, uint64_t& 
 // Up to 16 bytes of consecutive elements, loaded or stored at once.
 template <class T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
 
+// Stores a pack with one instruction, as machine words. Assigned as a
+// struct (or through a union with a word), a pack computed in registers is
+// stored element by element: eight 2-byte stores for a vector of bfloat16,
+// which ran a copy at 28% of an H100's copy bandwidth, and four 4-byte
+// stores for a vector of float32. So elements of 1, 2 and 4 bytes are
+// shifted into 32-bit words and 8-byte ones split into two, and the
+// words stored as one vector, by an instruction of our own (a vector type
+// assigned through a pointer was still split into 4-byte stores). Other
+// packs (under 4 bytes, or one complex128) are assigned as structs.
+__host__ __device__ inline uint64_t raw_bits(bool x) { return x ? 1 : 0; }
+__host__ __device__ inline uint64_t raw_bits(uint8_t x) { return x; }
+__host__ __device__ inline uint64_t raw_bits(int8_t x) { return uint8_t(x); }
+__host__ __device__ inline uint64_t raw_bits(int16_t x) { return uint16_t(x); }
+__host__ __device__ inline uint64_t raw_bits(int32_t x) { return uint32_t(x); }
+__host__ __device__ inline uint64_t raw_bits(int64_t x) { return uint64_t(x); }
+__host__ __device__ inline uint64_t raw_bits(f16 x) { return x.bits; }
+__host__ __device__ inline uint64_t raw_bits(bf16 x) { return x.bits; }
+__host__ __device__ inline uint64_t raw_bits(float x) { return bits_of(x); }
+__host__ __device__ inline uint64_t raw_bits(double x) {
+#ifdef SHAPED_HOST
+    return host_f64_bits(x);
+#else
+    return uint64_t(__double_as_longlong(x));
+#endif
+}
+__host__ __device__ inline uint64_t raw_bits(complex<float> x) {
+    return raw_bits(x.re) | raw_bits(x.im) << 32;
+}
+
+// `Words` 32-bit words (1, 2 or 4) of a pack of elements of at most 4 bytes.
+template <int Words> struct Store32;
+template <> struct Store32<1> {
+    __host__ __device__ static void store(void* to, const uint32_t* w) {
+        *reinterpret_cast<uint32_t*>(to) = w[0];
+    }
+};
+template <> struct Store32<2> {
+    __host__ __device__ static void store(void* to, const uint32_t* w) {
+#ifdef SHAPED_HOST
+        memcpy(to, w, 8);
+#else
+        asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(to), "r"(w[0]), "r"(w[1])
+                     : "memory");
+#endif
+    }
+};
+template <> struct Store32<4> {
+    __host__ __device__ static void store(void* to, const uint32_t* w) {
+#ifdef SHAPED_HOST
+        memcpy(to, w, 16);
+#else
+        asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(to), "r"(w[0]), "r"(w[1]),
+                     "r"(w[2]), "r"(w[3])
+                     : "memory");
+#endif
+    }
+};
+template <class T, int N> struct PackStoreWords32 {
+    __host__ __device__ static void store(Pack<T, N>* to, const Pack<T, N>& v) {
+        const int words = int(sizeof(Pack<T, N>)) / 4, per = 4 / int(sizeof(T));
+        uint32_t w[words];
+        for (int i = 0; i < words; ++i) {
+            w[i] = 0;
+            for (int k = 0; k < per; ++k)
+                w[i] |= uint32_t(raw_bits(v.v[i * per + k])) << (8 * int(sizeof(T)) * k);
+        }
+        Store32<words>::store(to, w);
+    }
+};
+// One or two 8-byte elements, as two 32-bit words each (little-endian).
+template <class T, int N> struct PackStoreWords64 {
+    __host__ __device__ static void store(Pack<T, N>* to, const Pack<T, N>& v) {
+        uint32_t w[2 * N];
+        for (int j = 0; j < N; ++j) {
+            uint64_t x = raw_bits(v.v[j]);
+            w[2 * j] = uint32_t(x);
+            w[2 * j + 1] = uint32_t(x >> 32);
+        }
+        Store32<2 * N>::store(to, w);
+    }
+};
+template <class T, int N, int Bytes = int(sizeof(Pack<T, N>)), int Element = int(sizeof(T))>
+struct PackStore {
+    __host__ __device__ static void store(Pack<T, N>* to, const Pack<T, N>& v) { *to = v; }
+};
+#define SHAPED_PACK_STORE(bytes, element, how) \
+    template <class T, int N> struct PackStore<T, N, bytes, element> : how<T, N> {};
+SHAPED_PACK_STORE(4, 1, PackStoreWords32)
+SHAPED_PACK_STORE(4, 2, PackStoreWords32)
+SHAPED_PACK_STORE(4, 4, PackStoreWords32)
+SHAPED_PACK_STORE(8, 1, PackStoreWords32)
+SHAPED_PACK_STORE(8, 2, PackStoreWords32)
+SHAPED_PACK_STORE(8, 4, PackStoreWords32)
+SHAPED_PACK_STORE(16, 1, PackStoreWords32)
+SHAPED_PACK_STORE(16, 2, PackStoreWords32)
+SHAPED_PACK_STORE(16, 4, PackStoreWords32)
+SHAPED_PACK_STORE(8, 8, PackStoreWords64)
+SHAPED_PACK_STORE(16, 8, PackStoreWords64)
+#undef SHAPED_PACK_STORE
+
 // How a loop reads and writes memory. `Typed`: the operands hold the types
 // the loop computes on, and the output the type of the result (the direct
 // kernels). `Converted`: each operand and the output has its own type
@@ -448,7 +557,7 @@ struct Typed {
     }
     template <class T, int N>
     __host__ __device__ static void store_pack(uint64_t base, uint64_t off, int, const Pack<T, N>& v) {
-        *reinterpret_cast<Pack<T, N>*>(reinterpret_cast<T*>(base) + off) = v;
+        PackStore<T, N>::store(reinterpret_cast<Pack<T, N>*>(reinterpret_cast<T*>(base) + off), v);
     }
 };
 

@@ -26,6 +26,7 @@ extern thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 inline uint32_t host_f32_bits(float x) { uint32_t b; memcpy(&b, &x, 4); return b; }
 inline float host_f32_from_bits(uint32_t b) { float x; memcpy(&x, &b, 4); return x; }
+inline uint64_t host_f64_bits(double x) { uint64_t b; memcpy(&b, &x, 8); return b; }
 
 inline float host_f16_to_f32(uint16_t h) {
     uint32_t sign = uint32_t(h & 0x8000u) << 16;

@@ -250,6 +250,68 @@ template <class T, bool Any> struct LogicalR {
 
 // -------------------------------------------------------------------- loop
 
+// Folds elements [begin, end) of one output, lane by lane: lane `lane` of
+// `depth` takes elements begin + lane, + depth, ... Four elements are loaded
+// before they are folded, so that each thread keeps several loads in
+// flight (the fold itself is one dependent chain).
+template <class T, class R>
+__device__ typename R::Acc fold_strided(const ReduceArgs& p, const T* base, uint64_t begin,
+                                        uint64_t end, unsigned lane, unsigned depth,
+                                        typename R::Acc acc) {
+    uint64_t r = begin + lane;
+    for (; r + 3 * uint64_t(depth) < end; r += 4 * uint64_t(depth)) {
+        T x[4];
+        for (int u = 0; u < 4; ++u)
+            x[u] = base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r + u * depth)];
+        for (int u = 0; u < 4; ++u) acc = R::step(acc, x[u], r + u * depth);
+    }
+    for (; r < end; r += depth) {
+        acc = R::step(acc, base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r)], r);
+    }
+    return acc;
+}
+
+// `fold_strided` of contiguous elements (base[r] is element r): the lanes
+// read 16-byte vectors, two in flight each, from the first element that
+// starts one on.
+template <class T, class R, int N>
+__device__ typename R::Acc fold_contiguous(const T* base, uint64_t begin, uint64_t end,
+                                           unsigned lane, unsigned depth,
+                                           typename R::Acc acc) {
+    const uint64_t misaligned = (reinterpret_cast<uint64_t>(base + begin) % 16) / sizeof(T);
+    uint64_t head = misaligned == 0 ? 0 : N - misaligned;
+    if (head > end - begin) head = end - begin;
+    for (uint64_t r = begin + lane; r < begin + head; r += depth) acc = R::step(acc, base[r], r);
+    const uint64_t first = begin + head;
+    const uint64_t packs = (end - first) / N;
+    const Pack<T, N>* vectors = reinterpret_cast<const Pack<T, N>*>(base + first);
+    uint64_t k = lane;
+    for (; k + depth < packs; k += 2 * uint64_t(depth)) {
+        Pack<T, N> x = vectors[k], y = vectors[k + depth];
+        for (int j = 0; j < N; ++j) acc = R::step(acc, x.v[j], first + k * N + j);
+        for (int j = 0; j < N; ++j) acc = R::step(acc, y.v[j], first + (k + depth) * N + j);
+    }
+    for (; k < packs; k += depth) {
+        Pack<T, N> x = vectors[k];
+        for (int j = 0; j < N; ++j) acc = R::step(acc, x.v[j], first + k * N + j);
+    }
+    for (uint64_t r = first + packs * N + lane; r < end; r += depth) acc = R::step(acc, base[r], r);
+    return acc;
+}
+
+template <class T, class R, int N> struct Contiguous {
+    __device__ static typename R::Acc fold(const T* base, uint64_t begin, uint64_t end,
+                                           unsigned lane, unsigned depth, typename R::Acc acc) {
+        return fold_contiguous<T, R, N>(base, begin, end, lane, depth, acc);
+    }
+};
+template <class T, class R> struct Contiguous<T, R, 1> {
+    __device__ static typename R::Acc fold(const T*, uint64_t, uint64_t, unsigned, unsigned,
+                                           typename R::Acc acc) {
+        return acc;
+    }
+};
+
 // One launch of reducer R over Ts (see the top of this file).
 template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
     typedef typename R::Acc Acc;
@@ -279,8 +341,14 @@ template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
                     in + p.offset + offset_of(p.kept_sizes, p.kept_strides, p.kept_rank, o);
                 uint64_t end = (split + 1) * p.chunk;
                 if (end > p.numel_red) end = p.numel_red;
-                for (uint64_t r = split * p.chunk + lane; r < end; r += depth) {
-                    acc = R::step(acc, base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r)], r);
+                const uint64_t begin = split * p.chunk < end ? split * p.chunk : end;
+                // Lanes of one output read neighbouring elements (W = 1)
+                // of a contiguous run: 16 bytes at a time.
+                const int N = sizeof(T) < 16 ? 16 / int(sizeof(T)) : 1;
+                if (N > 1 && width == 1 && p.red_rank == 1 && p.red_strides[0] == 1) {
+                    acc = Contiguous<T, R, N>::fold(base, begin, end, lane, depth, acc);
+                } else {
+                    acc = fold_strided<T, R>(p, base, begin, end, lane, depth, acc);
                 }
             }
         }

@@ -142,6 +142,31 @@ impl Cuda {
     pub fn synchronize(&self) -> Result<(), Error> {
         state(self.index)?.synchronize_all()
     }
+
+    /// Hands the memory that freed tensors left in the device's pool back to
+    /// the driver (PyTorch's `torch.cuda.empty_cache()`), after waiting for
+    /// the device. The pool keeps freed memory for the next tensors, so that
+    /// making one does not map new memory each time; this is for giving it
+    /// to other programs.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// drop(DynTensor::<f32, Cuda>::full_on(&gpu, &[1 << 28], 0.0)?);
+    /// gpu.empty_cache()?; // the 1 GiB goes back to the driver
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn empty_cache(&self) -> Result<(), Error> {
+        let state = state(self.index)?;
+        state.synchronize_all()?;
+        let pool = memory_pool(&state.device)?;
+        // SAFETY: the pool is the device's, and nothing queued uses its free
+        // memory (the device was waited for).
+        check(
+            unsafe { cust::sys::cuMemPoolTrimTo(pool, 0) },
+            "emptying the memory pool",
+        )
+    }
 }
 
 /// Everything a process keeps for one opened device.
@@ -247,6 +272,7 @@ fn open(index: usize) -> Result<DeviceState, Error> {
     CurrentContext::set_current(&context).map_err(cuda_error("making the device current"))?;
     let stream =
         Stream::new(StreamFlags::NON_BLOCKING, None).map_err(cuda_error("creating the stream"))?;
+    keep_freed_memory(&device)?;
     let load =
         |fatbin: &[u8]| Module::from_fatbin(fatbin, &[]).map_err(cuda_error("loading the kernels"));
     let modules = [
@@ -268,6 +294,38 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
         resident: Mutex::new(HashMap::new()),
     })
+}
+
+/// The device's stream-ordered memory pool (where `cuMemAllocAsync` takes
+/// buffers from).
+fn memory_pool(device: &CudaDevice) -> Result<cust::sys::CUmemoryPool, Error> {
+    let mut pool = core::ptr::null_mut();
+    // SAFETY: `pool` is a valid place for the handle, and the device was
+    // opened by the driver.
+    let result = unsafe { cust::sys::cuDeviceGetDefaultMemPool(&mut pool, device.as_raw()) };
+    check(result, "finding the memory pool")?;
+    Ok(pool)
+}
+
+/// Has the device's memory pool keep freed memory for later buffers, as
+/// PyTorch's caching allocator does. With the driver's default (a release
+/// threshold of 0) every synchronization hands the pool's free memory back,
+/// and the next buffer maps it again: about 4 ms per GiB on an H100, which
+/// made an `a + b` of 1 GiB outputs a quarter slower when timed with a
+/// synchronization every 20 operations. [`Cuda::empty_cache`] hands it back.
+fn keep_freed_memory(device: &CudaDevice) -> Result<(), Error> {
+    let pool = memory_pool(device)?;
+    let mut threshold = u64::MAX;
+    // SAFETY: the release threshold is a u64, passed by address; the pool
+    // is the device's.
+    let result = unsafe {
+        cust::sys::cuMemPoolSetAttribute(
+            pool,
+            cust::sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            (&mut threshold as *mut u64).cast(),
+        )
+    };
+    check(result, "configuring the memory pool")
 }
 
 /// `Ok` for a driver call that succeeded, else [`Error::Cuda`], saying what
