@@ -247,7 +247,7 @@ impl<D: Backend> From<Scalar> for Operand<'_, D> {
 /// `f(x, value)` for every element of `x`: a number operand, converted to
 /// `x`'s element type, as the kernel's fixed right operand.
 #[inline]
-pub(crate) fn with_number<T, U, D, F>(
+fn map_with_number<T, U, D, F>(
     x: &DynTensor<T, D>,
     f: F,
     value: Scalar,
@@ -262,13 +262,13 @@ where
     Ok(from_parts!(parts))
 }
 
-/// Runs `with_number($a, $f, $s)` on the typed tensor of an [`AnyTensor`],
+/// Runs `map_with_number($a, $f, $s)` on the typed tensor of an [`AnyTensor`],
 /// for the variants listed; any other is a bug of the caller (it converted
 /// the tensor to a supported dtype).
 macro_rules! number_variant {
     ($a:expr, $s:expr, $f:expr; $($variant:ident),*) => {
         match $a {
-            $(AnyTensor::$variant(x) => AnyTensor::from(with_number(x, $f, $s)?),)*
+            $(AnyTensor::$variant(x) => AnyTensor::from(map_with_number(x, $f, $s)?),)*
             #[allow(unreachable_patterns)]
             _ => unreachable!("operand converted to a supported dtype"),
         }
