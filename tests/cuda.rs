@@ -1139,6 +1139,14 @@ fn where_on_the_device() -> Result<(), Error> {
         v.to_cpu()?.to_vec(),
         shaped::where_(&c, &xi, &zero).to_vec()
     );
+    // A rank-0 CPU condition too (PyTorch's `where(True, a, b)` with CUDA
+    // `a`, `b`), with true and false.
+    for truth in [true, false] {
+        let cond = Tensor::<bool, shape![]>::full(truth);
+        let u: Tensor<f32, shape![3], Cuda> =
+            shaped::where_(&cond, &x.to_device(&gpu)?, &y.to_device(&gpu)?);
+        assert_eq!(u.to_cpu()?.to_vec(), shaped::where_(&cond, &x, &y).to_vec());
+    }
     Ok(())
 }
 

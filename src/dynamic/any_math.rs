@@ -10,14 +10,14 @@
 //! assert_eq!(z.floor().unwrap_err().to_string(), "floor is not supported for complex inputs");
 //! ```
 
-use super::DynTensor;
 use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
+use super::{DynShape, DynTensor};
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::error::{Error, kernel_on};
 use crate::ops::Elementwise;
-use crate::ops::math::{Clamp, PowScalar, clamp_bounds};
+use crate::ops::math::{Clamp, JoinDevice, PowScalar, TakesFrom, clamp_bounds};
 use crate::storage::Device;
 use crate::tensor::from_parts;
 
@@ -341,7 +341,10 @@ impl<D: Elementwise> AnyTensor<D> {
         cond: &AnyTensor<D>,
         a: &AnyTensor<D>,
         b: &AnyTensor<D>,
-    ) -> Result<AnyTensor<D>, Error> {
+    ) -> Result<AnyTensor<D>, Error>
+    where
+        D: JoinDevice<D, Out = D> + TakesFrom<D, DynShape>,
+    {
         let AnyTensor::Bool(cond) = cond else {
             return Err(Error::WhereCondition {
                 dtype: cond.dtype(),

@@ -553,39 +553,75 @@ fn broadcast_ref<'a, T: Element, D: Backend>(
     }
 }
 
-/// The device of a `where_` operand with a condition on `D`: the same one,
-/// or, as PyTorch allows, a rank-0 CPU tensor with CUDA tensors (its one
-/// element is copied to the condition's GPU). `S` is the operand's shape. (A
-/// trait rather than one type parameter, so that a mismatch is explained in
-/// words.)
+/// The device two tensors' operation runs on: their own when they share
+/// one, the GPU's when one is on the CPU (which only a rank-0 CPU tensor may
+/// be: [`TakesFrom`] says so). One rule per impl, as typenum's operators.
 ///
 /// ```
-/// use shaped::ops::math::SameDeviceAs;
+/// use shaped::ops::math::JoinDevice;
 /// use shaped::storage::Cpu;
-/// fn same<D: SameDeviceAs<Cpu, ()>>() {}
-/// same::<Cpu>();
+/// let _: <Cpu as JoinDevice<Cpu>>::Out = Cpu;
 /// ```
-#[diagnostic::on_unimplemented(
-    message = "expected all tensors to be on the same device, but `where_` got a condition on `{D}` and an operand of shape `{S}` on `{Self}`",
-    label = "this operand lives on `{Self}`",
-    note = "move the condition or the operand first: `to_device(&gpu)` or `to_cpu()` (only a rank-0 CPU tensor may join CUDA tensors)"
-)]
-pub trait SameDeviceAs<D: Backend, S: Shape>: Backend {
-    /// The operand on `D`, the condition's device (`device`).
-    fn same<T: Element, R: Repr>(
-        x: &Tensor<T, S, Self, R>,
-        device: Device,
-    ) -> Result<OnDevice<'_, T, S, D>, Error>;
+pub trait JoinDevice<Other: Backend>: Backend {
+    /// The device of the operation.
+    type Out: Elementwise;
+}
+/// `JoinDevice` impls: `Self with Other is Out`.
+macro_rules! join_devices {
+    ($($(#[$attr:meta])* $a:ty, $b:ty => $out:ty;)*) => {$(
+        $(#[$attr])*
+        impl JoinDevice<$b> for $a {
+            type Out = $out;
+        }
+    )*};
+}
+join_devices! {
+    crate::storage::Cpu, crate::storage::Cpu => crate::storage::Cpu;
+    #[cfg(feature = "cuda")]
+    crate::storage::Cuda, crate::storage::Cuda => crate::storage::Cuda;
+    #[cfg(feature = "cuda")]
+    crate::storage::Cpu, crate::storage::Cuda => crate::storage::Cuda;
+    #[cfg(feature = "cuda")]
+    crate::storage::Cuda, crate::storage::Cpu => crate::storage::Cuda;
 }
 
-/// A `where_` operand on the condition's device: the tensor itself, or a copy
-/// of a rank-0 CPU tensor on the condition's GPU.
+/// The device `where_` runs on, for a condition on `DC` and operands on
+/// `DA` and `DB`.
+pub type WhereDevice<DC, DA, DB> = <<DC as JoinDevice<DA>>::Out as JoinDevice<DB>>::Out;
+
+/// The device of a `where_` (`Self`) taking a tensor of shape `S` that
+/// lives on `D`: a tensor on `Self` itself, or, as PyTorch allows, a rank-0
+/// CPU tensor with CUDA tensors (its one element is copied to the GPU), the
+/// condition as well as an operand. (A trait rather than one type
+/// parameter, so that a mismatch is explained in words.)
 ///
 /// ```
-/// use shaped::ops::math::{OnDevice, SameDeviceAs};
+/// use shaped::ops::math::TakesFrom;
+/// use shaped::storage::Cpu;
+/// fn takes<D: TakesFrom<Cpu, ()>>() {}
+/// takes::<Cpu>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "expected all tensors to be on the same device, but `where_` got a tensor of shape `{S}` on `{D}` with tensors on `{Self}`",
+    label = "one of these tensors, of shape `{S}`, lives on `{D}`",
+    note = "move it first: `to_device(&gpu)` or `to_cpu()` (only a rank-0 CPU tensor may join CUDA tensors)"
+)]
+pub trait TakesFrom<D: Backend, S: Shape>: Backend {
+    /// The tensor `x` on this device, whose runtime identity is `device`.
+    fn take<T: Element, R: Repr>(
+        x: &Tensor<T, S, D, R>,
+        device: Device,
+    ) -> Result<OnDevice<'_, T, S, Self>, Error>;
+}
+
+/// A `where_` tensor on the operation's device: the tensor itself, or a copy
+/// of a rank-0 CPU tensor on the GPU.
+///
+/// ```
+/// use shaped::ops::math::{OnDevice, TakesFrom};
 /// use shaped::prelude::*;
 /// let x = Tensor::<f32, shape![2]>::ones();
-/// let on = <Cpu as SameDeviceAs<Cpu, shape![2]>>::same(&x, x.device()).unwrap();
+/// let on = <Cpu as TakesFrom<Cpu, shape![2]>>::take(&x, x.device()).unwrap();
 /// assert!(matches!(on, OnDevice::Same(_)));
 /// ```
 pub enum OnDevice<'a, T: Element, S: Shape, D: Backend> {
@@ -604,8 +640,8 @@ impl<T: Element, S: Shape, D: Backend> OnDevice<'_, T, S, D> {
     }
 }
 
-impl<D: Backend, S: Shape> SameDeviceAs<D, S> for D {
-    fn same<T: Element, R: Repr>(
+impl<D: Backend, S: Shape> TakesFrom<D, S> for D {
+    fn take<T: Element, R: Repr>(
         x: &Tensor<T, S, D, R>,
         _: Device,
     ) -> Result<OnDevice<'_, T, S, D>, Error> {
@@ -614,11 +650,11 @@ impl<D: Backend, S: Shape> SameDeviceAs<D, S> for D {
 }
 
 #[cfg(feature = "cuda")]
-impl SameDeviceAs<crate::storage::Cuda, ()> for crate::storage::Cpu {
-    fn same<T: Element, R: Repr>(
-        x: &Tensor<T, (), Self, R>,
+impl TakesFrom<crate::storage::Cpu, ()> for crate::storage::Cuda {
+    fn take<T: Element, R: Repr>(
+        x: &Tensor<T, (), crate::storage::Cpu, R>,
         device: Device,
-    ) -> Result<OnDevice<'_, T, (), crate::storage::Cuda>, Error> {
+    ) -> Result<OnDevice<'_, T, (), Self>, Error> {
         let gpu = crate::storage::Cuda::open(&device)?;
         Ok(OnDevice::Copied(x.to_device(&gpu)?))
     }
@@ -652,17 +688,19 @@ macro_rules! where_functions {
     ($($(#[$doc:meta])* $name:ident -> $ret:ty => |$c:ident, $a:ident, $b:ident| $body:expr;)*) => {$(
         $(#[$doc])*
         #[allow(clippy::type_complexity)]
-        pub fn $name<C, A, B, SC, SA, SB, D, DA, DB, RC, RA, RB>(
-            $c: &Tensor<C, SC, D, RC>,
+        pub fn $name<C, A, B, SC, SA, SB, DC, DA, DB, RC, RA, RB>(
+            $c: &Tensor<C, SC, DC, RC>,
             $a: &Tensor<A, SA, DA, RA>,
             $b: &Tensor<B, SB, DB, RB>,
         ) -> $ret
         where
             C: Condition,
             A: CommonType<B, SA, SB>,
-            D: Elementwise,
-            DA: SameDeviceAs<D, SA>,
-            DB: SameDeviceAs<D, SB>,
+            DA: Backend,
+            DB: Backend,
+            DC: JoinDevice<DA>,
+            <DC as JoinDevice<DA>>::Out: JoinDevice<DB>,
+            WhereDevice<DC, DA, DB>: TakesFrom<DC, SC> + TakesFrom<DA, SA> + TakesFrom<DB, SB>,
             B: Element,
             SC: BroadcastShape<SA>,
             Broadcast<SC, SA>: BroadcastShape<SB>,
@@ -681,8 +719,8 @@ where_functions! {
     /// `where(cond, a, b)`: `a` where `cond` is true, else `b`, the three
     /// broadcast together (the result shape is computed by the compiler) and
     /// `a`, `b` promoted to their common type, as `torch.where`. The three
-    /// live on one device, except that `a` or `b` may be a rank-0 CPU tensor
-    /// with CUDA tensors ([`SameDeviceAs`]).
+    /// live on one device, except that any of them may be a rank-0 CPU tensor
+    /// with CUDA tensors ([`TakesFrom`]).
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -692,7 +730,7 @@ where_functions! {
     /// let w = shaped::where_(&cond, &a, &b); // (2, 3), float32
     /// assert_eq!(w.to_vec(), vec![1.0, 2.0, 3.0, 0.5, 0.5, 0.5]);
     /// ```
-    where_ -> Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, D>
+    where_ -> Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, WhereDevice<DC, DA, DB>>
         => |cond, a, b| try_where(cond, a, b).or_panic();
     /// [`where_`], or `Err` with PyTorch's message when `Dyn` sizes do not
     /// broadcast (the condition with `a` first, then with `b`, as PyTorch
@@ -707,7 +745,7 @@ where_functions! {
     ///     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
     /// );
     /// ```
-    try_where -> Result<Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, D>, Error>
+    try_where -> Result<Tensor<Common<A, SA, B, SB>, Broadcast<Broadcast<SC, SA>, SB>, WhereDevice<DC, DA, DB>>, Error>
         => |cond, a, b| {
         check_runtime_rank::<Common<A, SA, B, SB>>(
             (A::DTYPE, SA::RANK, a.rank()),
@@ -728,10 +766,19 @@ where_functions! {
         let sc = strides_of(cond.layout.sizes(), cond.layout.strides());
         let sa = strides_of(a.layout.sizes(), a.layout.strides());
         let sb = strides_of(b.layout.sizes(), b.layout.strides());
-        let (a_on, b_on) = (DA::same(a, cond.device())?, DB::same(b, cond.device())?);
-        let buffer = D::select(
+        // The operation's device: the first that is not the CPU (the types
+        // allow CPU tensors beside a GPU's only of rank 0).
+        let device = [cond.device(), a.device(), b.device()]
+            .into_iter()
+            .find(|d| *d != Device::Cpu)
+            .unwrap_or(Device::Cpu);
+        type On<DC, DA, DB> = WhereDevice<DC, DA, DB>;
+        let c_on = <On<DC, DA, DB> as TakesFrom<DC, SC>>::take(cond, device)?;
+        let a_on = <On<DC, DA, DB> as TakesFrom<DA, SA>>::take(a, device)?;
+        let b_on = <On<DC, DA, DB> as TakesFrom<DB, SB>>::take(b, device)?;
+        let buffer = <WhereDevice<DC, DA, DB>>::select(
             sizes.as_ref(),
-            broadcast_ref(C::truth(cond.strided()), sizes.as_ref(), &sc),
+            broadcast_ref(C::truth(c_on.strided()), sizes.as_ref(), &sc),
             broadcast_ref(a_on.strided(), sizes.as_ref(), &sa),
             broadcast_ref(b_on.strided(), sizes.as_ref(), &sb),
         )?;

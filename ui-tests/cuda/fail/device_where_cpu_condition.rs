@@ -1,6 +1,6 @@
 // The condition of `where_` lives on the device of its operands: a CPU
-// condition with CUDA operands does not compile (copy it over first with
-// `to_device`).
+// condition with dimensions beside CUDA operands does not compile (copy it
+// over first with `to_device`; only a rank-0 CPU condition may join them).
 use shaped::prelude::*;
 
 fn main() -> Result<(), Error> {

@@ -1,7 +1,8 @@
 // `where_` of CUDA tensors runs on their device: the three broadcast
 // together (the result's shape computed at compile time) and `a`, `b`
 // promoted to their common type, as for CPU tensors. A rank-0 CPU operand
-// joins them, as in PyTorch (its element is copied to the GPU).
+// or condition joins them, as in PyTorch (its element is copied to the
+// GPU): the result lives on the GPU.
 use shaped::prelude::*;
 
 fn main() -> Result<(), Error> {
@@ -15,6 +16,9 @@ fn main() -> Result<(), Error> {
     let v: DynTensor<f64, Cuda> = shaped::ops::math::try_where(&d, &x, &x)?;
     let zero = Tensor::<f64, shape![]>::full(0.0);
     let u: Tensor<f64, shape![2, 3], Cuda> = shaped::where_(&cond, &a, &zero);
+    let yes = Tensor::<bool, shape![]>::full(true);
+    let t: Tensor<f32, shape![3], Cuda> = shaped::where_(&yes, &a, &b);
+    assert_eq!(t.shape(), [3]);
     assert_eq!(u.shape(), [2, 3]);
     assert_eq!(w.shape(), [2, 3]);
     assert_eq!(v.rank(), 1);
