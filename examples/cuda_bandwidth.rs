@@ -1,6 +1,7 @@
 //! Elementwise addition and sums on a CUDA device against the device's copy
 //! bandwidth: f32 and bf16, 256M elements, contiguous and broadcast; the
 //! whole tensor, its rows and its columns summed; f32 + bf16 (mixed dtypes).
+//! Then 4096 x 4096 matrix products, in TFLOP/s.
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
@@ -117,6 +118,25 @@ fn mixed(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Matrix products of `M` x `M` matrices (the tiled kernel of
+/// `kernels/matmul.cuh`), in TFLOP/s (2 M^3 operations each).
+fn matmul<T: shaped::dtype::Numeric + shaped::ops::matmul::MatmulElement>(
+    gpu: &Cuda,
+    name: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    const M: usize = 4096;
+    let a = DynTensor::<T, Cuda>::full_on(gpu, &[M, M], T::ONE)?;
+    let b = DynTensor::<T, Cuda>::full_on(gpu, &[M, M], T::ONE)?;
+    let seconds = time(gpu, || a.matmul(&b).expect("a product"))?;
+    let tflops = 2.0 * (M as f64).powi(3) / seconds / 1e12;
+    println!(
+        "{name}: {:<36} {:8.3} ms {tflops:6.1} TFLOP/s",
+        format!("a.matmul(&b) ({M}x{M})"),
+        seconds * 1e3
+    );
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = match Cuda::new(0) {
         Ok(gpu) => gpu,
@@ -129,5 +149,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     run::<f32>(&gpu, "f32")?;
     run::<half::bf16>(&gpu, "bf16")?;
     mixed(&gpu)?;
+    matmul::<f32>(&gpu, "f32")?;
+    matmul::<half::bf16>(&gpu, "bf16")?;
     Ok(())
 }

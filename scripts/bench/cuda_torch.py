@@ -67,3 +67,9 @@ run(torch.bfloat16, "bf16")
 a = torch.ones(ROWS, COLS, dtype=torch.float32, device="cuda")
 b = torch.ones(ROWS, COLS, dtype=torch.bfloat16, device="cuda")
 report("mixed", "f32 a + bf16 b (promoted, contiguous)", seconds(lambda: a + b), N * (4 + 2 + 4), copy)
+for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
+    m = 4096
+    x = torch.ones(m, m, dtype=dtype, device="cuda")
+    s = seconds(lambda: x @ x)
+    print(f"{name}: {'a @ b (' + str(m) + 'x' + str(m) + ')':<40} {s * 1e3:7.3f} ms {2 * m**3 / s / 1e12:6.1f} TFLOP/s"
+          f" (tf32 {torch.backends.cuda.matmul.allow_tf32})")
