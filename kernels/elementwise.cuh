@@ -443,9 +443,8 @@ template <class T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
 // struct (or through a union with a word), a pack computed in registers is
 // stored element by element: eight 2-byte stores for a vector of bfloat16,
 // which ran a copy at 28% of an H100's copy bandwidth, and four 4-byte
-// stores for a vector of float32. So elements of 1, 2 and 4 bytes are
-// shifted into 32-bit words and 8-byte ones split into two, and the
-// words stored as one vector, by an instruction of our own (a vector type
+// stores for a vector of float32. So the elements are shifted into 32-bit
+// words (an 8-byte one split into two), and the words stored as one vector, by an instruction of our own (a vector type
 // assigned through a pointer was still split into 4-byte stores). Other
 // packs (under 4 bytes, or one complex128) are assigned as structs.
 __host__ __device__ inline uint64_t raw_bits(bool x) { return x ? 1 : 0; }
@@ -496,48 +495,28 @@ template <> struct Store32<4> {
 #endif
     }
 };
-template <class T, int N> struct PackStoreWords32 {
+// A pack of 4 to 16 bytes of elements of at most 8 bytes, as 32-bit words
+// (little-endian: element j's bits from bit 8 * sizeof(T) * j on).
+template <class T, int N> struct PackStoreWords {
     __host__ __device__ static void store(Pack<T, N>* to, const Pack<T, N>& v) {
-        const int words = int(sizeof(Pack<T, N>)) / 4, per = 4 / int(sizeof(T));
-        uint32_t w[words];
-        for (int i = 0; i < words; ++i) {
-            w[i] = 0;
-            for (int k = 0; k < per; ++k)
-                w[i] |= uint32_t(raw_bits(v.v[i * per + k])) << (8 * int(sizeof(T)) * k);
+        const int words = int(sizeof(Pack<T, N>)) / 4, bits = 8 * int(sizeof(T));
+        uint32_t w[words] = {};
+        for (int j = 0; j < N; ++j) {
+            uint64_t x = raw_bits(v.v[j]);
+            w[j * bits / 32] |= uint32_t(x << (j * bits % 32));
+            if (bits == 64 && j * 2 + 1 < words) w[j * 2 + 1] = uint32_t(x >> 32);
         }
         Store32<words>::store(to, w);
     }
 };
-// One or two 8-byte elements, as two 32-bit words each (little-endian).
-template <class T, int N> struct PackStoreWords64 {
-    __host__ __device__ static void store(Pack<T, N>* to, const Pack<T, N>& v) {
-        uint32_t w[2 * N];
-        for (int j = 0; j < N; ++j) {
-            uint64_t x = raw_bits(v.v[j]);
-            w[2 * j] = uint32_t(x);
-            w[2 * j + 1] = uint32_t(x >> 32);
-        }
-        Store32<2 * N>::store(to, w);
-    }
+// Which packs `PackStoreWords` stores; the others are assigned as structs.
+template <class T, int N> struct InWords {
+    static const bool value = sizeof(Pack<T, N>) >= 4 && sizeof(Pack<T, N>) <= 16 && sizeof(T) <= 8;
 };
-template <class T, int N, int Bytes = int(sizeof(Pack<T, N>)), int Element = int(sizeof(T))>
-struct PackStore {
+template <class T, int N, bool Words = InWords<T, N>::value> struct PackStore {
     __host__ __device__ static void store(Pack<T, N>* to, const Pack<T, N>& v) { *to = v; }
 };
-#define SHAPED_PACK_STORE(bytes, element, how) \
-    template <class T, int N> struct PackStore<T, N, bytes, element> : how<T, N> {};
-SHAPED_PACK_STORE(4, 1, PackStoreWords32)
-SHAPED_PACK_STORE(4, 2, PackStoreWords32)
-SHAPED_PACK_STORE(4, 4, PackStoreWords32)
-SHAPED_PACK_STORE(8, 1, PackStoreWords32)
-SHAPED_PACK_STORE(8, 2, PackStoreWords32)
-SHAPED_PACK_STORE(8, 4, PackStoreWords32)
-SHAPED_PACK_STORE(16, 1, PackStoreWords32)
-SHAPED_PACK_STORE(16, 2, PackStoreWords32)
-SHAPED_PACK_STORE(16, 4, PackStoreWords32)
-SHAPED_PACK_STORE(8, 8, PackStoreWords64)
-SHAPED_PACK_STORE(16, 8, PackStoreWords64)
-#undef SHAPED_PACK_STORE
+template <class T, int N> struct PackStore<T, N, true> : PackStoreWords<T, N> {};
 
 // How a loop reads and writes memory. `Typed`: the operands hold the types
 // the loop computes on, and the output the type of the result (the direct

@@ -299,19 +299,6 @@ __device__ typename R::Acc fold_contiguous(const T* base, uint64_t begin, uint64
     return acc;
 }
 
-template <class T, class R, int N> struct Contiguous {
-    __device__ static typename R::Acc fold(const T* base, uint64_t begin, uint64_t end,
-                                           unsigned lane, unsigned depth, typename R::Acc acc) {
-        return fold_contiguous<T, R, N>(base, begin, end, lane, depth, acc);
-    }
-};
-template <class T, class R> struct Contiguous<T, R, 1> {
-    __device__ static typename R::Acc fold(const T*, uint64_t, uint64_t, unsigned, unsigned,
-                                           typename R::Acc acc) {
-        return acc;
-    }
-};
-
 // One launch of reducer R over Ts (see the top of this file).
 template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
     typedef typename R::Acc Acc;
@@ -346,7 +333,7 @@ template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
                 // of a contiguous run: 16 bytes at a time.
                 const int N = sizeof(T) < 16 ? 16 / int(sizeof(T)) : 1;
                 if (N > 1 && width == 1 && p.red_rank == 1 && p.red_strides[0] == 1) {
-                    acc = Contiguous<T, R, N>::fold(base, begin, end, lane, depth, acc);
+                    acc = fold_contiguous<T, R, N>(base, begin, end, lane, depth, acc);
                 } else {
                     acc = fold_strided<T, R>(p, base, begin, end, lane, depth, acc);
                 }

@@ -11,13 +11,13 @@
 //! ```
 
 use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
-use super::{DynShape, DynTensor};
+use super::DynTensor;
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::error::{Error, kernel_on};
 use crate::ops::Elementwise;
-use crate::ops::math::{Clamp, JoinDevice, PowScalar, TakesFrom, clamp_bounds};
+use crate::ops::math::{Clamp, JoinDevice, PowScalar, clamp_bounds};
 use crate::storage::Device;
 use crate::tensor::from_parts;
 
@@ -343,7 +343,7 @@ impl<D: Elementwise> AnyTensor<D> {
         b: &AnyTensor<D>,
     ) -> Result<AnyTensor<D>, Error>
     where
-        D: JoinDevice<D, Out = D> + TakesFrom<D, DynShape>,
+        D: JoinDevice<D, Out = D>,
     {
         let AnyTensor::Bool(cond) = cond else {
             return Err(Error::WhereCondition {
