@@ -10,8 +10,8 @@
 //! assert_eq!(z.floor().unwrap_err().to_string(), "floor is not supported for complex inputs");
 //! ```
 
-use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
 use super::DynTensor;
+use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
