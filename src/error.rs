@@ -102,8 +102,17 @@ pub enum Error {
         /// The sizes.
         sizes: Vec<usize>,
     },
-    /// An `expand` whose element count does not fit in `usize`.
+    /// A layout whose element count does not fit in `isize` (an `expand`,
+    /// `unfold` or `as_strided` of stride-0 dimensions).
     NumelOverflow,
+    /// A writable layout with two indices on one element.
+    InternalOverlap,
+    /// More pieces of a split than memory can list (PyTorch's failure to
+    /// build the `std::vector` of them).
+    PieceCount {
+        /// Past the vector's `max_size()` (else its allocation failed).
+        too_long: bool,
+    },
     /// Row-major strides that do not fit in `usize`.
     StrideOverflow,
     /// The allocator could not provide a buffer.
@@ -578,6 +587,14 @@ impl fmt::Display for Error {
                 Sizes(sizes)
             ),
             Error::NumelOverflow => write!(f, "numel: integer multiplication overflow"),
+            Error::PieceCount { too_long: true } => {
+                write!(f, "cannot create std::vector larger than max_size()")
+            }
+            Error::PieceCount { too_long: false } => write!(f, "std::bad_alloc"),
+            Error::InternalOverlap => write!(
+                f,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+            ),
             Error::StrideOverflow => write!(f, "Stride calculation overflowed"),
             Error::DTypeMismatch { expected, actual } => {
                 write!(f, "expected a tensor of dtype {expected}, got {actual}")

@@ -137,6 +137,18 @@ fn fixture() -> &'static Fixture {
     })
 }
 
+/// The cases at the limits of size and stride arithmetic
+/// (`tests/fixtures/view_limits.json`, same script): stride-0 inputs of up
+/// to 2^63 - 1 elements, steps near 2^63, element counts past 2^63, counts
+/// of pieces that no memory holds.
+fn limits() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        serde_json::from_str(include_str!("fixtures/view_limits.json"))
+            .expect("tests/fixtures/view_limits.json parses")
+    })
+}
+
 impl Case {
     /// The case's name in messages and in [`KNOWN_DIVERGENCES`].
     fn name(&self) -> String {
@@ -560,6 +572,23 @@ fn fixture_is_what_the_tests_expect() {
             case.op
         );
     }
+}
+
+#[test]
+fn limits_match_pytorch() {
+    let f = limits();
+    assert!(f.torch.starts_with("2.15.0"), "{}", f.torch);
+    assert_eq!(f.cases.len(), 46);
+    // No known divergence here: each case is checked as it is.
+    let mut tally = Tally::new(&[], 600);
+    for (i, case) in f.cases.iter().enumerate() {
+        assert_eq!(case.id, i);
+        let got = run(case);
+        tally
+            .detailed(&case.detail())
+            .check(&case.op, &case.name(), &case.expected(), &got);
+    }
+    tally.finish("limits_match_pytorch", 46);
 }
 
 #[test]

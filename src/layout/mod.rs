@@ -33,7 +33,7 @@ pub type Layout<S> = StridedLayout<<S as Shape>::Sizes>;
 /// use shaped::layout::StridedLayout;
 /// let l = StridedLayout::contiguous([3, 4]);
 /// assert_eq!(l.strides(), &[4, 1]);
-/// assert_eq!(l.storage_span(), 12);
+/// assert_eq!(l.storage_span(), Some(12));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StridedLayout<A: SizeArray> {
@@ -142,19 +142,11 @@ impl<A: SizeArray> StridedLayout<A> {
     }
 
     /// One past the largest storage index this layout reaches (its offset
-    /// when empty): the storage must be at least this long.
-    pub fn storage_span(&self) -> usize {
-        if self.numel() == 0 {
-            return self.offset;
-        }
-        self.offset
-            + 1
-            + self
-                .sizes()
-                .iter()
-                .zip(self.strides())
-                .map(|(&n, &s)| (n - 1) * s)
-                .sum::<usize>()
+    /// when empty): the storage must be at least this long. `None` when that
+    /// does not fit in `usize` (no tensor holds such a layout: see
+    /// [`check_layout`]).
+    pub fn storage_span(&self) -> Option<usize> {
+        storage_span(self.sizes(), self.strides(), self.offset)
     }
 
     /// True when no two indices share a storage element: the layout may be
@@ -235,13 +227,15 @@ pub fn checked_numel(sizes: &[usize]) -> Result<usize, Error> {
 }
 
 /// The bytes of a buffer for `sizes` with elements of `itemsize` bytes, or
-/// PyTorch's overflow error (see [`checked_numel`]).
+/// PyTorch's overflow error (see [`checked_numel`]). No size may pass
+/// `isize::MAX` either, even beside a 0 (PyTorch's sizes are `int64`).
 #[inline]
 pub fn checked_storage(sizes: &[usize], itemsize: usize) -> Result<usize, Error> {
     sizes
         .iter()
         .try_fold(itemsize, |n, &s| {
-            n.checked_mul(s).filter(|&n| n <= isize::MAX as usize)
+            n.checked_mul(s)
+                .filter(|&n| n <= isize::MAX as usize && s <= isize::MAX as usize)
         })
         .ok_or_else(|| Error::StorageOverflow {
             sizes: sizes.to_vec(),
@@ -305,27 +299,134 @@ pub fn is_contiguous(sizes: &[usize], strides: &[usize]) -> bool {
 }
 
 /// True when the strided layout maps distinct indices to distinct elements.
+///
+/// A sufficient test, as PyTorch's `has_internal_overlap` is a conservative
+/// one: sorted by stride, every dimension that moves must step past the whole
+/// extent of the smaller ones. Layouts that interleave dimensions without
+/// sharing an element (sizes `[2, 2]`, strides `[3, 2]`) count as
+/// overlapping. Allocation-free; extents that overflow count as overlapping.
+///
+/// ```
+/// use shaped::layout::is_non_overlapping;
+/// assert!(is_non_overlapping(&[4, 3], &[1, 4]));
+/// assert!(!is_non_overlapping(&[4, 3], &[0, 1])); // an expanded dimension
+/// assert!(is_non_overlapping(&[4, 0], &[0, 1])); // no elements
+/// ```
 pub fn is_non_overlapping(sizes: &[usize], strides: &[usize]) -> bool {
     if sizes.contains(&0) {
         return true;
     }
-    // Sort the dimensions that move by stride; each must step past the whole
-    // extent of the smaller ones.
-    let mut dims: Vec<(usize, usize)> = sizes
+    let mut dims: smallvec::SmallVec<[(usize, usize); views::INLINE_DIMS]> = sizes
         .iter()
         .zip(strides)
         .filter(|&(&n, _)| n > 1)
         .map(|(&n, &s)| (s, n))
         .collect();
     dims.sort_unstable();
-    let mut extent = 1;
+    let mut extent = 1usize;
     for (s, n) in dims {
         if s < extent {
             return false;
         }
-        extent += s * (n - 1);
+        match s.checked_mul(n - 1).and_then(|e| e.checked_add(extent)) {
+            Some(e) => extent = e,
+            None => return false,
+        }
     }
     true
+}
+
+/// One past the largest storage index of a layout (its offset when it has
+/// no elements), or `None` when that does not fit in `usize`.
+///
+/// ```
+/// use shaped::layout::storage_span;
+/// assert_eq!(storage_span(&[3, 4], &[4, 1], 2), Some(14));
+/// assert_eq!(storage_span(&[0, 4], &[4, 1], 99), Some(99));
+/// assert_eq!(storage_span(&[3], &[usize::MAX], 0), None);
+/// ```
+#[inline]
+pub fn storage_span(sizes: &[usize], strides: &[usize], offset: usize) -> Option<usize> {
+    if sizes.contains(&0) {
+        return Some(offset);
+    }
+    sizes
+        .iter()
+        .zip(strides)
+        .try_fold(offset.checked_add(1)?, |end, (&n, &s)| {
+            end.checked_add((n - 1).checked_mul(s)?)
+        })
+}
+
+/// The tensor invariant, checked wherever a layout is attached to storage
+/// (every view, static or runtime, `as_strided`, the complex views): the
+/// layout of `sizes`, `strides` and `offset` over a storage of `storage_len`
+/// elements of `itemsize` bytes
+/// - reaches no element past the storage: the bytes up to its last element
+///   fit in `isize`, else PyTorch's "Storage size calculation overflowed
+///   ...", and lie inside the storage, else its "setStorage: ... out of
+///   bounds ..." (a layout with no elements addresses nothing and passes, as
+///   in PyTorch's `checkInBoundsForStorage`);
+/// - has an element count that fits in `isize` (a stride-0 view can name
+///   more elements than its storage holds), else PyTorch's "numel: integer
+///   multiplication overflow";
+/// - when `writable`, puts no two indices on one element, else PyTorch's
+///   "unsupported operation: more than one element of the written-to tensor
+///   refers to a single memory location. ...".
+///
+/// The checks run in PyTorch's order for `as_strided`. Kernels rely on them:
+/// every index of a tensor's layout is below its storage's length, and
+/// element counts and offsets computed from a layout do not overflow.
+///
+/// ```
+/// use shaped::layout::check_layout;
+/// assert!(check_layout(&[3, 4], &[4, 1], 0, 12, 4, true).is_ok());
+/// assert!(check_layout(&[3, 4], &[0, 1], 0, 12, 4, false).is_ok());
+/// assert_eq!(
+///     check_layout(&[1 << 40, 1 << 40], &[0, 0], 0, 1, 4, false).unwrap_err().to_string(),
+///     "numel: integer multiplication overflow"
+/// );
+/// assert!(check_layout(&[3, 4], &[0, 1], 0, 12, 4, true).is_err()); // writes would collide
+/// assert!(check_layout(&[3, 4], &[4, 1], 1, 12, 4, false).is_err()); // one past the end
+/// ```
+#[inline]
+pub fn check_layout(
+    sizes: &[usize],
+    strides: &[usize],
+    offset: usize,
+    storage_len: usize,
+    itemsize: usize,
+    writable: bool,
+) -> Result<(), Error> {
+    // PyTorch's sizes are `int64`: no size passes `isize::MAX`, not even
+    // beside a 0, so every size converts to `isize` unchanged.
+    let fits = sizes.iter().all(|&n| n <= isize::MAX as usize);
+    if fits && sizes.contains(&0) {
+        return Ok(());
+    }
+    let bytes = storage_span(sizes, strides, offset)
+        .filter(|_| fits)
+        .and_then(|span| span.checked_mul(itemsize))
+        .filter(|&b| b <= isize::MAX as usize);
+    if bytes.is_none_or(|b| b > storage_len.saturating_mul(itemsize)) {
+        return Err(Error::AsStridedBounds {
+            sizes: sizes.to_vec(),
+            strides: strides.to_vec(),
+            offset,
+            itemsize,
+            required: bytes,
+            storage: storage_len.saturating_mul(itemsize),
+        });
+    }
+    sizes
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or(Error::NumelOverflow)?;
+    if writable && !is_non_overlapping(sizes, strides) {
+        return Err(Error::InternalOverlap);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -354,10 +455,10 @@ mod tests {
     #[test]
     fn offsets_and_spans() {
         let l = Layout::<()>::contiguous([]);
-        assert_eq!(l.storage_span(), 1);
+        assert_eq!(l.storage_span(), Some(1));
         let l = Layout::<(crate::shape::Dyn, crate::shape::Dyn)>::from_parts([3, 4], [1, 3], 2);
         assert_eq!(l.index_offset(&[2, 3]).unwrap(), 2 + 2 + 9);
-        assert_eq!(l.storage_span(), 2 + 1 + 2 + 9);
+        assert_eq!(l.storage_span(), Some(2 + 1 + 2 + 9));
         assert_eq!(
             l.index_offset(&[3, 0]).unwrap_err().to_string(),
             "index 3 is out of bounds for dimension 0 with size 3"

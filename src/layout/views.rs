@@ -44,7 +44,9 @@ pub struct Strided {
 /// that addresses elements stay inside its storage, so this can only
 /// saturate where nothing is addressed: an offset of a view with no elements,
 /// or a stride of a dimension of size 0 or 1 (PyTorch's int64 wraps there).
-/// The same holds for the other saturating stride products of this module.
+/// The same holds for the other saturating stride products of this module;
+/// whatever they give, [`Strided::check`] decides whether a tensor may hold
+/// the layout.
 fn add_mul(offset: usize, index: usize, stride: usize) -> usize {
     offset.saturating_add(index.saturating_mul(stride))
 }
@@ -124,6 +126,30 @@ impl Strided {
         crate::layout::numel(&self.sizes)
     }
 
+    /// The tensor invariant for this layout over a storage of `storage_len`
+    /// elements of `itemsize` bytes, writable or not: see
+    /// [`check_layout`](crate::layout::check_layout). Every layout that a
+    /// view transform gives passes here before a tensor holds it.
+    ///
+    /// ```
+    /// use shaped::layout::views::Strided;
+    /// let x = Strided::contiguous(&[1]);
+    /// let e = Strided::new(&[1 << 40, 1 << 40], &[0, 0], 0); // an expanded scalar
+    /// assert!(x.check(1, 4, false).is_ok());
+    /// assert_eq!(e.check(1, 4, false).unwrap_err().to_string(), "numel: integer multiplication overflow");
+    /// ```
+    #[inline]
+    pub fn check(&self, storage_len: usize, itemsize: usize, writable: bool) -> Result<(), Error> {
+        crate::layout::check_layout(
+            &self.sizes,
+            &self.strides,
+            self.offset,
+            storage_len,
+            itemsize,
+            writable,
+        )
+    }
+
     /// Dimensions `dim0` and `dim1` swapped (`transpose`, `swapaxes`).
     #[inline]
     pub fn transpose(&self, dim0: isize, dim1: isize) -> Result<Strided, Error> {
@@ -144,7 +170,10 @@ impl Strided {
         Strided {
             sizes: self.sizes.clone(),
             strides: self.strides.iter().map(|s| s.saturating_mul(2)).collect(),
-            offset: self.offset.saturating_mul(2) + usize::from(imag),
+            offset: self
+                .offset
+                .saturating_mul(2)
+                .saturating_add(usize::from(imag)),
         }
     }
 
@@ -405,18 +434,22 @@ impl Strided {
             }
             return Some(strides);
         }
+        // The products of sizes are partial element counts (no size is 0
+        // here, and the count fits); a stride times one may not fit when
+        // the stride belongs to a dimension of size 1, which nothing
+        // addresses: it saturates, as the other stride products.
         let mut view_d = sizes.len() as isize - 1;
         let mut chunk_base = *old_strides.last().expect("rank > 0");
         let (mut tensor_numel, mut view_numel) = (1usize, 1usize);
         for tensor_d in (0..old.len()).rev() {
-            tensor_numel *= old[tensor_d];
+            tensor_numel = tensor_numel.saturating_mul(old[tensor_d]);
             let chunk_ends = tensor_d == 0
                 || (old[tensor_d - 1] != 1
-                    && old_strides[tensor_d - 1] != tensor_numel * chunk_base);
+                    && Some(old_strides[tensor_d - 1]) != tensor_numel.checked_mul(chunk_base));
             if chunk_ends {
                 while view_d >= 0 && (view_numel < tensor_numel || sizes[view_d as usize] == 1) {
-                    strides[view_d as usize] = view_numel * chunk_base;
-                    view_numel *= sizes[view_d as usize];
+                    strides[view_d as usize] = view_numel.saturating_mul(chunk_base);
+                    view_numel = view_numel.saturating_mul(sizes[view_d as usize]);
                     view_d -= 1;
                 }
                 if view_numel != tensor_numel {
@@ -464,29 +497,9 @@ impl Strided {
                 strides: stride.len(),
             });
         }
-        crate::layout::checked_numel(size)?;
-        // Elements the layout needs: one past the last it reaches.
-        let span = if size.contains(&0) {
-            Some(0)
-        } else {
-            size.iter()
-                .zip(stride)
-                .try_fold(offset.saturating_add(1), |acc, (&n, &s)| {
-                    (n - 1).checked_mul(s).and_then(|x| x.checked_add(acc))
-                })
-        };
-        let out_of_bounds = Error::AsStridedBounds {
-            sizes: size.to_vec(),
-            strides: stride.to_vec(),
-            offset,
-            itemsize,
-            required: span.and_then(|s| s.checked_mul(itemsize)),
-            storage: storage_len * itemsize,
-        };
-        match span {
-            Some(span) if span <= storage_len => Ok(Strided::new(size, stride, offset)),
-            _ => Err(out_of_bounds),
-        }
+        let layout = Strided::new(size, stride, offset);
+        layout.check(storage_len, itemsize, false)?;
+        Ok(layout)
     }
 }
 
@@ -496,32 +509,66 @@ impl Strided {
 /// clamped to `[0, size]`, and whose end is raised to its start when below
 /// it. Unsorted bounds thus give an empty piece at the larger start, then a
 /// piece starting back at the smaller one.
-fn slices_between(bounds: &[isize], size: usize) -> Vec<(usize, usize)> {
+fn slices_between(bounds: &[isize], size: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
     let n = size as isize;
-    let clamp = |b: isize| (if b < 0 { b + n } else { b }).clamp(0, n) as usize;
+    let clamp = move |b: isize| (if b < 0 { b + n } else { b }).clamp(0, n) as usize;
     let starts = std::iter::once(0).chain(bounds.iter().copied());
     let ends = bounds.iter().copied().chain(std::iter::once(n));
-    starts
-        .zip(ends)
-        .map(|(s, e)| {
-            let (s, e) = (clamp(s), clamp(e));
-            (s, e.max(s) - s)
-        })
-        .collect()
+    starts.zip(ends).map(move |(s, e)| {
+        let (s, e) = (clamp(s), clamp(e));
+        (s, e.max(s) - s)
+    })
+}
+
+/// The `count` items of `items` (as many as it yields) in a vector whose
+/// memory is asked for first, fallibly: the pieces of a split, whose number a
+/// caller may make huge (`chunk(1 << 40, 0)` of an empty tensor), are then
+/// PyTorch's error for the `std::vector` it would build (8-byte elements),
+/// not an abort.
+///
+/// ```
+/// use shaped::layout::views::collect_pieces;
+/// let v = collect_pieces(3, (0..3).map(Ok)).unwrap();
+/// assert_eq!(v, vec![0, 1, 2]);
+/// let huge = collect_pieces::<u64>(usize::MAX / 4, std::iter::empty());
+/// assert_eq!(huge.unwrap_err().to_string(), "cannot create std::vector larger than max_size()");
+/// let big = collect_pieces::<[u64; 64]>(1 << 40, std::iter::empty());
+/// assert_eq!(big.unwrap_err().to_string(), "std::bad_alloc");
+/// ```
+pub fn collect_pieces<T>(
+    count: usize,
+    items: impl Iterator<Item = Result<T, Error>>,
+) -> Result<Vec<T>, Error> {
+    if count > isize::MAX as usize / 8 {
+        return Err(Error::PieceCount { too_long: true });
+    }
+    let mut out = Vec::new();
+    out.try_reserve_exact(count)
+        .map_err(|_| Error::PieceCount { too_long: false })?;
+    for item in items {
+        out.push(item?);
+    }
+    Ok(out)
 }
 
 impl Strided {
-    /// The layouts of `pieces` along dimension `d` (already wrapped).
-    fn cut(&self, d: usize, pieces: &[(usize, usize)]) -> Vec<Strided> {
-        pieces
-            .iter()
-            .map(|&(start, len)| {
+    /// The layouts of `count` pieces `(start, length)` along dimension `d`
+    /// (already wrapped).
+    fn cut(
+        &self,
+        d: usize,
+        count: usize,
+        pieces: impl Iterator<Item = (usize, usize)>,
+    ) -> Result<Vec<Strided>, Error> {
+        collect_pieces(
+            count,
+            pieces.map(|(start, len)| {
                 let mut out = self.clone();
                 out.offset = add_mul(out.offset, start, self.strides[d]);
                 out.sizes[d] = len;
-                out
-            })
-            .collect()
+                Ok(out)
+            }),
+        )
     }
 
     /// Pieces of `split_size` along `dim` (the last may be shorter).
@@ -545,10 +592,12 @@ impl Strided {
         } else {
             n.div_ceil(step).max(1)
         };
-        let pieces: Vec<(usize, usize)> = (0..count)
-            .map(|i| (i * step, step.min(n - (i * step).min(n))))
-            .collect();
-        Ok(self.cut(d, &pieces))
+        // `i * step` is below `n` for every piece but an only, empty one.
+        let pieces = (0..count).map(|i| {
+            let start = i.saturating_mul(step).min(n);
+            (start, step.min(n - start))
+        });
+        self.cut(d, count, pieces)
     }
 
     /// Pieces of the given sizes along `dim` (they must add up to its size).
@@ -573,15 +622,13 @@ impl Strided {
                 split_sizes: sizes.to_vec(),
             });
         }
+        // The sizes add up to the dimension's, so no partial sum overflows.
         let mut start = 0;
-        let pieces: Vec<(usize, usize)> = sizes
-            .iter()
-            .map(|&s| {
-                start += s as usize;
-                (start - s as usize, s as usize)
-            })
-            .collect();
-        Ok(self.cut(d, &pieces))
+        let pieces = sizes.iter().map(|&s| {
+            start += s as usize;
+            (start - s as usize, s as usize)
+        });
+        self.cut(d, sizes.len(), pieces)
     }
 
     /// `chunks` pieces of equal size (the last may be shorter, and there may
@@ -598,8 +645,8 @@ impl Strided {
         let d = wrap_dim(dim, self.rank())?;
         let step = self.sizes[d].div_ceil(chunks as usize);
         if step == 0 {
-            let pieces = vec![(0, 0); chunks as usize];
-            return Ok(self.cut(d, &pieces));
+            let count = chunks as usize;
+            return self.cut(d, count, std::iter::repeat_n((0, 0), count));
         }
         self.split(step as isize, dim)
     }
@@ -612,11 +659,15 @@ impl Strided {
         if sections <= 0 {
             return Err(Error::TensorSplitSections { sections });
         }
+        // Piece `i` starts at `i * (n / k) + min(i, n % k)`, which is at
+        // most `n` for `i <= k`: sizes differ by at most one.
         let (n, k) = (self.sizes[d], sections as usize);
-        let bounds: Vec<isize> = (1..k)
-            .map(|i| (i * (n / k) + i.min(n % k)) as isize)
-            .collect();
-        Ok(self.cut(d, &slices_between(&bounds, n)))
+        let bound = move |i: usize| i * (n / k) + i.min(n % k);
+        self.cut(
+            d,
+            k,
+            (0..k).map(move |i| (bound(i), bound(i + 1) - bound(i))),
+        )
     }
 
     /// Pieces between the given indices along `dim` (clamped to its size).
@@ -627,7 +678,8 @@ impl Strided {
         dim: isize,
     ) -> Result<Vec<Strided>, Error> {
         let d = self.tensor_split_dim(dim)?;
-        Ok(self.cut(d, &slices_between(indices, self.sizes[d])))
+        let count = indices.len() + 1;
+        self.cut(d, count, slices_between(indices, self.sizes[d]))
     }
 
     /// Every index of `dim`, as layouts without that dimension.
@@ -639,9 +691,18 @@ impl Strided {
         if self.rank() == 0 {
             return Err(Error::NoDimensions { dim: d });
         }
-        (0..self.sizes[d])
-            .map(|i| self.select(d as isize, i as isize))
-            .collect()
+        let (n, stride) = (self.sizes[d], self.strides[d]);
+        let mut rest = self.clone();
+        rest.sizes.remove(d);
+        rest.strides.remove(d);
+        collect_pieces(
+            n,
+            (0..n).map(|i| {
+                let mut out = rest.clone();
+                out.offset = add_mul(self.offset, i, stride);
+                Ok(out)
+            }),
+        )
     }
 
     /// The dimension `tensor_split` cuts (rank 0 has none).
@@ -1034,10 +1095,14 @@ impl Strided {
                     let n = out.sizes[dim] as isize;
                     let clamp = |v: isize| (if v < 0 { v + n } else { v }).clamp(0, n);
                     let s = clamp(start);
-                    let e = end.map_or(n, clamp);
-                    let len = if e > s { (e - s + step - 1) / step } else { 0 };
+                    let e = end.map_or(n, clamp).max(s);
+                    // The entries s, s + step, .. below e. (PyTorch's
+                    // `(e - s + step - 1) / step` overflows its int64 for
+                    // steps near 2^63 and reports an internal error; this
+                    // is the length it means, 0 or 1 there.)
+                    let len = ((e - s) as usize).div_ceil(step as usize);
                     out.offset = add_mul(out.offset, s as usize, out.strides[dim]);
-                    out.sizes[dim] = len as usize;
+                    out.sizes[dim] = len;
                     out.strides[dim] = out.strides[dim].saturating_mul(step as usize);
                     dim += 1;
                 }

@@ -24,10 +24,10 @@ use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynSizes};
 use crate::error::Error;
 use crate::error::OrPanic;
-use crate::layout::array_from;
+use crate::layout::{array_from, check_layout};
 use crate::shape::list::TupleShape;
 use crate::shape::{ExpandTo, FixedShape, Shape, check_expand, resolve_expand};
-use crate::storage::{Backend, Repr};
+use crate::storage::{Backend, Repr, Storage};
 use crate::tensor::Tensor;
 use crate::view::ViewOf;
 
@@ -66,7 +66,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: ExpandTo<S2>,
     {
         check_expand(self.layout.sizes(), S2::SIZES.as_ref(), T::DTYPE)?;
-        Ok(self.expanded::<S2>(S2::SIZES))
+        self.expanded::<S2>(S2::SIZES)
     }
 
     /// The same as [`expand`](Self::expand) (PyTorch's `broadcast_to`).
@@ -102,7 +102,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn expand(&self, sizes: &[isize]) -> Result<ViewOf<'_, T, DynShape, D, R>, Error> {
         let sizes = resolve_expand(self.layout.sizes(), sizes, T::DTYPE)?;
-        Ok(self.expanded::<DynShape>(DynSizes::from_slice(&sizes)))
+        self.expanded::<DynShape>(DynSizes::from_slice(&sizes))
     }
 
     /// The same as [`expand`](Self::expand) (PyTorch's `broadcast_to`).
@@ -153,17 +153,26 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
         S: ExpandTo<S2>,
     {
         check_expand(self.layout.sizes(), other.layout.sizes(), T::DTYPE)?;
-        Ok(self.expanded::<S2>(other.shape()))
+        self.expanded::<S2>(other.shape())
     }
 
-    /// The view for sizes already checked to fit.
-    fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> ViewOf<'_, T, S2, D, R> {
+    /// The view for sizes already checked to broadcast, or the error of the
+    /// layout check every view passes (an element count past `isize::MAX`).
+    fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> Result<ViewOf<'_, T, S2, D, R>, Error> {
         let layout = self
             .layout
             .expand_to(array_from::<S2::Sizes>(sizes.as_ref()));
-        Tensor {
+        check_layout(
+            layout.sizes(),
+            layout.strides(),
+            layout.offset(),
+            Storage::len(&self.data),
+            size_of::<T>(),
+            false,
+        )?;
+        Ok(Tensor {
             data: R::viewed(&self.data),
             layout,
-        }
+        })
     }
 }

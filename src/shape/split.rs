@@ -100,7 +100,9 @@ pub trait PieceCount {
 impl PieceCount for Dyn {
     type Array<V> = Vec<V>;
     fn collect<V>(pieces: impl Iterator<Item = V>) -> Vec<V> {
-        pieces.collect()
+        use crate::error::OrPanic;
+        let pieces = pieces.map(Ok);
+        crate::layout::views::collect_pieces(pieces.size_hint().0, pieces).or_panic()
     }
 }
 impl<N: ArrayLength> PieceCount for N {

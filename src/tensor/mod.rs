@@ -239,7 +239,10 @@ pub(crate) fn owned_parts<T: Element, D: Backend, A: SizeArray>(
     layout: StridedLayout<A>,
 ) -> OwnedParts<T, D, A> {
     let data = OwnedData::new(buffer);
-    debug_assert!(layout.storage_span() <= data.len());
+    assert!(
+        layout.storage_span().is_some_and(|end| end <= data.len()),
+        "an output layout fits its new buffer"
+    );
     (data, layout)
 }
 

@@ -33,14 +33,19 @@ use crate::ops::kernels::UnaryFn;
 use crate::ops::{Elementwise, unary};
 use crate::shape::axes::{Append, LastTwoSwapped};
 use crate::shape::{Dec, Shape};
-use crate::storage::{Backend, Repr, StridedRef, Writable, borrow_mut};
+use crate::storage::{Backend, Repr, Storage, StridedRef, Writable, borrow_mut};
 use crate::tensor::{Tensor, TensorView, TensorViewMut, from_parts};
 
 impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
-    /// A view of the parts `imag` picks, over the same storage.
+    /// A view of the parts the layout `l` picks, over the same storage (seen
+    /// as twice as many parts), checked as every view is
+    /// ([`Strided::check`]).
     fn part_view<S2: Shape>(&self, l: Strided) -> TensorView<'_, C::Real, S2, D> {
+        let parts = crate::storage::borrow(&self.data).parts();
+        l.check(Storage::len(&parts), size_of::<C::Real>(), false)
+            .or_panic();
         Tensor {
-            data: crate::storage::borrow(&self.data).parts(),
+            data: parts,
             layout: super::layout_of::<S2::Sizes>(&l),
         }
     }
@@ -91,12 +96,15 @@ impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
 }
 
 impl<C: ComplexElement, S: Shape, D: Backend, R: Writable> Tensor<C, S, D, R> {
-    /// A writable view of the parts the layout `l` picks.
+    /// A writable view of the parts the layout `l` picks, checked as
+    /// [`part_view`](Self::part_view)'s and for distinct elements.
     fn part_view_mut(&mut self, l: Strided) -> TensorViewMut<'_, C::Real, S, D> {
-        let layout = super::layout_of::<S::Sizes>(&l);
+        let parts = borrow_mut::<C, D, R>(&mut self.data).parts();
+        l.check(Storage::len(&parts), size_of::<C::Real>(), true)
+            .or_panic();
         Tensor {
-            data: borrow_mut::<C, D, R>(&mut self.data).parts(),
-            layout,
+            data: parts,
+            layout: super::layout_of::<S::Sizes>(&l),
         }
     }
 

@@ -7,7 +7,7 @@
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
-use crate::layout::views::{SliceItem, Strided};
+use crate::layout::views::{SliceItem, Strided, collect_pieces};
 use crate::storage::{Backend, Repr, Writable};
 use crate::tensor::{Tensor, TensorViewMut};
 use crate::view::{CowOf, ViewOf};
@@ -23,7 +23,7 @@ macro_rules! dyn_views {
             $(#[$doc])*
             pub fn $name(&self, $($arg: $ty),*) -> Result<DynView<'_, T, D, R>, Error> {
                 let $l = self.strided_layout();
-                Ok(self.reinterpret($body?))
+                self.reinterpret($body?)
             }
         )*}
     };
@@ -150,7 +150,8 @@ macro_rules! dyn_splits {
             $(#[$doc])*
             pub fn $name(&self, $($arg: $ty),*) -> Result<Vec<DynView<'_, T, D, R>>, Error> {
                 let $l = self.strided_layout();
-                Ok($body?.into_iter().map(|s| self.reinterpret(s)).collect())
+                let pieces: Vec<Strided> = $body?;
+                collect_pieces(pieces.len(), pieces.into_iter().map(|s| self.reinterpret(s)))
             }
         )*}
     };
@@ -209,7 +210,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
         let layout = self.strided_layout();
         let sizes = crate::layout::views::infer_size(sizes, layout.numel())?;
         match layout.view_strides(&sizes) {
-            Some(strides) => Ok(self.cow_view(Strided::new(&sizes, &strides, layout.offset()))),
+            Some(strides) => self.cow_view(Strided::new(&sizes, &strides, layout.offset())),
             None => {
                 let copy = self.contiguous_copy()?;
                 let signed: Vec<isize> = sizes.iter().map(|&s| s as isize).collect();
@@ -253,7 +254,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
         }
         if a == b {
             // PyTorch returns the tensor itself (strides of size-1 dims kept).
-            return Ok(self.cow_view(self.strided_layout()));
+            return self.cow_view(self.strided_layout());
         }
         let mut new: Vec<isize> = sizes[..a].iter().map(|&s| s as isize).collect();
         new.push(sizes[a..=b].iter().product::<usize>() as isize);
@@ -287,7 +288,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
             crate::storage::Storage::len(&self.data),
             size_of::<T>(),
         )?;
-        Ok(self.reinterpret(layout))
+        self.reinterpret(layout)
     }
 }
 
@@ -387,7 +388,7 @@ macro_rules! dyn_views_mut {
             pub fn $name(&mut self, $($arg: $ty),*) -> Result<TensorViewMut<'_, T, DynShape, D>, Error> {
                 let $l = self.strided_layout();
                 let layout = $body?;
-                Ok(self.reinterpret_mut(layout))
+                self.reinterpret_mut(layout)
             }
         )*}
     };

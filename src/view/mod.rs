@@ -21,10 +21,11 @@ pub use copy::MemoryFormat;
 pub use split::{Pieces, PiecesOf};
 
 use crate::dtype::Element;
+use crate::error::Error;
 use crate::layout::views::{SignedDims, Strided};
 use crate::layout::{StridedLayout, array_from};
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{Backend, CowData, CowView, Repr};
+use crate::storage::{Backend, CowData, CowView, Repr, Storage};
 use crate::tensor::{Tensor, TensorViewMut};
 
 /// Either a read-only view or an owned copy: what `reshape`, `flatten` and
@@ -57,37 +58,53 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
         )
     }
 
-    /// A read-only view with the layout `l` over the same storage. `l` comes
-    /// from the view engine applied to this tensor's layout (or is checked
-    /// against the storage, for `as_strided`), so it stays inside it.
+    /// Checks the layout `l` of a view of this tensor's storage (the tensor
+    /// invariant, [`Strided::check`]): every layout a tensor is given passes
+    /// here, whatever transform made it.
     #[inline]
-    pub(crate) fn reinterpret<S2: Shape>(&self, l: Strided) -> ViewOf<'_, T, S2, D, R> {
-        Tensor {
-            data: R::viewed(&self.data),
-            layout: layout_of::<S2::Sizes>(&l),
-        }
+    pub(crate) fn check_view(&self, l: &Strided, writable: bool) -> Result<(), Error> {
+        l.check(Storage::len(&self.data), size_of::<T>(), writable)
     }
 
-    /// A copy-on-write tensor that borrows this one's storage with layout `l`.
-    pub(crate) fn cow_view<S2: Shape>(&self, l: Strided) -> CowOf<'_, T, S2, D, R> {
-        Tensor {
+    /// A read-only view with the layout `l` over the same storage, or the
+    /// error that keeps it from being one (see [`check_view`](Self::check_view)).
+    #[inline]
+    pub(crate) fn reinterpret<S2: Shape>(
+        &self,
+        l: Strided,
+    ) -> Result<ViewOf<'_, T, S2, D, R>, Error> {
+        self.check_view(&l, false)?;
+        Ok(Tensor {
+            data: R::viewed(&self.data),
+            layout: layout_of::<S2::Sizes>(&l),
+        })
+    }
+
+    /// A copy-on-write tensor that borrows this one's storage with layout
+    /// `l`, checked as [`reinterpret`](Self::reinterpret).
+    pub(crate) fn cow_view<S2: Shape>(&self, l: Strided) -> Result<CowOf<'_, T, S2, D, R>, Error> {
+        self.check_view(&l, false)?;
+        Ok(Tensor {
             data: R::cow_viewed(&self.data),
             layout: layout_of::<S2::Sizes>(&l),
-        }
+        })
     }
 }
 
 impl<T: Element, S: Shape, D: Backend, R: crate::storage::Writable> Tensor<T, S, D, R> {
     /// A writable view with the layout `l` over the same storage, borrowing
-    /// this tensor exclusively. `l` comes from a view transform that keeps
-    /// distinct indices on distinct elements (never `expand`, `unfold` or
-    /// `as_strided`), so the writable-layout invariant holds.
-    pub(crate) fn reinterpret_mut<S2: Shape>(&mut self, l: Strided) -> TensorViewMut<'_, T, S2, D> {
-        debug_assert!(crate::layout::is_non_overlapping(l.sizes(), l.strides()));
-        Tensor {
+    /// this tensor exclusively, or the error that keeps it from being one:
+    /// besides [`reinterpret`](Tensor::reinterpret)'s checks, no two of its
+    /// indices may share an element.
+    pub(crate) fn reinterpret_mut<S2: Shape>(
+        &mut self,
+        l: Strided,
+    ) -> Result<TensorViewMut<'_, T, S2, D>, Error> {
+        self.check_view(&l, true)?;
+        Ok(Tensor {
             data: crate::storage::borrow_mut::<T, D, R>(&mut self.data),
             layout: layout_of::<S2::Sizes>(&l),
-        }
+        })
     }
 }
 

@@ -47,7 +47,7 @@ impl<'s, T: Element, D: Backend, R: Repr + 's, N: PieceCount, S2: Shape> Pieces<
         source: &'s Tensor<T, S, D, R>,
         layouts: &mut std::vec::IntoIter<Strided>,
     ) -> Self::Output {
-        N::collect(layouts.map(|l| source.reinterpret::<S2>(l)))
+        N::collect(layouts.map(|l| source.reinterpret::<S2>(l).or_panic()))
     }
 }
 
@@ -79,9 +79,11 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         out
     }
 
-    /// The engine's pieces for arguments the compiler has checked.
+    /// The engine's pieces for arguments the compiler has checked (what
+    /// can still fail is memory for a `Dyn` count of pieces: that panics
+    /// with PyTorch's text).
     fn checked(layouts: Result<Vec<Strided>, Error>) -> Vec<Strided> {
-        layouts.expect("static split arguments are checked at compile time")
+        layouts.or_panic()
     }
 
     /// Every entry of dimension `DIM`, as views without that dimension
@@ -315,7 +317,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         <S as Unfolded<DIM, SIZE, STEP>>::Output: Shape,
     {
         let l = self.strided_layout().unfold(axis(DIM), SIZE, STEP)?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// Dimension `DIM` split into the dimensions of `L`, written
@@ -364,7 +366,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     {
         let sizes: Vec<isize> = L::SIZES.iter().map(|s| s.map_or(-1, signed)).collect();
         let l = self.strided_layout().unflatten(axis(DIM), &sizes)?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 }
 
@@ -397,7 +399,7 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
         }
         if START == END {
             // PyTorch returns the tensor itself (strides of size-1 dims kept).
-            return self.cow_view(layout);
+            return self.cow_view(layout).or_panic();
         }
         let mut new = sizes[..START].to_vec();
         new.push(sizes[START..=END].iter().product());
@@ -424,7 +426,7 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
     {
         let layout = self.strided_layout();
         if layout.rank() == 1 {
-            return self.cow_view(layout);
+            return self.cow_view(layout).or_panic();
         }
         self.reshaped(&[layout.numel()])
     }
@@ -434,7 +436,9 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
     fn reshaped<S2: Shape>(&self, sizes: &[usize]) -> CowOf<'_, T, S2, D, R> {
         let layout = self.strided_layout();
         if let Some(strides) = layout.view_strides(sizes) {
-            return self.cow_view(Strided::new(sizes, &strides, layout.offset()));
+            return self
+                .cow_view(Strided::new(sizes, &strides, layout.offset()))
+                .or_panic();
         }
         let copy = self.contiguous_copy().or_panic();
         let signed_sizes: Vec<isize> = sizes.iter().map(|&s| signed(s)).collect();

@@ -39,6 +39,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Transposed<I, J>,
     {
         self.reinterpret(self.engine(|l| l.transpose(axis(I), axis(J))))
+            .or_panic()
     }
 
     /// The same as [`transpose`](Self::transpose).
@@ -76,6 +77,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: LastTwoSwapped<Output = O>,
     {
         self.reinterpret(self.engine(|l| l.transpose(-2, -1)))
+            .or_panic()
     }
 
     /// The dimensions in the order `P`, written `axes![..]`: dimension `i`
@@ -93,6 +95,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     {
         let dims = signed(P::SIZES.as_ref());
         self.reinterpret(self.engine(|l| l.permute(&dims)))
+            .or_panic()
     }
 
     /// Dimension `SRC` moved to position `DST`, the others kept in order.
@@ -109,6 +112,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: MovedDim<SRC, DST>,
     {
         self.reinterpret(self.engine(|l| l.movedim(&[axis(SRC)], &[axis(DST)])))
+            .or_panic()
     }
 
     /// `LEN` entries of dimension `DIM` from `start` (PyTorch's `narrow`):
@@ -156,7 +160,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         let l = self
             .strided_layout()
             .narrow(axis(DIM), start, LEN as isize)?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// Entry `index` of dimension `DIM`, which disappears from the shape
@@ -191,7 +195,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         <S as Remove<DIM>>::Output: Shape,
     {
         let l = self.strided_layout().select(axis(DIM), index)?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// A new dimension of size 1 before dimension `DIM` (`DIM` may be the
@@ -210,6 +214,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         <S as crate::shape::axes::Insert<DIM, Dec<1>>>::Output: Shape,
     {
         self.reinterpret(self.engine(|l| l.unsqueeze(axis(DIM))))
+            .or_panic()
     }
 
     /// Every dimension of static size 1 removed (PyTorch's `squeeze()`); a
@@ -225,7 +230,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Squeeze,
     {
-        self.reinterpret(self.strided_layout().squeeze())
+        self.reinterpret(self.strided_layout().squeeze()).or_panic()
     }
 
     /// The main diagonal of dimensions 0 and 1, as a new last dimension
@@ -243,6 +248,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Diagonal<Output = O>,
     {
         self.reinterpret(self.engine(|l| l.diagonal(0, 0, 1)))
+            .or_panic()
     }
 
     /// PyTorch's basic indexing `t[..]` with an `s![..]` list (indices,
@@ -298,7 +304,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
             l.sizes(),
             items
         );
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// A view of the static shape `S2` with any strides and offset over the
@@ -325,7 +331,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
             crate::storage::Storage::len(&self.data),
             size_of::<T>(),
         )?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// Basic indexing with items known only at run time (a `&[SliceItem]`
@@ -340,7 +346,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// ```
     pub fn slice_dyn(&self, items: &[SliceItem]) -> Result<ViewOf<'_, T, DynShape, D, R>, Error> {
         let l = self.strided_layout().slice(items)?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// The same elements as the static shape `S2` (PyTorch's `view`),
@@ -360,7 +366,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: SameNumel<S2>,
     {
         let l = self.strided_layout().view(&signed(S2::SIZES.as_ref()))?;
-        Ok(self.reinterpret(l))
+        self.reinterpret(l)
     }
 
     /// The same elements viewed with `other`'s shape (PyTorch's `view_as`).
@@ -399,7 +405,9 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
     {
         let layout = self.strided_layout();
         if let Some(strides) = layout.view_strides(S2::SIZES.as_ref()) {
-            return self.cow_view(Strided::new(S2::SIZES.as_ref(), &strides, layout.offset()));
+            return self
+                .cow_view(Strided::new(S2::SIZES.as_ref(), &strides, layout.offset()))
+                .or_panic();
         }
         let copy = self.contiguous_copy().or_panic();
         Tensor {

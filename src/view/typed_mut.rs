@@ -37,8 +37,8 @@ macro_rules! static_views_mut {
             {
                 let $l = self.strided_layout();
                 let l: Result<Strided, Error> = $body;
-                match l {
-                    Ok(l) => self.reinterpret_checked_mut(l),
+                match l.and_then(|l| self.reinterpret_checked_mut(l)) {
+                    Ok(view) => view,
                     Err(e) => panic!("{e}"),
                 }
             }
@@ -56,7 +56,7 @@ macro_rules! static_views_mut {
         {
             let $l = self.strided_layout();
             let l: Result<Strided, Error> = $body;
-            Ok(self.reinterpret_checked_mut(l?))
+            self.reinterpret_checked_mut(l?)
         }
     };
 }
@@ -64,7 +64,10 @@ macro_rules! static_views_mut {
 impl<T: Element, S: Shape, D: Backend, R: Writable> Tensor<T, S, D, R> {
     /// [`reinterpret_mut`](Self::reinterpret_mut) for a static result shape,
     /// whose sizes the engine's layout must have.
-    fn reinterpret_checked_mut<S2: Shape>(&mut self, l: Strided) -> TensorViewMut<'_, T, S2, D> {
+    fn reinterpret_checked_mut<S2: Shape>(
+        &mut self,
+        l: Strided,
+    ) -> Result<TensorViewMut<'_, T, S2, D>, Error> {
         assert!(
             S2::check_sizes(l.sizes()).is_ok(),
             "the static shape rules and the view engine disagree: {:?}",
@@ -147,7 +150,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Writable> Tensor<T, S, D,
         S: SameNumel<S2>,
     {
         let l = self.strided_layout().view(&signed(S2::SIZES.as_ref()))?;
-        Ok(self.reinterpret_checked_mut(l))
+        self.reinterpret_checked_mut(l)
     }
 
     /// [`slice`](Self::slice), writable.
@@ -177,7 +180,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Writable> Tensor<T, S, D,
         S: Sliced<L>,
     {
         let l = self.strided_layout().slice(items.as_ref())?;
-        Ok(self.reinterpret_checked_mut(l))
+        self.reinterpret_checked_mut(l)
     }
 }
 
