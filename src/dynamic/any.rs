@@ -32,6 +32,7 @@ use crate::error::{Error, OrPanic, kernel_on};
 use crate::ops::Elementwise;
 use crate::ops::kernels::{BinaryFn, WithRight};
 use crate::shape::check_in_place;
+use crate::storage::cpu::try_collect;
 use crate::storage::{Backend, Cpu, Device};
 use crate::tensor::{Tensor, from_parts};
 use core::fmt;
@@ -368,7 +369,9 @@ impl AnyTensor {
     /// ```
     #[inline]
     pub fn to_scalars(&self) -> Vec<Scalar> {
-        any_tensor!(@each self, x => x.to_vec().into_iter().map(Element::to_scalar).collect())
+        // Allocated fallibly: a panic with PyTorch's out-of-memory text, not
+        // an abort, when the elements do not fit.
+        any_tensor!(@each self, x => try_collect(x.to_vec().into_iter().map(Element::to_scalar)).or_panic())
     }
 }
 

@@ -6,8 +6,9 @@
 
 use super::DynShape;
 use crate::dtype::{Element, Numeric};
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::storage::Cpu;
+use crate::storage::cpu::try_collect;
 use crate::tensor::Tensor;
 
 /// Constructors of a [`DynTensor`](super::DynTensor) (a tensor of runtime
@@ -88,7 +89,9 @@ impl<T: Element> DynConstructors for Tensor<T, DynShape, Cpu> {
     where
         T: Numeric,
     {
-        let data: Vec<T> = (0..n).map(T::from_index).collect();
+        // Allocated fallibly: a panic with PyTorch's out-of-memory text,
+        // not an abort, when `n` elements do not fit.
+        let data = try_collect((0..n).map(T::from_index)).or_panic();
         Self::from_vec_with(data, &[n]).expect("n elements fill [n]")
     }
 }

@@ -190,7 +190,9 @@ impl<A: SizeArray> StridedLayout<A> {
 /// but a view may put them in another (a permuted `[0, huge, huge]` is
 /// `[huge, huge, 0]`), and engine code reorders dimensions: multiplied in
 /// order, huge sizes before the 0 would overflow first. Without a 0, the
-/// product is the tensor's element count, which fits.
+/// product of a tensor's sizes is its element count, which fits; sizes
+/// that no tensor has yet (a broadcast before it is checked) saturate at
+/// `usize::MAX`, in debug and release builds alike.
 ///
 /// ```
 /// use shaped::layout::numel;
@@ -203,7 +205,7 @@ pub fn numel(sizes: &[usize]) -> usize {
     if sizes.contains(&0) {
         0
     } else {
-        sizes.iter().product()
+        sizes.iter().fold(1, |n, &s| n.saturating_mul(s))
     }
 }
 
@@ -280,19 +282,20 @@ pub fn contiguous_strides<A: SizeArray>(sizes: &[usize]) -> A {
     strides
 }
 
-/// PyTorch's contiguity test on raw sizes and strides.
+/// PyTorch's contiguity test on raw sizes and strides (the running
+/// product saturates: only sizes no tensor has could reach it).
 #[inline]
 pub fn is_contiguous(sizes: &[usize], strides: &[usize]) -> bool {
     if sizes.contains(&0) {
         return true;
     }
-    let mut expected = 1;
+    let mut expected = 1usize;
     for (&n, &s) in sizes.iter().zip(strides).rev() {
         if n != 1 {
             if s != expected {
                 return false;
             }
-            expected *= n;
+            expected = expected.saturating_mul(n);
         }
     }
     true

@@ -39,6 +39,7 @@ use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
 use crate::shape::{Shape, SizeArray};
+use crate::storage::cpu::{try_collect, try_collect_small, try_vec_with_capacity};
 use crate::storage::{Owned, Repr, StridedRef};
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use smallvec::SmallVec;
@@ -119,7 +120,7 @@ fn cat_buffer<T: Element, A: SizeArray, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
 ) -> Result<OwnedParts<T, D, A>, Error> {
-    let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
+    let sizes: SmallVec<[&[usize]; 4]> = try_collect_small(parts.iter().map(|p| p.sizes))?;
     let (axis, out) = cat_sizes(&sizes, dim)?;
     // SAFETY: `cat_sizes` checked that the list is not empty and that the
     // parts of the output's rank fill it along `axis`.
@@ -137,29 +138,26 @@ fn stack_buffer<T: Element, A: SizeArray, D: Elementwise>(
     parts: &[StridedRef<'_, T, D>],
     dim: isize,
 ) -> Result<OwnedParts<T, D, A>, Error> {
-    let sizes: SmallVec<[&[usize]; 4]> = parts.iter().map(|p| p.sizes).collect();
+    let sizes: SmallVec<[&[usize]; 4]> = try_collect_small(parts.iter().map(|p| p.sizes))?;
     let axis = stack_axis(&sizes, dim)?;
     let with_axis = |v: &[usize], x: usize| {
         let mut v = v.to_vec();
         v.insert(axis, x);
         v
     };
-    let layouts: Vec<(Vec<usize>, Vec<usize>)> = parts
-        .iter()
-        .map(|p| (with_axis(p.sizes, 1), with_axis(p.strides, 0)))
-        .collect();
-    let unsqueezed: Parts<'_, T, D> = parts
-        .iter()
-        .zip(&layouts)
-        .map(|(p, (sizes, strides))| StridedRef {
-            ptr: p.ptr,
-            sizes,
-            strides,
-            offset: p.offset,
-        })
-        .collect();
     let out = with_axis(parts[0].sizes, parts.len());
     checked_numel(&out)?;
+    // Every part has the first one's sizes: one unsqueezed size list serves
+    // all; each part keeps its strides (a stride 0 inserted).
+    let unsqueezed_sizes = with_axis(parts[0].sizes, 1);
+    let strides: Vec<Vec<usize>> = try_collect(parts.iter().map(|p| with_axis(p.strides, 0)))?;
+    let unsqueezed: Parts<'_, T, D> =
+        try_collect_small(parts.iter().zip(&strides).map(|(p, strides)| StridedRef {
+            ptr: p.ptr,
+            sizes: &unsqueezed_sizes,
+            strides,
+            offset: p.offset,
+        }))?;
     // SAFETY: `stack_axis` checked that the list is not empty and that every
     // part has the first one's sizes: with a 1 inserted at `axis`, they fill
     // the output (whose size there is their count) along it.
@@ -450,7 +448,7 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
         parts: &[&Tensor<T, S, D, R>],
         dim: isize,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
-        let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
+        let strided: Parts<'_, T, D> = try_collect_small(parts.iter().map(|t| t.strided()))?;
         Ok(from_parts!(cat_buffer(&strided, dim)?))
     }
 
@@ -472,7 +470,7 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
         parts: &[&Tensor<T, S, D, R>],
         dim: isize,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
-        let strided: Parts<'_, T, D> = parts.iter().map(|t| t.strided()).collect();
+        let strided: Parts<'_, T, D> = try_collect_small(parts.iter().map(|t| t.strided()))?;
         Ok(from_parts!(stack_buffer(&strided, dim)?))
     }
 }
@@ -489,14 +487,11 @@ fn joined_as<T: AnyElement, D: Elementwise>(
 where
     AnyTensor<D>: From<DynTensor<T, D>>,
 {
-    let typed: Vec<&DynTensor<T, D>> = parts
-        .iter()
-        .map(|p| {
-            p.as_ref()
-                .downcast_ref::<T>()
-                .expect("converted to the common dtype")
-        })
-        .collect();
+    let typed: Vec<&DynTensor<T, D>> = try_collect(parts.iter().map(|p| {
+        p.as_ref()
+            .downcast_ref::<T>()
+            .expect("converted to the common dtype")
+    }))?;
     Ok(AnyTensor::from(f(&typed, dim)?))
 }
 
@@ -512,10 +507,11 @@ impl<D: Elementwise> AnyTensor<D> {
         let common = parts
             .iter()
             .fold(first.dtype(), |acc, p| DType::promote(acc, p.dtype()));
-        let converted = parts
-            .iter()
-            .map(|p| p.as_dtype(common))
-            .collect::<Result<Vec<_>, Error>>()?;
+        let mut converted = try_vec_with_capacity(parts.len())?;
+        for p in parts {
+            // Within the capacity reserved: no further allocation.
+            converted.push(p.as_dtype(common)?);
+        }
         with_dtype!(common, T => if stack {
             joined_as::<T, D>(&converted, DynTensor::<T, D>::stack::<DynShape, Owned>, dim)
         } else {

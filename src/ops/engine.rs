@@ -520,11 +520,16 @@ impl<const N: usize> Plan<N> {
             let mut offsets = self.offsets_at(&index);
             for _ in start..end {
                 let begin = (piece * piece_len).min(inner_len);
-                visit.row(Row {
-                    offsets: core::array::from_fn(|k| offsets[k] + begin * inner[k]),
-                    strides: inner,
-                    len: piece_len.min(inner_len - begin),
-                });
+                // The last pieces of a row may be empty (lengths are rounded
+                // up to whole cache lines): they are not visited, so every
+                // run handed out starts at an element of each operand.
+                if begin < inner_len {
+                    visit.row(Row {
+                        offsets: core::array::from_fn(|k| offsets[k] + begin * inner[k]),
+                        strides: inner,
+                        len: piece_len.min(inner_len - begin),
+                    });
+                }
                 piece += 1;
                 if piece == pieces {
                     piece = 0;
@@ -787,6 +792,30 @@ mod tests {
             let s = [strides[0].as_slice(), strides[1].as_slice()];
             let plan = Plan::<2>::new(&sizes, s, offsets);
             assert_eq!(visit(&plan), reference(&sizes, s, offsets), "{sizes:?}");
+        }
+    }
+
+    #[test]
+    fn rows_cut_in_pieces_hand_out_no_empty_run() {
+        // With many threads, short rows are cut in pieces rounded up to
+        // whole cache lines, and the last pieces of a row can be empty:
+        // (700, 100) on 512 threads is 3 pieces of 64 per row. No run of
+        // no elements is handed out (a kernel would form a pointer at its
+        // offset, which may lie past the operand).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(512)
+            .build()
+            .unwrap();
+        let sizes = [700, 100];
+        // Rows apart (not merged), and one long row (2048 pieces of 64).
+        for input in [[200, 1], [100, 1]] {
+            let plan = Plan::new(&sizes, [&[100, 1], &input], [0, 5]);
+            let runs = Mutex::new(Vec::new());
+            pool.install(|| plan.run(|r: Row<2>| runs.lock().unwrap().push(r)));
+            let runs = runs.into_inner().unwrap();
+            assert!(runs.iter().all(|r| r.len > 0), "an empty run");
+            assert_eq!(runs.iter().map(|r| r.len).sum::<usize>(), 70_000);
+            assert_eq!(visit(&plan), reference(&sizes, [&[100, 1], &input], [0, 5]));
         }
     }
 }

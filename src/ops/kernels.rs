@@ -11,9 +11,9 @@ use super::engine::{self, Row, TILE_BYTES, Tile, Visit};
 use super::{Elementwise, StridedMut};
 use crate::dtype::cast::cast;
 use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::layout::{contiguous_strides, numel};
-use crate::storage::cpu::{CpuBuffer, CpuPtr};
+use crate::storage::cpu::{CpuBuffer, CpuPtr, try_vec_with_capacity};
 use crate::storage::{Cpu, StridedRef};
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
@@ -340,10 +340,13 @@ struct Map1<A, U, F> {
 
 impl<A: Element, U: Element, F: UnaryFn<A, U>> Visit<2> for Map1<A, U, F> {
     fn row(&self, r: Row<2>) {
-        // SAFETY: the plan visits each index once; output offsets are inside
-        // the contiguous output and distinct runs never share an element;
-        // input offsets stay inside `a`'s layout, which lies inside its
-        // storage, and inputs are not written during the operation.
+        // SAFETY: the engine visits each index once, in runs of at least one
+        // element; output offsets are inside the fresh output (contiguous,
+        // or the block `write_map1_strided`'s caller vouches for) and
+        // distinct runs never share an element; input offsets are indices of
+        // `a`'s layout, which lie inside its storage (the tensor invariant,
+        // checked when the layout was attached to the tensor), and `a` is
+        // borrowed shared, so nothing writes it during the operation.
         unsafe { map1_row(self.dst, self.a, r, self.f) }
     }
 
@@ -469,14 +472,22 @@ unsafe fn stage<T: Element, const N: usize>(
     )
 }
 
-/// The elements of `a` in row-major order, in a new `Vec`.
-pub(crate) fn gather<T: Element>(a: StridedRef<'_, T, Cpu>) -> Vec<T> {
+/// The elements of `a` in row-major order, in a new `Vec`; `Err`
+/// (PyTorch's out-of-memory text) when it cannot be allocated.
+pub(crate) fn try_gather<T: Element>(a: StridedRef<'_, T, Cpu>) -> Result<Vec<T>, Error> {
     let n = numel(a.sizes);
-    let mut out = Vec::with_capacity(n);
+    let mut out = try_vec_with_capacity(n)?;
     write_map1(&mut out.spare_capacity_mut()[..n], a, Identity);
-    // SAFETY: `write_map1` initialized all `n` elements.
+    // SAFETY: `write_map1` writes every element of the slice it is given
+    // (the engine visits each index of the sizes once), here all `n`.
     unsafe { out.set_len(n) };
-    out
+    Ok(out)
+}
+
+/// [`try_gather`], panicking with PyTorch's out-of-memory text (a panic,
+/// not an abort) when the `Vec` cannot be allocated.
+pub(crate) fn gather<T: Element>(a: StridedRef<'_, T, Cpu>) -> Vec<T> {
+    try_gather(a).or_panic()
 }
 
 impl Elementwise for Cpu {
@@ -484,7 +495,9 @@ impl Elementwise for Cpu {
         a: StridedRef<'_, A, Cpu>,
         f: F,
     ) -> Result<CpuBuffer<U>, Error> {
-        CpuBuffer::try_new_with(numel(a.sizes), |dst| write_map1(dst, a, f))
+        // SAFETY: `write_map1` writes every element of `dst` (the engine
+        // visits each index of the sizes once).
+        unsafe { CpuBuffer::try_new_with(numel(a.sizes), |dst| write_map1(dst, a, f)) }
     }
 
     fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
@@ -493,7 +506,7 @@ impl Elementwise for Cpu {
         b: StridedRef<'_, B, Cpu>,
         f: F,
     ) -> Result<CpuBuffer<U>, Error> {
-        CpuBuffer::try_new_with(numel(sizes), |dst| {
+        let fill = |dst: &mut [MaybeUninit<U>]| {
             let visit = Map2 {
                 dst: CpuPtr::from_mut(dst),
                 a: a.ptr,
@@ -506,7 +519,10 @@ impl Elementwise for Cpu {
                 [0, a.offset, b.offset],
                 visit,
             )
-        })
+        };
+        // SAFETY: the engine visits each index of `sizes` once, and `Map2`
+        // writes the output element of each index it is given.
+        unsafe { CpuBuffer::try_new_with(numel(sizes), fill) }
     }
 
     fn select<A: Element, B: Element, U: Element>(
@@ -516,7 +532,7 @@ impl Elementwise for Cpu {
         b: StridedRef<'_, B, Cpu>,
     ) -> Result<CpuBuffer<U>, Error> {
         let (pc, pa, pb) = (cond.ptr, a.ptr, b.ptr);
-        CpuBuffer::try_new_with(numel(sizes), |dst| {
+        let fill = |dst: &mut [MaybeUninit<U>]| {
             let po = CpuPtr::from_mut(dst);
             engine::run_contiguous_output(
                 sizes,
@@ -526,9 +542,10 @@ impl Elementwise for Cpu {
                     for i in 0..r.len {
                         let at = |k: usize| r.offsets[k] + i * r.strides[k];
                         // SAFETY: the engine visits each output index once,
-                        // inside the fresh output; the inputs' offsets stay
-                        // inside their layouts, which lie inside their
-                        // storages, and nothing writes them meanwhile.
+                        // inside the fresh output; the inputs' offsets are
+                        // indices of their layouts, which lie inside their
+                        // storages (checked when the layouts were attached to
+                        // the tensors), and nothing writes them meanwhile.
                         unsafe {
                             let value = if *pc.as_ptr().add(at(1)) {
                                 cast(*pa.as_ptr().add(at(2)))
@@ -540,7 +557,10 @@ impl Elementwise for Cpu {
                     }
                 },
             )
-        })
+        };
+        // SAFETY: the engine visits each index of `sizes` once, and the row
+        // closure writes the output element of each index it is given.
+        unsafe { CpuBuffer::try_new_with(numel(sizes), fill) }
     }
 
     fn update1<T: Element, F: UnaryFn<T, T>>(
@@ -549,8 +569,11 @@ impl Elementwise for Cpu {
     ) -> Result<(), Error> {
         let po = out.ptr;
         engine::run(out.sizes, [out.strides], [out.offset], |r: Row<1>| {
-            // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
-            // inside its storage: distinct runs touch distinct elements.
+            // SAFETY: `out` is an exclusively borrowed layout whose indices
+            // lie inside its storage and never share an element (the tensor
+            // invariant for writable layouts, checked when the layout was
+            // attached): distinct runs, each of at least one index, touch
+            // distinct elements.
             unsafe { update1_row(po, r, f) }
         });
         Ok(())
@@ -565,11 +588,14 @@ impl Elementwise for Cpu {
         let (sizes, strides, offsets) =
             (out.sizes, [out.strides, b.strides], [out.offset, b.offset]);
         engine::run(sizes, strides, offsets, |r: Row<2>| {
-            // SAFETY: `out` is an exclusively borrowed, non-overlapping layout
-            // inside its storage, so distinct runs write distinct elements and
-            // nothing else reads or writes them meanwhile; `b` is a shared
-            // borrow of other storage (the borrow checker keeps `out`'s
-            // storage from being borrowed twice) and its offsets stay inside it.
+            // SAFETY: `out` is an exclusively borrowed layout whose indices
+            // lie inside its storage and never share an element (the tensor
+            // invariant for writable layouts, checked when the layout was
+            // attached), so distinct runs write distinct elements and nothing
+            // else reads or writes them meanwhile; `b` is a shared borrow of
+            // other storage (the borrow checker keeps `out`'s storage from
+            // being borrowed twice) and its offsets, indices of its layout
+            // broadcast to `out`'s sizes, lie inside it.
             unsafe { update2_row(po, pb, r, f) }
         });
         Ok(())
@@ -581,7 +607,12 @@ impl Elementwise for Cpu {
         sizes: &[usize],
     ) -> Result<CpuBuffer<T>, Error> {
         let strides: Vec<usize> = contiguous_strides(sizes);
-        CpuBuffer::try_new_with(numel(sizes), |dst| {
+        let fill = |dst: &mut [MaybeUninit<T>]| {
+            if dst.is_empty() {
+                // No elements: nothing to write (and, with a size 0, the
+                // offsets below could pass the saturated strides).
+                return;
+            }
             let dst = CpuPtr::from_mut(dst);
             let mut start = 0;
             for part in parts.iter().filter(|p| p.sizes.len() == sizes.len()) {
@@ -589,13 +620,18 @@ impl Elementwise for Cpu {
                 // `axis`, where the blocks `start..start + size` of
                 // successive parts are disjoint and end at the output's
                 // size (the caller's contract), so every index written lies
-                // inside the fresh output, once.
+                // inside the fresh output, once; the output has elements, so
+                // `start * strides[axis]` is at most its length.
                 unsafe {
                     write_map1_strided(dst, &strides, start * strides[axis], *part, Identity);
                 }
                 start += part.sizes[axis];
             }
-        })
+        };
+        // SAFETY: the parts of the output's rank fill it exactly along
+        // `axis` (the caller's contract), and `write_map1_strided` writes
+        // every index of each part's block.
+        unsafe { CpuBuffer::try_new_with(numel(sizes), fill) }
     }
 }
 

@@ -10,47 +10,30 @@
 //! caller.
 //!
 //! ```text
-//! for_each_index(n, &|i| ..)           f(0) .. f(n - 1) on rayon's threads
-//! for_each_chunk_mut(xs, k, |c, xs| ..) f on each k-long piece of xs, in place
-//! map_indices(n, |i| ..)               the results of f(0) .. f(n - 1), in order
-//! join(|| a, || b)             both, perhaps in parallel
+//! for_each_index(n, &|i| ..)          f(0) .. f(n - 1) on rayon's threads
+//! for_each_piece(pieces, |c, p| ..)   f on each piece (e.g. of an output), in place
+//! join(|| a, || b)                    both, perhaps in parallel
 //! ```
 
 use rayon::prelude::*;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 /// Runs `f(i)` for every `i` in `0..n`, spread over rayon's threads.
 pub(crate) fn for_each_index(n: usize, f: &(dyn Fn(usize) + Sync)) {
     (0..n).into_par_iter().for_each(f);
 }
 
-/// `f(c, piece)` for every `chunk`-long piece of `items` (the last may be
-/// shorter), `c` the piece's index, spread over rayon's threads: each piece
-/// is written in place by one thread.
-pub(crate) fn for_each_chunk_mut<T: Send>(
-    items: &mut [T],
-    chunk: usize,
-    f: impl Fn(usize, &mut [T]) + Sync,
-) {
+/// `f(c, piece)` for every piece of `pieces` (each, say, a disjoint part
+/// of an output), `c` its index, spread over rayon's threads: each piece is
+/// written in place by one thread. The pieces are few (a handful per
+/// thread): the `Vec` that holds them is small.
+pub(crate) fn for_each_piece<P: Send>(pieces: Vec<P>, f: impl Fn(usize, &mut P) + Sync) {
     // One uncontended lock per piece hands each thread its piece.
-    let pieces: Vec<Mutex<&mut [T]>> = items.chunks_mut(chunk).map(Mutex::new).collect();
+    let pieces: Vec<Mutex<P>> = pieces.into_iter().map(Mutex::new).collect();
     for_each_index(pieces.len(), &|c| {
         let mut piece = pieces[c].lock().unwrap_or_else(PoisonError::into_inner);
         f(c, &mut piece);
     });
-}
-
-/// `[f(0), .., f(n - 1)]`, computed on rayon's threads.
-pub(crate) fn map_indices<T: Send + Sync>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let slots: Vec<OnceLock<T>> = (0..n).map(|_| OnceLock::new()).collect();
-    for_each_index(n, &|i| {
-        // Each index is visited once, so each slot is set once.
-        let _ = slots[i].set(f(i));
-    });
-    slots
-        .into_iter()
-        .map(|slot| slot.into_inner().expect("every index was visited"))
-        .collect()
 }
 
 /// `(a(), b())`, perhaps in parallel (rayon's `join`). A panic in either
@@ -90,20 +73,15 @@ mod tests {
     }
 
     #[test]
-    fn writes_every_chunk_in_place() {
+    fn writes_every_piece_in_place() {
         let mut xs = vec![0usize; 10];
-        for_each_chunk_mut(&mut xs, 3, |c, piece| {
+        let pieces: Vec<&mut [usize]> = xs.chunks_mut(3).collect();
+        for_each_piece(pieces, |c, piece| {
             for (k, x) in piece.iter_mut().enumerate() {
                 *x = c * 3 + k + 1;
             }
         });
         assert_eq!(xs, (1..=10).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn maps_in_order() {
-        assert_eq!(map_indices(5, |i| i * i), vec![0, 1, 4, 9, 16]);
-        assert_eq!(map_indices(0, |i| i), Vec::<usize>::new());
     }
 
     #[test]

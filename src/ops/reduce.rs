@@ -22,15 +22,17 @@
 //! Output blocks are shared out across rayon's threads.
 
 use super::Reductions;
-use super::parallel::{for_each_chunk_mut, join, map_indices};
+use super::parallel::{for_each_index, for_each_piece, join};
 use super::reducers::{Direction, ExtremeAt, Extremum};
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::storage::cpu::CpuBuffer;
+use crate::layout::checked_numel;
+use crate::storage::cpu::{CpuBuffer, try_vec_with_capacity};
 use crate::storage::{Cpu, StridedRef};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 use smallvec::SmallVec;
+use std::sync::{Mutex, PoisonError};
 
 pub use super::engine::PARALLEL_MIN_ELEMENTS;
 
@@ -70,7 +72,7 @@ const ROWS_PER_LEAF: usize = 128;
 /// }
 /// let data = [1.0f32; 6];
 /// let x = Input::from_slice(&data, &[2, 3], &[3, 1], 0).unwrap();
-/// assert_eq!(reduce(x, &[false, true], Count), vec![3, 3]);
+/// assert_eq!(reduce(x, &[false, true], Count).unwrap(), vec![3, 3]);
 /// ```
 pub trait Reducer<T>: Copy + Send + Sync {
     /// The running state.
@@ -168,7 +170,7 @@ impl<'a, T: Copy> Input<'a, T> {
     #[inline(always)]
     fn run(&self, at: usize, len: usize) -> &'a [T] {
         assert!(
-            at + len <= self.len,
+            at.checked_add(len).is_some_and(|end| end <= self.len),
             "a run of the layout lies in the storage"
         );
         // SAFETY: in bounds (checked above) of `len` initialized elements
@@ -188,8 +190,10 @@ impl<'a, T: Copy> Input<'a, T> {
 impl<'a, T: Element> Input<'a, T> {
     /// The operand of a CPU tensor's shape-erased layout.
     fn of(x: StridedRef<'a, T, Cpu>) -> Self {
-        // The storage holds at least the layout's elements: from the
-        // offset to the last index.
+        // The storage holds at least the layout's elements: up to its last
+        // index, `offset + Σ (n - 1) · s`, which is below the storage's
+        // length (the tensor invariant, checked when the layout was attached
+        // to the tensor), so `extent` (that index + 1) does not overflow.
         let extent = if x.sizes.contains(&0) {
             0
         } else {
@@ -199,10 +203,11 @@ impl<'a, T: Element> Input<'a, T> {
                 .fold(x.offset + 1, |end, (&n, &s)| end + (n - 1) * s)
         };
         // SAFETY: a `StridedRef` of the CPU borrows a tensor's storage for
-        // `'a`: every index of its layout lies inside it (the tensor's
-        // invariant), so the `extent` elements from its start are
-        // initialized, and nothing writes the elements the layout
-        // addresses while it is borrowed.
+        // `'a`: every index of its layout lies inside it (the tensor
+        // invariant, checked when the layout was attached to the tensor), so
+        // the `extent` elements from its start are initialized, and nothing
+        // writes the elements the layout addresses while it is borrowed.
+        // With no elements, `extent` is 0 and nothing is read.
         unsafe {
             Input::from_raw(
                 NonNull::new(x.ptr.as_ptr()).expect("storage pointers are never null"),
@@ -215,7 +220,9 @@ impl<'a, T: Element> Input<'a, T> {
     }
 }
 
-/// The CPU's reductions: [`reduce`], into a new buffer.
+/// The CPU's reductions: [`reduce`], into a new buffer, allocated (and
+/// filled with the result of no elements) before anything is reduced:
+/// `Err` with PyTorch's out-of-memory text when it cannot be.
 impl Reductions for Cpu {
     fn reduce<T: Element, R: Reducer<T>>(
         x: StridedRef<'_, T, Cpu>,
@@ -225,7 +232,11 @@ impl Reductions for Cpu {
     where
         R::Out: Element,
     {
-        Ok(CpuBuffer::from(reduce(Input::of(x), mask, r)))
+        let input = Input::of(x);
+        let plan = Plan::new(&input, mask)?;
+        let mut out = CpuBuffer::try_full(plan.out_numel, r.finish(r.init(), 0))?;
+        plan.run(input, r, out.as_mut_slice());
+        Ok(out)
     }
 
     fn reduce_indexed<T: Extremum, W: Direction>(
@@ -233,9 +244,55 @@ impl Reductions for Cpu {
         mask: &[bool],
         r: ExtremeAt<W>,
     ) -> Result<(CpuBuffer<T>, CpuBuffer<i64>), Error> {
-        let (values, indices): (Vec<T>, Vec<i64>) =
-            reduce(Input::of(x), mask, r).into_iter().unzip();
-        Ok((CpuBuffer::from(values), CpuBuffer::from(indices)))
+        let input = Input::of(x);
+        let plan = Plan::new(&input, mask)?;
+        // The values, then the indices, as PyTorch allocates them.
+        let (value, index) = Reducer::<T>::finish(r, Reducer::<T>::init(r), 0);
+        let mut values = CpuBuffer::try_full(plan.out_numel, value)?;
+        let mut indices = CpuBuffer::try_full(plan.out_numel, index)?;
+        plan.run(input, r, (values.as_mut_slice(), indices.as_mut_slice()));
+        Ok((values, indices))
+    }
+}
+
+/// Where a reduction writes its outputs, in row-major order of the kept
+/// dimensions: a slice, or two written in step (the values and the indices
+/// of `max(dim)`, each into its own buffer).
+trait Outputs<O>: Send + Sized {
+    /// The number of outputs.
+    fn len(&self) -> usize;
+    /// Sets output `i`.
+    fn set(&mut self, i: usize, o: O);
+    /// The outputs before `mid` and from `mid` on.
+    fn split_at(self, mid: usize) -> (Self, Self);
+}
+
+impl<O: Send> Outputs<O> for &mut [O] {
+    fn len(&self) -> usize {
+        <[O]>::len(self)
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize, o: O) {
+        self[i] = o;
+    }
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        self.split_at_mut(mid)
+    }
+}
+
+impl<A: Send, B: Send> Outputs<(A, B)> for (&mut [A], &mut [B]) {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline(always)]
+    fn set(&mut self, i: usize, (a, b): (A, B)) {
+        self.0[i] = a;
+        self.1[i] = b;
+    }
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (a0, a1) = self.0.split_at_mut(mid);
+        let (b0, b1) = self.1.split_at_mut(mid);
+        ((a0, b0), (a1, b1))
     }
 }
 
@@ -251,71 +308,20 @@ struct Axis {
 type Axes = SmallVec<[Axis; 6]>;
 
 /// Reduces `input` along the dimensions where `reduced` is true, giving the
-/// outputs in row-major order of the kept dimensions.
-pub fn reduce<T, R>(input: Input<'_, T>, reduced: &[bool], r: R) -> Vec<R::Out>
+/// outputs in row-major order of the kept dimensions. `Err` with PyTorch's
+/// text when the output cannot be allocated (or its size overflows); it is
+/// allocated before anything is reduced.
+pub fn reduce<T, R>(input: Input<'_, T>, reduced: &[bool], r: R) -> Result<Vec<R::Out>, Error>
 where
     T: Copy + Send + Sync,
     R: Reducer<T>,
 {
-    assert_eq!(
-        input.sizes.len(),
-        reduced.len(),
-        "one mask entry per dimension"
-    );
-    assert_eq!(
-        input.sizes.len(),
-        input.strides.len(),
-        "one stride per size"
-    );
-    let mut kept = Axes::new();
-    let mut red = Axes::new();
-    let mut out_numel = 1usize;
-    let mut count = 1usize;
-    for d in (0..reduced.len()).rev() {
-        let (size, stride) = (input.sizes[d], input.strides[d]);
-        if reduced[d] {
-            count *= size;
-            if size != 1 {
-                red.push(Axis {
-                    size,
-                    stride,
-                    out_stride: 0,
-                });
-            }
-        } else {
-            if size != 1 {
-                kept.push(Axis {
-                    size,
-                    stride,
-                    out_stride: out_numel,
-                });
-            }
-            out_numel *= size;
-        }
-    }
-    kept.reverse();
-    red.reverse();
-    if out_numel == 0 {
-        return Vec::new();
-    }
-    if count == 0 {
-        return vec![r.finish(r.init(), 0); out_numel];
-    }
-    let red = coalesce(red);
-    let smallest_reduced = red.last().map_or(usize::MAX, |a| a.stride);
-    let smallest_kept = kept.iter().map(|a| a.stride).min().unwrap_or(usize::MAX);
-    let plan = Plan {
-        parallel: out_numel * count >= PARALLEL_MIN_ELEMENTS,
-        kept,
-        red,
-        out_numel,
-        count,
-    };
-    if plan.kept.is_empty() || smallest_reduced < smallest_kept {
-        plan.rows(input, r)
-    } else {
-        plan.columns(input, r)
-    }
+    let plan = Plan::new(&input, reduced)?;
+    let mut out = try_vec_with_capacity(plan.out_numel)?;
+    // Within the capacity just reserved: no further allocation.
+    out.resize(plan.out_numel, r.finish(r.init(), 0));
+    plan.run(input, r, &mut out[..]);
+    Ok(out)
 }
 
 /// Merges neighbouring reduced dimensions that walk memory as one (an outer
@@ -326,7 +332,7 @@ fn coalesce(axes: Axes) -> Axes {
     let mut out = Axes::new();
     for a in axes {
         match out.last_mut() {
-            Some(prev) if prev.stride == a.stride * a.size => {
+            Some(prev) if a.stride.checked_mul(a.size) == Some(prev.stride) => {
                 prev.size *= a.size;
                 prev.stride = a.stride;
             }
@@ -372,15 +378,17 @@ impl<'a> Odometer<'a> {
         }
     }
 
-    /// Moves to the next index.
+    /// Moves to the next index. (Past the last index of a dimension the
+    /// offset may briefly leave the layout before it is rewound: wrapping
+    /// arithmetic, exact modulo 2^64, ends at the right offset.)
     fn advance(&mut self) {
         for (d, a) in self.axes.iter().enumerate().rev() {
             self.index[d] += 1;
-            self.offset += a.stride;
+            self.offset = self.offset.wrapping_add(a.stride);
             if self.index[d] < a.size {
                 return;
             }
-            self.offset -= a.size * a.stride;
+            self.offset = self.offset.wrapping_sub(a.size.wrapping_mul(a.stride));
             self.index[d] = 0;
         }
     }
@@ -397,6 +405,101 @@ struct Plan {
 }
 
 impl Plan {
+    /// The plan of reducing `input` along the dimensions where `reduced` is
+    /// true. `Err` when the number of outputs does not fit (PyTorch's
+    /// `Storage size calculation overflowed`: the kept sizes of an empty
+    /// input may multiply past `isize::MAX`), or when a layout that
+    /// [`Input::from_slice`] took (stride 0 over a short slice) has more
+    /// elements than `usize` counts.
+    fn new<T>(input: &Input<'_, T>, reduced: &[bool]) -> Result<Plan, Error> {
+        assert_eq!(
+            input.sizes.len(),
+            reduced.len(),
+            "one mask entry per dimension"
+        );
+        assert_eq!(
+            input.sizes.len(),
+            input.strides.len(),
+            "one stride per size"
+        );
+        let kept_sizes: SmallVec<[usize; 6]> = input
+            .sizes
+            .iter()
+            .zip(reduced)
+            .filter(|&(_, &r)| !r)
+            .map(|(&n, _)| n)
+            .collect();
+        let out_numel = checked_numel(&kept_sizes)?;
+        let mut reduced_sizes = input.sizes.iter().zip(reduced).filter(|&(_, &r)| r);
+        let count = if reduced_sizes.clone().any(|(&n, _)| n == 0) {
+            0
+        } else {
+            reduced_sizes
+                .try_fold(1usize, |c, (&n, _)| c.checked_mul(n))
+                .ok_or_else(|| Error::StorageOverflow {
+                    sizes: input.sizes.to_vec(),
+                })?
+        };
+        let mut kept = Axes::new();
+        let mut red = Axes::new();
+        // Row-major output strides: partial products of `out_numel`'s
+        // factors (it is 0 when a kept size is, and then unused).
+        let mut out_stride = 1usize;
+        for d in (0..reduced.len()).rev() {
+            let (size, stride) = (input.sizes[d], input.strides[d]);
+            if size == 1 {
+                continue;
+            }
+            let axis = Axis {
+                size,
+                stride,
+                out_stride: if reduced[d] { 0 } else { out_stride },
+            };
+            if reduced[d] {
+                red.push(axis);
+            } else {
+                kept.push(axis);
+                out_stride = out_stride.saturating_mul(size);
+            }
+        }
+        kept.reverse();
+        red.reverse();
+        Ok(Plan {
+            parallel: out_numel.saturating_mul(count) >= PARALLEL_MIN_ELEMENTS,
+            kept,
+            red: coalesce(red),
+            out_numel,
+            count,
+        })
+    }
+
+    /// Writes the reduction into `out` (`out_numel` outputs), which holds
+    /// the result of no elements already: nothing is left to do when there
+    /// are no outputs or no elements per output.
+    fn run<T, R, W>(&self, input: Input<'_, T>, r: R, out: W)
+    where
+        T: Copy + Send + Sync,
+        R: Reducer<T>,
+        W: Outputs<R::Out>,
+    {
+        assert_eq!(out.len(), self.out_numel, "one slot per output");
+        if self.out_numel == 0 || self.count == 0 {
+            return;
+        }
+        let smallest_reduced = self.red.last().map_or(usize::MAX, |a| a.stride);
+        let smallest_kept = self
+            .kept
+            .iter()
+            .map(|a| a.stride)
+            .min()
+            .unwrap_or(usize::MAX);
+        if self.kept.is_empty() || smallest_reduced < smallest_kept {
+            self.rows(input, r, out)
+        } else {
+            self.columns(input, r, out)
+        }
+    }
+
     /// The fields, by value where `Copy`.
     fn parts(&self) -> (&[Axis], &[Axis], usize, usize, bool) {
         (
@@ -410,10 +513,11 @@ impl Plan {
 
     /// The row plan: every output element reduces runs along the innermost
     /// reduced dimension.
-    fn rows<T, R>(&self, input: Input<'_, T>, r: R) -> Vec<R::Out>
+    fn rows<T, R, W>(&self, input: Input<'_, T>, r: R, mut out: W)
     where
         T: Copy + Send + Sync,
         R: Reducer<T>,
+        W: Outputs<R::Out>,
     {
         let (kept, red, out_numel, count, parallel) = self.parts();
         let (inner, outer) = red.split_last().map_or(
@@ -447,28 +551,38 @@ impl Plan {
             }
             r.finish(acc, count)
         };
-        let mut out = vec![r.finish(r.init(), 0); out_numel];
         if parallel && out_numel > 1 {
+            // A few pieces of the output per thread, each written by one.
             let chunk = out_numel.div_ceil(4 * rayon::current_num_threads()).max(1);
-            for_each_chunk_mut(&mut out, chunk, |c, slot| {
-                for (k, o) in slot.iter_mut().enumerate() {
-                    *o = one(c * chunk + k);
+            let mut pieces = Vec::with_capacity(out_numel.div_ceil(chunk));
+            let mut rest = out;
+            while rest.len() > chunk {
+                let (piece, tail) = rest.split_at(chunk);
+                pieces.push(piece);
+                rest = tail;
+            }
+            pieces.push(rest);
+            for_each_piece(pieces, |c, piece| {
+                for k in 0..piece.len() {
+                    piece.set(k, one(c * chunk + k));
                 }
             });
         } else {
-            for (o, slot) in out.iter_mut().enumerate() {
-                *slot = one(o);
+            for o in 0..out_numel {
+                out.set(o, one(o));
             }
         }
-        out
     }
 
     /// The column plan: blocks of output columns along the kept dimension of
-    /// smallest stride, each with a row of accumulators.
-    fn columns<T, R>(&self, input: Input<'_, T>, r: R) -> Vec<R::Out>
+    /// smallest stride, each with a row of accumulators. Each block's
+    /// outputs are written as soon as it is done, so the memory in use is a
+    /// row of accumulators per block in progress, whatever the output size.
+    fn columns<T, R, W>(&self, input: Input<'_, T>, r: R, out: W)
     where
         T: Copy + Send + Sync,
         R: Reducer<T>,
+        W: Outputs<R::Out>,
     {
         let (kept, red, out_numel, count, parallel) = self.parts();
         let c = (0..kept.len())
@@ -483,7 +597,7 @@ impl Plan {
             .collect();
         let blocks = column.size.div_ceil(COLUMN_BLOCK);
         let items = out_numel / column.size * blocks;
-        let work = |item: usize| {
+        let work = |item: usize, out: &Mutex<W>| {
             let (q, b) = (item / blocks, item % blocks);
             let (in_base, out_base) = locate(&others, q);
             let j0 = b * COLUMN_BLOCK;
@@ -497,20 +611,20 @@ impl Plan {
                 parallel,
             };
             let acc = block.reduce(0, count, r);
-            (out_base + j0 * column.out_stride, acc)
-        };
-        let results: Vec<(usize, Vec<R::Acc>)> = if parallel && items > 1 {
-            map_indices(items, work)
-        } else {
-            (0..items).map(work).collect()
-        };
-        let mut out = vec![r.finish(r.init(), 0); out_numel];
-        for (at, acc) in results {
+            let at = out_base + j0 * column.out_stride;
+            let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
             for (j, a) in acc.into_iter().enumerate() {
-                out[at + j * column.out_stride] = r.finish(a, count);
+                out.set(at + j * column.out_stride, r.finish(a, count));
+            }
+        };
+        let out = Mutex::new(out);
+        if parallel && items > 1 {
+            for_each_index(items, &|item| work(item, &out));
+        } else {
+            for item in 0..items {
+                work(item, &out);
             }
         }
-        out
     }
 }
 
@@ -684,7 +798,7 @@ mod tests {
             for mask in [[true, false], [false, true], [true, true], [false, false]] {
                 let x = Input::from_slice(&data, &sizes, &strides, 0).unwrap();
                 assert_eq!(
-                    reduce(x, &mask, Sum),
+                    reduce(x, &mask, Sum).unwrap(),
                     reference(&data, &sizes, &strides, &mask),
                     "{sizes:?} {strides:?} {mask:?}"
                 );
@@ -699,18 +813,18 @@ mod tests {
         let flat = [n];
         let whole = Input::from_slice(&data, &flat, &[1], 0).unwrap();
         assert_eq!(
-            reduce(whole, &[true], Sum),
+            reduce(whole, &[true], Sum).unwrap(),
             vec![(n as i64 - 1) * n as i64 / 2]
         );
         let cols = n / 17;
         let (sizes, strides) = ([17, cols], [cols, 1]);
         let m = Input::from_slice(&data, &sizes, &strides, 0).unwrap();
         assert_eq!(
-            reduce(m, &[true, false], Sum),
+            reduce(m, &[true, false], Sum).unwrap(),
             reference(&data, &sizes, &strides, &[true, false])
         );
         assert_eq!(
-            reduce(m, &[false, true], Sum),
+            reduce(m, &[false, true], Sum).unwrap(),
             reference(&data, &sizes, &strides, &[false, true])
         );
     }
@@ -723,14 +837,60 @@ mod tests {
         assert!(Input::from_slice(&data, &[2, 3], &[1], 0).is_none());
         assert!(Input::from_slice(&data, &[0, 9], &[9, 1], 99).is_some());
         let x = Input::from_slice(&data, &[2, 2], &[3, 2], 0).unwrap();
-        assert_eq!(reduce(x, &[true, true], Sum), vec![4]);
+        assert_eq!(reduce(x, &[true, true], Sum).unwrap(), vec![4]);
     }
 
     #[test]
     fn empty_reductions_give_the_initial_state() {
         let data: Vec<i64> = vec![];
         let x = Input::from_slice(&data, &[0, 4], &[4, 1], 0).unwrap();
-        assert_eq!(reduce(x, &[true, false], Sum), vec![0; 4]);
-        assert!(reduce(x, &[false, true], Sum).is_empty());
+        assert_eq!(reduce(x, &[true, false], Sum).unwrap(), vec![0; 4]);
+        assert!(reduce(x, &[false, true], Sum).unwrap().is_empty());
+    }
+
+    #[test]
+    fn outputs_are_allocated_fallibly() {
+        // No elements, 2^40 outputs: PyTorch's out-of-memory error for the
+        // output's bytes, not an abort.
+        let data: Vec<i64> = vec![];
+        let sizes = [0, 1 << 40];
+        let x = Input::from_slice(&data, &sizes, &[1 << 40, 1], 0).unwrap();
+        let err = reduce(x, &[true, false], Sum).unwrap_err();
+        assert_eq!(err, Error::OutOfMemory { bytes: 8 << 40 });
+        // Kept sizes whose product passes `isize::MAX` (an empty input may
+        // have them): PyTorch's overflow error.
+        let sizes = [0, 1 << 62, 4];
+        let x = Input::from_slice(&data, &sizes, &[0, 0, 0], 0).unwrap();
+        assert_eq!(
+            reduce(x, &[true, false, false], Sum)
+                .unwrap_err()
+                .to_string(),
+            "Storage size calculation overflowed with sizes=[4611686018427387904, 4]"
+        );
+        // Reduced sizes of a stride-0 layout that no `usize` counts.
+        let one = [1i64];
+        let sizes = [1 << 40, 1 << 40];
+        let x = Input::from_slice(&one, &sizes, &[0, 0], 0).unwrap();
+        assert!(reduce(x, &[true, true], Sum).is_err());
+    }
+
+    #[test]
+    fn many_column_blocks_write_straight_into_the_output() {
+        // The column plan over many blocks of outputs, in parallel: every
+        // output is written once, where it belongs.
+        let (rows, cols) = (20, 3 * COLUMN_BLOCK + 5);
+        let data: Vec<i64> = (0..(rows * cols) as i64).map(|i| i % 1009).collect();
+        let (sizes, strides) = ([rows, cols], [cols, 1]);
+        let x = Input::from_slice(&data, &sizes, &strides, 0).unwrap();
+        assert_eq!(
+            reduce(x, &[true, false], Sum).unwrap(),
+            reference(&data, &sizes, &strides, &[true, false])
+        );
+        let (sizes, strides) = ([2, rows, cols / 2], [cols / 2 * rows, cols / 2, 1]);
+        let x = Input::from_slice(&data, &sizes, &strides, 0).unwrap();
+        assert_eq!(
+            reduce(x, &[false, true, false], Sum).unwrap(),
+            reference(&data, &sizes, &strides, &[false, true, false])
+        );
     }
 }

@@ -52,7 +52,7 @@ use crate::dynamic::{DynShape, DynTensor};
 use crate::error::or_panic;
 use crate::error::{Error, kernel_on};
 use crate::layout::views::wrap_dim;
-use crate::layout::{StridedLayout, array_from};
+use crate::layout::{StridedLayout, array_from, checked_storage};
 use crate::shape::list::TupleShape;
 use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
 use crate::shape::{FixedShape, Shape, SizeArray};
@@ -293,6 +293,23 @@ fn check_index_dtype<T: Element>(op: &'static str) -> Result<(), Error> {
     Ok(())
 }
 
+/// PyTorch's check of a reduction's output (of `U`s) before it is
+/// allocated: its bytes must fit, or `Storage size calculation overflowed
+/// with sizes=..` (the kept sizes of an empty input may be large).
+fn check_output<U: Element>(sizes: &[usize], mask: &[bool], keepdim: bool) -> Result<(), Error> {
+    checked_storage(&out_sizes(sizes, mask, keepdim), size_of::<U>()).map(drop)
+}
+
+/// [`check_output`] of `max(dim)`: the values, then their indices.
+fn check_indexed_output<U: Element>(
+    sizes: &[usize],
+    mask: &[bool],
+    keepdim: bool,
+) -> Result<(), Error> {
+    check_output::<U>(sizes, mask, keepdim)?;
+    check_output::<i64>(sizes, mask, keepdim)
+}
+
 /// The mask of every dimension.
 fn all_mask(rank: usize) -> Mask {
     Mask::from_elem(true, rank)
@@ -315,6 +332,7 @@ where
     D: Reductions,
 {
     let sizes = out_sizes(x.sizes, mask, keepdim);
+    checked_storage(&sizes, size_of::<Rd::Out>())?;
     let buffer = D::reduce(x, mask, r)?;
     Ok(owned_parts(
         buffer,
@@ -459,6 +477,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
             return Err(Error::MeanDType { dtype: T::DTYPE });
         }
         let (mask, _) = dims_mask(dims, self.rank())?;
+        check_output::<T>(self.layout.sizes(), &mask, keepdim)?;
         Ok(self.reduced(T::mean_on(self.strided(), &mask)?, &mask, keepdim))
     }
 
@@ -587,6 +606,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
             dtype: T::DTYPE,
         })?;
         check_nonempty(op, self.layout.sizes(), &order, !dims.is_empty())?;
+        check_output::<T>(self.layout.sizes(), &mask, keepdim)?;
         let values = T::extreme_on(self.strided(), &mask, largest)?;
         Ok(self.reduced(values, &mask, keepdim))
     }
@@ -633,6 +653,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
             let d = wrap_dim(dim, self.rank())?;
             check_nonempty(op, self.layout.sizes(), &[d], true)?;
         }
+        check_indexed_output::<T>(self.layout.sizes(), &mask, keepdim)?;
         let pair = T::extreme_at_on(self.strided(), &mask, largest)?;
         Ok(self.reduced_pair(pair, &mask, keepdim))
     }
@@ -947,6 +968,7 @@ impl<T: Extremum, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
         check_index_dtype::<T>(op)?;
         check_nonempty(op, self.layout.sizes(), &[axis], true)?;
         let mask = axis_mask(self.rank(), axis);
+        check_indexed_output::<T>(self.layout.sizes(), &mask, keepdim)?;
         let pair = D::reduce_indexed(self.strided(), &mask, ExtremeAt::<W>::default())?;
         Ok(self.reduced_pair(pair, &mask, keepdim))
     }
@@ -1070,3 +1092,62 @@ macro_rules! static_extremes {
 }
 static_extremes!(Largest, amax amax_dim amax_keepdim amax_dims amax_dims_keepdim, max max_dim max_keepdim, argmax argmax_dim argmax_keepdim, "max", "amax", "argmax", "largest");
 static_extremes!(Smallest, amin amin_dim amin_keepdim amin_dims amin_dims_keepdim, min min_dim min_keepdim, argmin argmin_dim argmin_keepdim, "min", "amin", "argmin", "smallest");
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    /// PyTorch's out-of-memory text for an output of `bytes` bytes.
+    fn oom(bytes: u64) -> String {
+        format!(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)"
+        )
+    }
+
+    #[test]
+    fn huge_outputs_of_empty_inputs_are_errors() {
+        // 2^40 outputs of no elements each: the output cannot be allocated,
+        // an `Err` (PyTorch's text, the output's bytes), never an abort.
+        let x = DynTensor::<f32>::zeros(&[0, 1 << 40]);
+        let f32_bytes = 4u64 << 40;
+        assert_eq!(x.sum(&[0], false).unwrap_err().to_string(), oom(f32_bytes));
+        assert_eq!(x.mean(&[0], true).unwrap_err().to_string(), oom(f32_bytes));
+        assert_eq!(x.prod(0, false).unwrap_err().to_string(), oom(f32_bytes));
+        assert_eq!(x.all(&[0], false).unwrap_err().to_string(), oom(1 << 40));
+        // Integer sums are int64.
+        let i = DynTensor::<i32>::zeros(&[0, 1 << 40]);
+        assert_eq!(i.sum(&[0], false).unwrap_err().to_string(), oom(8 << 40));
+        // The ones that need an element say so first.
+        assert_eq!(
+            x.amax(&[0], false).unwrap_err().to_string(),
+            "amax(): Expected reduction dim 0 to have non-zero size."
+        );
+        assert_eq!(
+            x.max(0, false).unwrap_err().to_string(),
+            "max(): Expected reduction dim 0 to have non-zero size."
+        );
+        assert!(x.argmin(0, false).is_err());
+        // Outputs whose bytes overflow: PyTorch's overflow error.
+        let x = DynTensor::<f32>::zeros(&[0, 1 << 62]);
+        assert_eq!(
+            x.sum(&[0], true).unwrap_err().to_string(),
+            "Storage size calculation overflowed with sizes=[1, 4611686018427387904]"
+        );
+    }
+
+    #[test]
+    fn max_with_indices_fills_both_outputs() {
+        // Rows and columns plans, values and indices written in step.
+        let x = DynTensor::<i32>::from_vec((0..6).map(|i| (i * 7) % 5).collect(), &[2, 3]).unwrap();
+        let (values, indices) = x.max(0, false).unwrap();
+        assert_eq!(
+            (values.to_vec(), indices.to_vec()),
+            (vec![1, 3, 4], vec![1, 1, 0])
+        );
+        let (values, indices) = x.min(1, true).unwrap();
+        assert_eq!(
+            (values.to_vec(), indices.to_vec()),
+            (vec![0, 0], vec![0, 2])
+        );
+    }
+}

@@ -10,7 +10,7 @@ use crate::layout::{
 };
 use crate::shape::{FixedShape, Shape, SizeArray, StaticDim};
 use crate::storage::Cpu;
-use crate::storage::cpu::CpuBuffer;
+use crate::storage::cpu::{CpuBuffer, try_collect};
 
 /// Sizes as PyTorch prints them in messages (`i64`).
 fn signed(sizes: &[usize]) -> Vec<isize> {
@@ -97,7 +97,7 @@ impl<T: Numeric, N: StaticDim> Tensor<T, (N,), Cpu> {
     /// assert_eq!(b.to_vec(), vec![0, 1, 2]);
     /// ```
     pub fn arange() -> Self {
-        let data: Vec<T> = (0..N::N).map(T::from_index).collect();
+        let data = try_collect((0..N::N).map(T::from_index)).or_panic();
         Tensor::from_buffer(data.into(), StridedLayout::contiguous([N::N]))
     }
 }

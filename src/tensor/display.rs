@@ -29,7 +29,12 @@ impl<T: Element, S: Shape, R: Repr> fmt::Display for Tensor<T, S, Cpu, R> {
     /// assert_eq!(big.to_string(), "tensor([1.0000e+10, 5.0000e-01])");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&format_tensor(self.layout().sizes(), &self.to_vec()))
+        // Only the printed elements are read (the edges of a large tensor).
+        f.write_str(&format_tensor(self.layout().sizes(), |index| {
+            *self
+                .get(index)
+                .expect("a printed index is an index of the sizes")
+        }))
     }
 }
 
@@ -46,5 +51,35 @@ impl<T: Element, S: Shape, R: Repr> fmt::Debug for Tensor<T, S, Cpu, R> {
             T::DTYPE.name(),
             self.device()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    #[test]
+    fn huge_expanded_tensors_print_their_edges_only() {
+        let x = DynTensor::<f32>::from_vec(vec![1.5], &[1]).unwrap();
+        let big = x.expand(&[1 << 20, 1 << 20]).unwrap();
+        assert_eq!(
+            big.to_string(),
+            "tensor([[1.5000, 1.5000, 1.5000,  ..., 1.5000, 1.5000, 1.5000],
+        [1.5000, 1.5000, 1.5000,  ..., 1.5000, 1.5000, 1.5000],
+        [1.5000, 1.5000, 1.5000,  ..., 1.5000, 1.5000, 1.5000],
+        ...,
+        [1.5000, 1.5000, 1.5000,  ..., 1.5000, 1.5000, 1.5000],
+        [1.5000, 1.5000, 1.5000,  ..., 1.5000, 1.5000, 1.5000],
+        [1.5000, 1.5000, 1.5000,  ..., 1.5000, 1.5000, 1.5000]])"
+        );
+        // Copying them all is PyTorch's out-of-memory error: a panic with
+        // its text, not an abort.
+        let huge = x.expand(&[1 << 62]).unwrap();
+        let copy = std::panic::catch_unwind(|| huge.to_vec()).unwrap_err();
+        let text = copy.downcast_ref::<String>().unwrap();
+        assert!(
+            text.contains("DefaultCPUAllocator: can't allocate memory"),
+            "{text}"
+        );
     }
 }

@@ -6,6 +6,8 @@
 //! elements (seen as [`Scalar`]s); `Display` for tensors calls it.
 
 use crate::dtype::{DType, Element, Scalar};
+use crate::error::OrPanic;
+use crate::storage::cpu::try_vec_with_capacity;
 
 /// Digits after the point (`PRINT_OPTS.precision`).
 const PRECISION: usize = 4;
@@ -18,18 +20,23 @@ const LINEWIDTH: usize = 80;
 /// `len("tensor(")`.
 const PREFIX: &str = "tensor(";
 
-/// PyTorch's `str(tensor)` of a CPU tensor with these sizes and row-major
-/// elements.
+/// PyTorch's `str(tensor)` of a CPU tensor with these sizes, whose element
+/// at an index is `element(index)`. Only the printed elements are read
+/// (the edges, above [`THRESHOLD`] elements): a tensor of 2^40 expanded
+/// elements prints as quickly as a small one.
 ///
 /// ```text
-/// assert_eq!(format_tensor(&[2, 2], &[1.0f32, 2.0, 3.0, 4.5]),
+/// let v = [1.0f32, 2.0, 3.0, 4.5];
+/// assert_eq!(format_tensor(&[2, 2], |i| v[i[0] * 2 + i[1]]),
 ///            "tensor([[1.0000, 2.0000],\n        [3.0000, 4.5000]])");
-/// assert_eq!(format_tensor(&[0, 3], &[0i64; 0]),
+/// assert_eq!(format_tensor(&[0, 3], |_| 0i64),
 ///            "tensor([], size=(0, 3), dtype=torch.int64)");
 /// ```
-pub(crate) fn format_tensor<T: Element>(sizes: &[usize], values: &[T]) -> String {
+pub(crate) fn format_tensor<T: Element>(
+    sizes: &[usize],
+    element: impl Fn(&[usize]) -> T,
+) -> String {
     let numel = crate::layout::numel(sizes);
-    assert_eq!(numel, values.len(), "the elements do not fill the sizes");
     let dtype = T::DTYPE;
     let indent = PREFIX.len();
     let mut suffixes = Vec::new();
@@ -47,10 +54,49 @@ pub(crate) fn format_tensor<T: Element>(sizes: &[usize], values: &[T]) -> String
         if !matches!(dtype, DType::F32 | DType::C64 | DType::I64 | DType::Bool) {
             suffixes.push(format!("dtype={dtype}"));
         }
-        let values: Vec<Scalar> = values.iter().map(|v| v.to_scalar()).collect();
-        tensor_str(sizes, &values, indent)
+        let summarize = numel > THRESHOLD;
+        let shown = Shown::new(sizes, summarize, |index| element(index).to_scalar());
+        let formatters = Formatters::new(&shown.values);
+        block(sizes, &shown.lens, &shown.values, indent, &formatters)
     };
     add_suffixes(format!("{PREFIX}{body}"), &suffixes, indent)
+}
+
+/// The elements a print shows (`get_summarized_data` when summarizing, else
+/// all), in row-major order of the shown indices: along each dimension the
+/// indices of [`shown_indices`], `lens` of them.
+struct Shown {
+    lens: Vec<usize>,
+    values: Vec<Scalar>,
+}
+
+impl Shown {
+    /// The shown elements of a tensor of `sizes` (none 0).
+    fn new(sizes: &[usize], summarize: bool, element: impl Fn(&[usize]) -> Scalar) -> Self {
+        let indices: Vec<Vec<usize>> = sizes.iter().map(|&n| shown_indices(n, summarize)).collect();
+        let lens: Vec<usize> = indices.iter().map(Vec::len).collect();
+        // At most the tensor's elements, each index of its sizes: fits.
+        let count: usize = lens.iter().product();
+        // Allocated fallibly: a panic with PyTorch's out-of-memory text,
+        // not an abort, for a print too large to hold.
+        let mut values = try_vec_with_capacity(count).or_panic();
+        let mut at = vec![0; sizes.len()];
+        let mut index: Vec<usize> = indices.iter().map(|i| i[0]).collect();
+        for _ in 0..count {
+            values.push(element(&index));
+            // The next shown index, row-major.
+            for d in (0..sizes.len()).rev() {
+                at[d] += 1;
+                if at[d] < lens[d] {
+                    index[d] = indices[d][at[d]];
+                    break;
+                }
+                at[d] = 0;
+                index[d] = indices[d][0];
+            }
+        }
+        Shown { lens, values }
+    }
 }
 
 /// Python's `str(tuple(sizes))`: `(0, 3)`, `(0,)`.
@@ -85,20 +131,6 @@ fn add_suffixes(mut out: String, suffixes: &[String], indent: usize) -> String {
     out
 }
 
-/// `_tensor_str` of a non-empty tensor: the formatters see only the
-/// printed elements (`get_summarized_data`), then the nested brackets.
-fn tensor_str(sizes: &[usize], values: &[Scalar], indent: usize) -> String {
-    let summarize = values.len() > THRESHOLD;
-    let formatters = if summarize {
-        let mut shown = Vec::new();
-        summarized(sizes, values, &mut shown);
-        Formatters::new(&shown)
-    } else {
-        Formatters::new(values)
-    };
-    block(sizes, values, indent, summarize, &formatters)
-}
-
 /// The indices printed along a dimension of size `n`: the edges when
 /// summarizing a long one, else all.
 fn shown_indices(n: usize, summarize: bool) -> Vec<usize> {
@@ -109,40 +141,29 @@ fn shown_indices(n: usize, summarize: bool) -> Vec<usize> {
     }
 }
 
-/// `get_summarized_data`: the elements a summarized print shows.
-fn summarized(sizes: &[usize], values: &[Scalar], out: &mut Vec<Scalar>) {
-    let Some((&n, inner)) = sizes.split_first() else {
-        out.push(values[0]);
-        return;
-    };
-    let stride = values.len() / n;
-    for i in shown_indices(n, true) {
-        summarized(inner, &values[i * stride..(i + 1) * stride], out);
-    }
-}
-
 /// `_tensor_str_with_formatter`: one (sub)tensor whose `[` is at column
-/// `indent`.
+/// `indent`, of the shown elements `values` (`lens` shown along each of
+/// `sizes`).
 fn block(
     sizes: &[usize],
+    lens: &[usize],
     values: &[Scalar],
     indent: usize,
-    summarize: bool,
     formatters: &Formatters,
 ) -> String {
     match sizes {
         [] => formatters.element(values[0]),
-        [n] => vector(*n, values, indent, summarize, formatters),
+        [n] => vector(*n, values, indent, formatters),
         [n, ..] => {
-            let stride = values.len() / n;
+            let shown = lens[0];
+            let stride = values.len() / shown;
             let mut slices = Vec::new();
-            let indices = shown_indices(*n, summarize);
-            for (k, &i) in indices.iter().enumerate() {
-                if k == EDGEITEMS && indices.len() < *n {
+            for k in 0..shown {
+                if k == EDGEITEMS && shown < *n {
                     slices.push(String::from("..."));
                 }
-                let sub = &values[i * stride..(i + 1) * stride];
-                slices.push(block(&sizes[1..], sub, indent + 1, summarize, formatters));
+                let sub = &values[k * stride..(k + 1) * stride];
+                slices.push(block(&sizes[1..], &lens[1..], sub, indent + 1, formatters));
             }
             let separator = format!(
                 ",{}{}",
@@ -154,22 +175,16 @@ fn block(
     }
 }
 
-/// `_vector_str`: one row, wrapped to the line width.
-fn vector(
-    n: usize,
-    values: &[Scalar],
-    indent: usize,
-    summarize: bool,
-    formatters: &Formatters,
-) -> String {
+/// `_vector_str`: one row of size `n`, of the shown elements `values`,
+/// wrapped to the line width.
+fn vector(n: usize, values: &[Scalar], indent: usize, formatters: &Formatters) -> String {
     let per_line = (LINEWIDTH.saturating_sub(indent) / formatters.element_length()).max(1);
-    let indices = shown_indices(n, summarize);
     let mut data = Vec::new();
-    for (k, &i) in indices.iter().enumerate() {
-        if k == EDGEITEMS && indices.len() < n {
+    for (k, &value) in values.iter().enumerate() {
+        if k == EDGEITEMS && values.len() < n {
             data.push(String::from(" ..."));
         }
-        data.push(formatters.element(values[i]));
+        data.push(formatters.element(value));
     }
     let lines: Vec<String> = data.chunks(per_line).map(|line| line.join(", ")).collect();
     let separator = format!(",\n{}", " ".repeat(indent + 1));
@@ -385,28 +400,63 @@ mod tests {
         assert_eq!(wrapped, format!("{long},\n       dtype=torch.int32)"));
     }
 
+    /// `format_tensor` of row-major `values`.
+    fn format_values<T: Element>(sizes: &[usize], values: &[T]) -> String {
+        assert_eq!(crate::layout::numel(sizes), values.len());
+        format_tensor(sizes, |index| {
+            let at = index.iter().zip(sizes).fold(0, |at, (&i, &n)| at * n + i);
+            values[at]
+        })
+    }
+
+    #[test]
+    fn summarized_prints_read_only_the_edges() {
+        use std::cell::Cell;
+        let reads = Cell::new(0usize);
+        let text = format_tensor(&[1 << 40, 1 << 20], |index| {
+            reads.set(reads.get() + 1);
+            (index[0] % 7 + index[1] % 5) as i64
+        });
+        assert_eq!(reads.get(), 36);
+        assert_eq!(
+            text,
+            "tensor([[ 0,  1,  2,  ...,  3,  4,  0],
+        [ 1,  2,  3,  ...,  4,  5,  1],
+        [ 2,  3,  4,  ...,  5,  6,  2],
+        ...,
+        [ 6,  7,  8,  ...,  9, 10,  6],
+        [ 0,  1,  2,  ...,  3,  4,  0],
+        [ 1,  2,  3,  ...,  4,  5,  1]])"
+        );
+        let values: Vec<i32> = (0..2000).collect();
+        assert_eq!(
+            format_values(&[2, 1000], &values),
+            "tensor([[   0,    1,    2,  ...,  997,  998,  999],\n        [1000, 1001, 1002,  ..., 1997, 1998, 1999]], dtype=torch.int32)"
+        );
+    }
+
     #[test]
     fn formats_every_kind() {
         use num_complex::Complex;
-        assert_eq!(format_tensor(&[], &[3.5f32]), "tensor(3.5000)");
+        assert_eq!(format_values(&[], &[3.5f32]), "tensor(3.5000)");
         assert_eq!(
-            format_tensor(&[2, 2], &[1.0f32, 2.0, 3.0, 4.5]),
+            format_values(&[2, 2], &[1.0f32, 2.0, 3.0, 4.5]),
             "tensor([[1.0000, 2.0000],\n        [3.0000, 4.5000]])"
         );
         assert_eq!(
-            format_tensor(&[2], &[Complex::new(1.0f32, -0.0), Complex::new(2.0, 3.0)]),
+            format_values(&[2], &[Complex::new(1.0f32, -0.0), Complex::new(2.0, 3.0)]),
             "tensor([1.-0.j, 2.+3.j])"
         );
         assert_eq!(
-            format_tensor(&[2], &[true, false]),
+            format_values(&[2], &[true, false]),
             "tensor([ True, False])"
         );
         assert_eq!(
-            format_tensor(&[0, 3], &[0i64; 0]),
+            format_values(&[0, 3], &[0i64; 0]),
             "tensor([], size=(0, 3), dtype=torch.int64)"
         );
         assert_eq!(
-            format_tensor(&[2], &[1i32, 2]),
+            format_values(&[2], &[1i32, 2]),
             "tensor([1, 2], dtype=torch.int32)"
         );
     }

@@ -43,11 +43,13 @@ where
     A: SizeArray,
 {
     let at = layout.index_offset(index)?;
-    // SAFETY: `at` is a checked index into the layout, and layouts never
-    // reach past the end of their storage, so `at < data.len()`. The
-    // storage lives at least as long as `'a` (owned, or borrowed for
-    // longer), and no writer can exist while `data` is borrowed: writable
-    // tensors are owned or exclusive borrows.
+    // SAFETY: `at` is the storage index of an index of the layout (each
+    // position checked against its size), and every index of a tensor's
+    // layout lies inside its storage (the tensor invariant, checked when the
+    // layout was attached to the tensor), so `at < data.len()` and the sum
+    // did not overflow. The storage lives at least as long as `'a` (owned,
+    // or borrowed for longer), and no writer can exist while `data` is
+    // borrowed: writable tensors are owned or exclusive borrows.
     Ok(unsafe { &*data.ptr().as_ptr().add(at) })
 }
 
@@ -65,7 +67,8 @@ impl<T: Element, S: Shape, R: Writable> Tensor<T, S, Cpu, R> {
         let at = self.layout.index_offset(index)?;
         // SAFETY: `at < self.data.len()` as in `get`. A writable tensor owns
         // its storage or borrows it exclusively, and its layout never puts two
-        // indices on one element, so this is the only reference to the element
+        // indices on one element (checked for writable layouts when the
+        // layout was attached), so this is the only reference to the element
         // for the duration of `&mut self`.
         Ok(unsafe { &mut *R::ptr_mut(&mut self.data).as_ptr().add(at) })
     }

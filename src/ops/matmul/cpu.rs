@@ -17,10 +17,12 @@ use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::layout::checked_numel;
 use crate::ops::parallel::for_each_index;
-use crate::storage::cpu::CpuBuffer;
+use crate::storage::cpu::{CpuBuffer, try_vec_with_capacity};
 use crate::storage::{Cpu, StridedRef};
+use core::mem::MaybeUninit;
 use half::{bf16, f16};
 use num_complex::Complex;
+use std::sync::{Mutex, PoisonError};
 
 /// Products with at least this many multiply-adds (`m * k * n`) are split
 /// across threads; smaller ones run on one.
@@ -31,8 +33,9 @@ pub const PARALLEL_MIN_MKN: usize = 64 * 64 * 64;
 pub const BATCH_PARALLEL_MAX_MKN: usize = 256 * 256 * 256;
 
 /// One `m x k` times `k x n` product into `m` rows of `n` contiguous
-/// elements. Only this crate makes them, from a checked plan: every index
-/// `i * rows + j * cols` of an operand lies in its buffer, and `out` has
+/// elements. Only this crate makes them, from a checked plan, with `m`, `k`
+/// and `n` all at least 1: every index `i * rows + j * cols` of an operand
+/// lies in its buffer (so `a` and `b` point at elements), and `out` has
 /// room for `m * n` elements that nothing else touches.
 #[doc(hidden)]
 #[derive(Copy, Clone, Debug)]
@@ -63,12 +66,15 @@ pub struct Product<T> {
     note = "PyTorch: \"addmm_impl_cpu_\" not implemented for 'Bool'; cast to an integer type first"
 )]
 pub trait MatmulElement: Element {
-    /// Computes one product.
+    /// Computes one product, writing every element of its output; `Err`
+    /// (PyTorch's out-of-memory text) when scratch memory it needs (float16
+    /// and bfloat16 widen their operands to f32) cannot be allocated, and
+    /// then the output may be left unwritten.
     ///
     /// # Safety
     /// `p` must come from this crate's plan (see [`Product`]).
     #[doc(hidden)]
-    unsafe fn product(p: Product<Self>);
+    unsafe fn product(p: Product<Self>) -> Result<(), Error>;
 }
 
 /// The gemm crates' parallelism for `threads`.
@@ -139,7 +145,7 @@ fn column_major<T>(
 macro_rules! gemm_product {
     ($($t:ty => $kernels:path),*) => {$(
         impl MatmulElement for $t {
-            unsafe fn product(p: Product<Self>) {
+            unsafe fn product(p: Product<Self>) -> Result<(), Error> {
                 use $kernels as kernels;
                 let (m, n, dst_cs, dst_rs, lhs, lhs_cs, lhs_rs, rhs, rhs_cs, rhs_rs) =
                     column_major(&p);
@@ -148,8 +154,11 @@ macro_rules! gemm_product {
                 // elements of its own; the kernel reads `a` and `b` at
                 // exactly those indices (here as `b^T a^T`, the same
                 // elements) and, with `read_dst` false, only writes `out`.
-                // Strides fit in `isize`: they index allocations, which
-                // never exceed it, and none is negative.
+                // Strides fit in `isize`: each is 0 or the step between two
+                // elements of one allocation (`matmul_buffer` sets those of
+                // dimensions of size 1 to 0; the widened products pass
+                // contiguous ones), and an allocation never exceeds
+                // `isize::MAX` bytes; none is negative.
                 unsafe {
                     kernels::get_gemm_fn()(
                         m,
@@ -173,6 +182,7 @@ macro_rules! gemm_product {
                         parallelism(p.threads),
                     )
                 }
+                Ok(())
             }
         }
     )*};
@@ -184,7 +194,8 @@ gemm_product!(
     Complex<f64> => gemm_c64::gemm::f64
 );
 
-/// `rows x cols` elements of a strided matrix, widened to f32, row-major.
+/// `rows x cols` elements of a strided matrix, widened to f32, row-major;
+/// `Err` when the memory cannot be had.
 ///
 /// # Safety
 /// Every index `i * strides.rows + j * strides.cols` lies in the buffer at `ptr`.
@@ -194,8 +205,9 @@ unsafe fn widen<T: Copy>(
     cols: usize,
     strides: MatrixStrides,
     to_f32: fn(T) -> f32,
-) -> Vec<f32> {
-    let mut out = Vec::with_capacity(rows * cols);
+) -> Result<Vec<f32>, Error> {
+    // `rows * cols` elements of the operand exist, so the count fits.
+    let mut out = try_vec_with_capacity(rows * cols)?;
     for i in 0..rows {
         for j in 0..cols {
             // SAFETY: an index of the matrix, in the buffer by the contract.
@@ -204,24 +216,26 @@ unsafe fn widen<T: Copy>(
             }));
         }
     }
-    out
+    Ok(out)
 }
 
 macro_rules! widened_product {
     ($($t:ty),*) => {$(
         impl MatmulElement for $t {
-            unsafe fn product(p: Product<Self>) {
+            unsafe fn product(p: Product<Self>) -> Result<(), Error> {
                 let Product { m, k, n, .. } = p;
                 // SAFETY: the plan's indices of both operands are in bounds.
                 let (a, b) = unsafe {
                     (
-                        widen(p.a, m, k, p.a_strides, <$t>::to_f32),
-                        widen(p.b, k, n, p.b_strides, <$t>::to_f32),
+                        widen(p.a, m, k, p.a_strides, <$t>::to_f32)?,
+                        widen(p.b, k, n, p.b_strides, <$t>::to_f32)?,
                     )
                 };
-                let mut out = vec![0f32; m * n];
+                let mut out = try_vec_with_capacity::<f32>(m * n)?;
+                out.resize(m * n, 0.0);
                 // SAFETY: contiguous row-major f32 matrices of the product's
-                // sizes, and an output of `m * n` elements of its own.
+                // sizes (none 0), and an output of `m * n` elements of its
+                // own.
                 unsafe {
                     f32::product(Product {
                         m,
@@ -233,12 +247,13 @@ macro_rules! widened_product {
                         b_strides: MatrixStrides { rows: n, cols: 1 },
                         out: out.as_mut_ptr(),
                         threads: p.threads,
-                    })
+                    })?
                 };
                 for (i, &x) in out.iter().enumerate() {
                     // SAFETY: `out` of the product holds `m * n` elements.
                     unsafe { p.out.add(i).write(<$t>::from_f32(x)) };
                 }
+                Ok(())
             }
         }
     )*};
@@ -269,6 +284,8 @@ unsafe fn integer_product<T: Numeric>(p: Product<T>) {
                 // SAFETY: index (i, kk) of `a` and row `kk` of `b` are
                 // indices of the plan, in bounds by the contract.
                 let aik = unsafe { *p.a.add(i * p.a_strides.rows + kk * p.a_strides.cols) };
+                // SAFETY: the start of row `kk` of `b`, index (kk, 0) of the
+                // plan (`n` is at least 1), in bounds by the contract.
                 let b_row = unsafe { p.b.add(kk * p.b_strides.rows) };
                 if p.b_strides.cols == 1 {
                     // SAFETY: a contiguous row of `n` elements of `b`.
@@ -291,9 +308,10 @@ unsafe fn integer_product<T: Numeric>(p: Product<T>) {
 macro_rules! integer_element {
     ($($t:ty),*) => {$(
         impl MatmulElement for $t {
-            unsafe fn product(p: Product<Self>) {
+            unsafe fn product(p: Product<Self>) -> Result<(), Error> {
                 // SAFETY: the caller's contract is the same.
-                unsafe { integer_product(p) }
+                unsafe { integer_product(p) };
+                Ok(())
             }
         }
     )*};
@@ -339,36 +357,67 @@ impl MatmulBackend for Cpu {
     ) -> Result<CpuBuffer<T>, Error> {
         let len = checked_numel(plan.out_sizes())?;
         let (m, k, n) = plan.mkn();
+        if len == 0 || k == 0 {
+            // Nothing to read: no products run, so no pointer into an
+            // operand is formed (an empty operand's offset may lie past its
+            // storage). A sum of no terms is 0.
+            return CpuBuffer::try_full(len, T::ZERO);
+        }
         let count = plan.batch_count();
         let mkn = m.saturating_mul(k).saturating_mul(n);
+        // A dimension of size 1 takes no steps, so its stride may be
+        // anything a layout allows (even more than the `isize` the gemm
+        // kernels take): it is set to 0. Every other stride steps between
+        // elements of a non-empty operand, so it is below the operand's
+        // storage length, at most `isize::MAX`.
+        let step = |size: usize, stride: usize| if size > 1 { stride } else { 0 };
+        let a_strides = MatrixStrides {
+            rows: step(m, plan.a.rows),
+            cols: step(k, plan.a.cols),
+        };
+        let b_strides = MatrixStrides {
+            rows: step(k, plan.b.rows),
+            cols: step(n, plan.b.cols),
+        };
         let threads = rayon::current_num_threads();
+        // Neither operand is empty (`m`, `k`, `n` and the batch are all at
+        // least 1, since the output has elements and `k` is not 0), so each
+        // offset is an index of its operand's layout, inside its buffer (the
+        // tensor invariant, checked when the layout was attached to the
+        // tensor).
         // SAFETY: the offsets are the operands' own, inside their buffers.
         let a_start = Shared(unsafe { a.ptr.as_ptr().add(a.offset) });
+        // SAFETY: as above.
         let b_start = Shared(unsafe { b.ptr.as_ptr().add(b.offset) });
-        CpuBuffer::try_new_with(len, |out| {
-            if len == 0 {
-                return;
-            }
+        let failed: Mutex<Option<Error>> = Mutex::new(None);
+        let fill = |out: &mut [MaybeUninit<T>]| {
             let out = Shared(out.as_mut_ptr().cast::<T>());
             let run = |index: usize, threads: usize| {
                 let (a_offset, b_offset) = plan.batch_offsets(index);
                 // SAFETY: the plan comes from checked operands, so each
-                // product's indices lie in the operands' buffers; product
-                // `index` owns output elements `index * m * n ..` of the
-                // `count * m * n` allocated, which it writes before anything
-                // reads them.
-                unsafe {
+                // product's indices lie in the operands' buffers (the batch
+                // offsets are those of element (0, 0) of product `index`,
+                // an element: no size is 0); product `index` owns output
+                // elements `index * m * n ..` of the `count * m * n`
+                // allocated, which it writes before anything reads them.
+                let done = unsafe {
                     T::product(Product {
                         m,
                         k,
                         n,
                         a: a_start.get().add(a_offset),
-                        a_strides: plan.a,
+                        a_strides,
                         b: b_start.get().add(b_offset),
-                        b_strides: plan.b,
+                        b_strides,
                         out: out.get().add(index * m * n),
                         threads,
                     })
+                };
+                if let Err(e) = done {
+                    failed
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(e);
                 }
             };
             if count > 1 && threads > 1 && mkn < BATCH_PARALLEL_MAX_MKN {
@@ -377,6 +426,59 @@ impl MatmulBackend for Cpu {
                 let threads = if mkn >= PARALLEL_MIN_MKN { threads } else { 1 };
                 (0..count).for_each(|i| run(i, threads));
             }
-        })
+            match failed.lock().unwrap_or_else(PoisonError::into_inner).take() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        };
+        // SAFETY: when no product failed, every product wrote its `m * n`
+        // elements, and the `count` products cover the output.
+        unsafe { CpuBuffer::try_new_fallible(len, fill) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MatmulElement;
+    use crate::prelude::*;
+
+    /// Empty operands whose storage offset is far into (or past the end of)
+    /// their storage: no pointer is formed from their offsets, and the
+    /// results are PyTorch's (empty, or zeros for an empty sum).
+    fn empty_operands<T: MatmulElement>() {
+        let a = DynTensor::<T>::zeros(&[4, 8]);
+        // (0, 8) at offset 32, one past the last element.
+        let rows = a.narrow(0, 4, 0).unwrap();
+        assert_eq!(rows.shape(), [0, 8]);
+        assert_eq!(rows.storage_offset(), 32);
+        let b = DynTensor::<T>::ones(&[8, 3]);
+        let c = rows.matmul(&b).unwrap();
+        assert_eq!(c.shape(), [0, 3]);
+        assert!(c.to_vec().is_empty());
+        // k = 0: (4, 0) at offset 8 times (0, 3) at offset 9.
+        let a0 = a.narrow(1, 8, 0).unwrap();
+        let ones = DynTensor::<T>::ones(&[3, 3]);
+        let b0 = ones.narrow(0, 3, 0).unwrap();
+        assert_eq!(b0.storage_offset(), 9);
+        let c = a0.matmul(&b0).unwrap();
+        assert_eq!(c.shape(), [4, 3]);
+        assert_eq!(c.to_vec(), vec![T::ZERO; 12]);
+        // A batch of none, and a vector of none.
+        let batches = DynTensor::<T>::zeros(&[2, 4, 8]);
+        let batch = batches.narrow(0, 2, 0).unwrap();
+        assert_eq!(batch.matmul(&b).unwrap().shape(), [0, 4, 3]);
+        let eight = DynTensor::<T>::zeros(&[8]);
+        let v = eight.narrow(0, 8, 0).unwrap();
+        assert_eq!(v.matmul(&b0).unwrap().to_vec(), vec![T::ZERO; 3]);
+        assert_eq!(v.matmul(&v).unwrap().to_vec(), vec![T::ZERO]);
+    }
+
+    #[test]
+    fn empty_operands_with_large_offsets() {
+        empty_operands::<f32>();
+        empty_operands::<f64>();
+        empty_operands::<half::f16>();
+        empty_operands::<i32>();
+        empty_operands::<num_complex::Complex<f32>>();
     }
 }

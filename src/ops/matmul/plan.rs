@@ -193,11 +193,14 @@ pub(crate) fn check_matmul(a: Operand<'_>, b: Operand<'_>) -> Result<(), Error> 
             // The larger operand folds into the rows of a matrix (the right
             // one transposed, when it is the larger), and `mm` or `mv`
             // multiplies it by the other one.
+            // (Products wrap: leaving out a size 0, they may pass `usize`,
+            // and they only go into an error message; PyTorch's `int64`
+            // arithmetic wraps the same way.)
             let (rows, inner, other): (usize, usize, &[usize]) = if da >= db {
-                (sa[..da - 1].iter().product(), sa[da - 1], sb)
+                (wrapping_product(&sa[..da - 1]), sa[da - 1], sb)
             } else {
-                let batch: usize = sb[..db - 2].iter().product();
-                (batch * sb[db - 1], sb[db - 2], sa)
+                let batch = wrapping_product(&sb[..db - 2]);
+                (batch.wrapping_mul(sb[db - 1]), sb[db - 2], sa)
             };
             match *other {
                 [v] => check_mv(&[rows, inner], &[v]),
@@ -213,7 +216,9 @@ pub(crate) fn check_matmul(a: Operand<'_>, b: Operand<'_>) -> Result<(), Error> 
             let batch_b = &sb[..db.saturating_sub(2)];
             let mut batch: Dims = SmallVec::from_elem(0, batch_a.len().max(batch_b.len()));
             broadcast_sizes_into(batch_a, batch_b, &mut batch)?;
-            let count = batch.iter().product();
+            // Only for the message: wrapping, as above (the output's size is
+            // checked later).
+            let count = wrapping_product(&batch);
             let inner_a = sa[da - 1];
             let inner_b = if db > 1 { sb[db - 2] } else { sb[0] };
             if inner_a != inner_b {
@@ -226,6 +231,12 @@ pub(crate) fn check_matmul(a: Operand<'_>, b: Operand<'_>) -> Result<(), Error> 
             Ok(())
         }
     }
+}
+
+/// The product of `sizes`, wrapping on overflow (as PyTorch's `int64`
+/// products do in practice): for error messages of sizes not yet checked.
+fn wrapping_product(sizes: &[usize]) -> usize {
+    sizes.iter().fold(1usize, |p, &n| p.wrapping_mul(n))
 }
 
 /// PyTorch's `should_fold`: a batch (rank >= 3) times a matrix or a vector
@@ -428,14 +439,27 @@ impl MatmulPlan {
             // One row: its stride is free to be the innermost batch stride.
             rows.rows = self.a_batch_strides[keep[keep.len() - 1]];
         }
-        let mut step = rows.rows * self.m;
+        // Checked products: an empty operand's strides may be anything, and
+        // its other sizes large; a product that overflows does not fold.
+        let Some(mut step) = rows.rows.checked_mul(self.m) else {
+            return;
+        };
         for &i in keep.iter().rev() {
             if self.a_batch_strides[i] != step {
                 return;
             }
-            step *= self.batch[i];
+            let Some(next) = step.checked_mul(self.batch[i]) else {
+                return;
+            };
+            step = next;
         }
-        self.m *= keep.iter().map(|&i| self.batch[i]).product::<usize>();
+        let Some(m) = keep
+            .iter()
+            .try_fold(self.m, |m, &i| m.checked_mul(self.batch[i]))
+        else {
+            return;
+        };
+        self.m = m;
         self.a = rows;
         self.batch.clear();
         self.a_batch_strides.clear();
@@ -447,9 +471,10 @@ impl MatmulPlan {
         &self.out_sizes
     }
 
-    /// The number of `m x k` times `k x n` products.
+    /// The number of `m x k` times `k x n` products (0 when a batch size
+    /// is; the product of the others may overflow then, and is not formed).
     pub fn batch_count(&self) -> usize {
-        self.batch.iter().product()
+        crate::layout::numel(&self.batch)
     }
 
     /// `(m, k, n)` of each product.

@@ -81,7 +81,7 @@ fn take_block(bytes: usize) -> Option<NonNull<u8>> {
 /// Returns a block to the cache, or to the allocator when the cache is full.
 fn give_block(ptr: NonNull<u8>, bytes: usize) {
     let kept = with_cache(|c| {
-        if c.bytes + bytes > c.limit {
+        if c.bytes.saturating_add(bytes) > c.limit {
             return false;
         }
         c.bytes += bytes;
@@ -121,6 +121,61 @@ pub fn cached_bytes() -> usize {
     with_cache(|c| c.bytes)
 }
 
+/// PyTorch's out-of-memory error for `len` elements of `T` (the bytes
+/// saturate where they would overflow).
+pub(crate) fn out_of_memory<T>(len: usize) -> Error {
+    Error::OutOfMemory {
+        bytes: len.saturating_mul(size_of::<T>()),
+    }
+}
+
+/// An empty `Vec` with room for exactly `len` elements, or PyTorch's
+/// out-of-memory error: how every allocation whose size a tensor or a
+/// caller decides is made (`vec!`, `Vec::with_capacity` and `collect`
+/// abort the process when the memory cannot be had).
+///
+/// ```text
+/// let v: Vec<f32> = try_vec_with_capacity(1 << 10)?;   // len 0, capacity 1024
+/// assert!(try_vec_with_capacity::<f32>(1 << 62).is_err());
+/// ```
+pub(crate) fn try_vec_with_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| out_of_memory::<T>(len))?;
+    Ok(v)
+}
+
+/// The items of `iter` in a `Vec` allocated as [`try_vec_with_capacity`]
+/// (for the length the iterator reports; more items grow it fallibly).
+pub(crate) fn try_collect<T>(iter: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>, Error> {
+    let mut v = try_vec_with_capacity(iter.len())?;
+    for x in iter {
+        if v.len() == v.capacity() {
+            v.try_reserve(1)
+                .map_err(|_| out_of_memory::<T>(v.len() + 1))?;
+        }
+        v.push(x);
+    }
+    Ok(v)
+}
+
+/// [`try_collect`] into a `SmallVec` (inline up to its array's length).
+pub(crate) fn try_collect_small<A: smallvec::Array>(
+    iter: impl ExactSizeIterator<Item = A::Item>,
+) -> Result<smallvec::SmallVec<A>, Error> {
+    let mut v = smallvec::SmallVec::new();
+    v.try_reserve_exact(iter.len())
+        .map_err(|_| out_of_memory::<A::Item>(iter.len()))?;
+    for x in iter {
+        if v.len() == v.capacity() {
+            v.try_reserve(1)
+                .map_err(|_| out_of_memory::<A::Item>(v.len() + 1))?;
+        }
+        v.push(x);
+    }
+    Ok(v)
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(ptr: NonNull<u8>, bytes: usize) {
     // SAFETY: the range is one block we just allocated; `madvise` only
@@ -132,6 +187,9 @@ fn advise_huge_pages(ptr: NonNull<u8>, bytes: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: NonNull<u8>, _: usize) {}
+
+/// What writes a new buffer's elements, behind a trait object.
+type Fill<'a, T> = dyn FnMut(&mut [MaybeUninit<T>]) -> Result<(), Error> + 'a;
 
 /// Where a buffer's memory came from, and so how it is given back.
 #[derive(Debug)]
@@ -177,26 +235,51 @@ impl<T: Element> From<Vec<T>> for CpuBuffer<T> {
 
 impl<T: Element> CpuBuffer<T> {
     /// A buffer of `len` elements, written by `fill` through the
-    /// uninitialized slice it is given; `fill` must initialize every element.
-    /// `Err` (PyTorch's out-of-memory text) when the memory cannot be had.
-    pub(crate) fn try_new_with(
+    /// uninitialized slice it is given. `Err` (PyTorch's out-of-memory
+    /// text) when the memory cannot be had.
+    ///
+    /// # Safety
+    /// `fill` must initialize every element of the slice (unless it
+    /// panics): the buffer takes them as initialized.
+    pub(crate) unsafe fn try_new_with(
         len: usize,
         fill: impl FnOnce(&mut [MaybeUninit<T>]),
     ) -> Result<Self, Error> {
-        let mut fill = Some(fill);
-        Self::try_new_with_dyn(len, &mut |slice| {
-            if let Some(fill) = fill.take() {
-                fill(slice)
-            }
-        })
+        // SAFETY: the caller's contract; the fill never fails.
+        unsafe {
+            Self::try_new_fallible(len, |slice| {
+                fill(slice);
+                Ok(())
+            })
+        }
     }
 
-    /// [`CpuBuffer::try_new_with`] behind a trait object: the allocation
-    /// is compiled once per element type, not once per caller.
-    fn try_new_with_dyn(
+    /// [`CpuBuffer::try_new_with`] whose `fill` may fail: its `Err` is
+    /// returned and the memory given back.
+    ///
+    /// # Safety
+    /// When `fill` returns `Ok`, it has initialized every element of the
+    /// slice.
+    pub(crate) unsafe fn try_new_fallible(
         len: usize,
-        fill: &mut dyn FnMut(&mut [MaybeUninit<T>]),
+        fill: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<(), Error>,
     ) -> Result<Self, Error> {
+        let mut fill = Some(fill);
+        // SAFETY: the caller's contract (`try_new_with_dyn` calls the
+        // closure at most once, which runs `fill`).
+        unsafe {
+            Self::try_new_with_dyn(len, &mut |slice| {
+                fill.take().expect("a buffer is filled once")(slice)
+            })
+        }
+    }
+
+    /// [`CpuBuffer::try_new_fallible`] behind a trait object: the
+    /// allocation is compiled once per element type, not once per caller.
+    ///
+    /// # Safety
+    /// As [`CpuBuffer::try_new_fallible`].
+    unsafe fn try_new_with_dyn(len: usize, fill: &mut Fill<'_, T>) -> Result<Self, Error> {
         let out_of_memory = |bytes| Error::OutOfMemory { bytes };
         let bytes = len
             .checked_mul(size_of::<T>())
@@ -205,14 +288,16 @@ impl<T: Element> CpuBuffer<T> {
         if bytes < POOL_MIN_BYTES {
             let mut v: Vec<T> = Vec::new();
             v.try_reserve_exact(len).map_err(|_| out_of_memory(bytes))?;
-            fill(&mut v.spare_capacity_mut()[..len]);
-            // SAFETY: `fill` initialized the first `len` elements.
+            fill(&mut v.spare_capacity_mut()[..len])?;
+            // SAFETY: `fill` returned `Ok`, so it initialized the first
+            // `len` elements (the caller's contract).
             unsafe { v.set_len(len) };
             return Ok(v.into());
         }
         let block_bytes = bytes.div_ceil(BLOCK_STEP) * BLOCK_STEP;
         let block = take_block(block_bytes).ok_or(out_of_memory(bytes))?;
-        // Zero-length until filled: if `fill` panics, the block goes back.
+        // Zero-length until filled: if `fill` fails or panics, the block
+        // goes back.
         let mut buffer = CpuBuffer {
             ptr: block.cast(),
             len: 0,
@@ -221,20 +306,26 @@ impl<T: Element> CpuBuffer<T> {
         };
         // SAFETY: the block holds at least `len` elements of `T` (`bytes`
         // rounded up) and is aligned to 2 MiB, more than any element needs;
-        // nothing else refers to it.
+        // nothing else refers to it. A slice of `MaybeUninit` needs no
+        // initialized elements.
         let slice = unsafe { core::slice::from_raw_parts_mut(block.as_ptr().cast(), len) };
-        fill(slice);
+        fill(slice)?;
+        // `fill` returned `Ok`: every element is initialized (the caller's
+        // contract).
         buffer.len = len;
         Ok(buffer)
     }
 
     /// `len` copies of `value`, or `Err` when the memory cannot be had.
     pub(crate) fn try_full(len: usize, value: T) -> Result<Self, Error> {
-        Self::try_new_with(len, |s| {
-            for x in s {
-                x.write(value);
-            }
-        })
+        // SAFETY: the loop writes every element.
+        unsafe {
+            Self::try_new_with(len, |s| {
+                for x in s {
+                    x.write(value);
+                }
+            })
+        }
     }
 
     /// The elements.
@@ -282,11 +373,15 @@ impl<T: Element> core::fmt::Debug for CpuBuffer<T> {
 impl<T: Element> Clone for CpuBuffer<T> {
     fn clone(&self) -> Self {
         let src = self.as_slice();
-        Self::try_new_with(self.len, |dst| {
-            for (d, &s) in dst.iter_mut().zip(src) {
-                d.write(s);
-            }
-        })
+        // SAFETY: `dst` and `src` both have `self.len` elements, so the
+        // loop writes every one.
+        unsafe {
+            Self::try_new_with(self.len, |dst| {
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    d.write(s);
+                }
+            })
+        }
         .or_panic()
     }
 }

@@ -4,6 +4,7 @@
 mod buffer;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
+pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
 
 use super::{Backend, Device, StorageId, sealed};
 use crate::dtype::Element;

@@ -50,12 +50,9 @@ fn output<U: Element>(
     sizes: &[usize],
 ) -> Result<(CudaBuffer<U>, Vec<usize>), Error> {
     let buffer = CudaBuffer::uninit(device, numel(sizes))?;
-    let mut strides = vec![0; sizes.len()];
-    let mut step = 1;
-    for (s, &n) in strides.iter_mut().zip(sizes).rev() {
-        *s = step;
-        step *= n.max(1);
-    }
+    // Saturating: with a size 0 the others may multiply past `usize`, and
+    // then no element is addressed.
+    let strides: Vec<usize> = crate::layout::contiguous_strides(sizes);
     Ok((buffer, strides))
 }
 
@@ -187,6 +184,11 @@ impl Elementwise for Cuda {
     ) -> Result<CudaBuffer<T>, Error> {
         let device = parts[0].ptr.device;
         let (buffer, strides) = output::<T>(device, sizes)?;
+        if buffer.is_empty() {
+            // No elements: nothing to copy (and, with a size 0, the offsets
+            // below could pass the saturated strides).
+            return Ok(buffer);
+        }
         let copy = KernelOp::new(OpCode::Identity);
         let types = Types::new(T::DTYPE, T::DTYPE);
         let mut start = 0;

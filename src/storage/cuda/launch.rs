@@ -122,7 +122,8 @@ pub(crate) fn plan(
     a: Input<'_>,
     b: Input<'_>,
 ) -> Result<Option<Launch>, Error> {
-    let numel: usize = sizes.iter().product();
+    // (With a size 0 the others may multiply past `usize`.)
+    let numel = crate::layout::numel(sizes);
     if numel == 0 {
         return Ok(None);
     }
@@ -224,10 +225,14 @@ pub(crate) fn merge<const N: usize>(
             continue;
         }
         let steps = strides.map(|s| s[d]);
+        // Checked products: the dimensions of a reduction's input left
+        // after a size 0 may have any strides and large sizes; a product
+        // that overflows does not merge.
         if let Some(last) = dims.last_mut()
-            && (0..N).all(|k| last.1[k] == steps[k] * size)
+            && (0..N).all(|k| steps[k].checked_mul(size) == Some(last.1[k]))
+            && let Some(merged) = last.0.checked_mul(size)
         {
-            last.0 *= size;
+            last.0 = merged;
             last.1 = steps;
             continue;
         }

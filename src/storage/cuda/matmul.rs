@@ -69,7 +69,8 @@ pub(crate) fn matmul_args(
 ) -> Result<Option<MatmulArgs>, Error> {
     let (m, k, n) = plan.mkn();
     let count = plan.batch_count();
-    if m * n * count == 0 {
+    // (Not `m * n * count == 0`: with a size 0 the others may be large.)
+    if m == 0 || n == 0 || count == 0 {
         return Ok(None);
     }
     let rank = plan.batch.len();
@@ -112,7 +113,10 @@ impl MatmulBackend for Cuda {
         same_device(device, b.ptr.device)?;
         let buffer = CudaBuffer::<T>::uninit(device, checked_numel(plan.out_sizes())?)?;
         let bytes = size_of::<T>() as u64;
-        let start = |addr: u64, offset: usize| addr + offset as u64 * bytes;
+        // Wrapping: an empty operand's offset may lie anywhere, and its
+        // address is then never used (no product runs).
+        let start =
+            |addr: u64, offset: usize| addr.wrapping_add((offset as u64).wrapping_mul(bytes));
         let Some(args) = matmul_args(
             plan,
             start(a.ptr.addr, a.offset),

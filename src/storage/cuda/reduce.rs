@@ -10,11 +10,13 @@ use super::launch::{MAX_RANK, dtype_name, merge, queue};
 use super::{Cuda, CudaBuffer};
 use crate::dtype::{DType, Element};
 use crate::error::Error;
+use crate::layout::checked_numel;
 use crate::ops::Reductions;
 use crate::ops::device_op::ReduceOp;
 use crate::ops::reduce::Reducer;
 use crate::ops::reducers::{Direction, ExtremeAt, Extremum};
 use crate::storage::StridedRef;
+use smallvec::SmallVec;
 
 /// The argument block of the reduction kernels (`shaped::ReduceArgs`).
 #[repr(C)]
@@ -147,7 +149,15 @@ fn fill(dims: &[(usize, usize)], sizes: &mut [u64], strides: &mut [u64]) -> (i32
         sizes[d] = size as u64;
         strides[d] = stride as u64;
     }
-    let numel = dims.iter().map(|&(size, _)| size as u64).product();
+    // With no kept size 0 (see `plan_reduce`), these are sizes of the
+    // output or of the elements per output (0 if one is 0): they fit. The
+    // product saturates all the same, rather than overflow.
+    let numel = if dims.iter().any(|&(size, _)| size == 0) {
+        0
+    } else {
+        dims.iter()
+            .fold(1u64, |n, &(size, _)| n.saturating_mul(size as u64))
+    };
     (dims.len() as i32, numel)
 }
 
@@ -159,6 +169,12 @@ pub(crate) fn plan_reduce(
     mask: &[bool],
     config: Config,
 ) -> Result<Option<ReducePlan>, Error> {
+    // A kept dimension of size 0 leaves no outputs (one of size 0 among
+    // the reduced ones leaves outputs of no elements: 0, NaN, true, ...).
+    // Decided first: the other sizes may then multiply past `u64`.
+    if x.sizes.iter().zip(mask).any(|(&n, &m)| n == 0 && !m) {
+        return Ok(None);
+    }
     let kept = merged(x, mask, false)?;
     let reduced = merged(x, mask, true)?;
     let mut args = ReduceArgs {
@@ -169,11 +185,6 @@ pub(crate) fn plan_reduce(
     };
     (args.kept_rank, args.numel_out) = fill(&kept, &mut args.kept_sizes, &mut args.kept_strides);
     (args.red_rank, args.numel_red) = fill(&reduced, &mut args.red_sizes, &mut args.red_strides);
-    // A kept dimension of size 0 leaves no outputs (one of size 0 among
-    // the reduced ones leaves outputs of no elements: 0, NaN, true, ...).
-    if x.sizes.iter().zip(mask).any(|(&n, &m)| n == 0 && !m) {
-        return Ok(None);
-    }
     // Rows (one output per block, its lanes on neighbouring elements) when
     // the reduced elements are the nearest in memory; else columns.
     let nearest = |dims: &[(usize, usize)]| dims.iter().map(|&(_, s)| s).min();
@@ -282,13 +293,16 @@ fn run<T: Element>(
 }
 
 /// The number of outputs of a reduction along `mask`.
-pub(crate) fn outputs(sizes: &[usize], mask: &[bool]) -> usize {
-    sizes
+pub(crate) fn outputs(sizes: &[usize], mask: &[bool]) -> Result<usize, Error> {
+    let kept: SmallVec<[usize; 8]> = sizes
         .iter()
         .zip(mask)
         .filter(|&(_, &m)| !m)
         .map(|(&n, _)| n)
-        .product()
+        .collect();
+    // PyTorch's overflow error when the kept sizes (of an empty input) do
+    // not fit.
+    checked_numel(&kept)
 }
 
 impl Reductions for Cuda {
@@ -303,7 +317,7 @@ impl Reductions for Cuda {
         let op = r.device_op().ok_or(Error::NoDeviceKernel {
             function: core::any::type_name::<R>(),
         })?;
-        let out = CudaBuffer::<R::Out>::uninit(x.ptr.device, outputs(x.sizes, mask))?;
+        let out = CudaBuffer::<R::Out>::uninit(x.ptr.device, outputs(x.sizes, mask)?)?;
         run(op, x, mask, out.ptr().addr, 0)?;
         Ok(out)
     }
@@ -314,7 +328,7 @@ impl Reductions for Cuda {
         r: ExtremeAt<W>,
     ) -> Result<(CudaBuffer<T>, CudaBuffer<i64>), Error> {
         let op = Reducer::<T>::device_op(r).expect("max and min have kernels");
-        let n = outputs(x.sizes, mask);
+        let n = outputs(x.sizes, mask)?;
         let values = CudaBuffer::<T>::uninit(x.ptr.device, n)?;
         let indices = CudaBuffer::<i64>::uninit(x.ptr.device, n)?;
         run(op, x, mask, values.ptr().addr, indices.ptr().addr)?;

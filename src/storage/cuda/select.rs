@@ -58,7 +58,8 @@ pub(crate) fn plan_where(
     sizes: &[usize],
     x: WhereOperands<'_>,
 ) -> Result<Option<WhereLaunch>, Error> {
-    let numel: usize = sizes.iter().product();
+    // (With a size 0 the others may multiply past `usize`.)
+    let numel = crate::layout::numel(sizes);
     if numel == 0 {
         return Ok(None);
     }

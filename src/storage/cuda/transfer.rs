@@ -27,7 +27,8 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
     /// # Ok::<(), shaped::Error>(())
     /// ```
     pub fn to_device(&self, gpu: &Cuda) -> Result<Tensor<T, S, Cuda>, Error> {
-        let host = self.to_vec();
+        // Allocated fallibly: PyTorch's out-of-memory error, not an abort.
+        let host = crate::ops::kernels::try_gather(self.strided())?;
         let buffer = CudaBuffer::<T>::uninit(gpu.index, host.len())?;
         if !host.is_empty() {
             let state = buffer.state()?;
