@@ -236,3 +236,38 @@ fn writable_views_never_share_an_element() {
     );
     assert!(shaped::layout::check_layout(&[3, 3], &[0, 1], 0, 9, 4, true).is_err());
 }
+
+#[test]
+fn empty_tensors_with_huge_sizes_behave_as_in_pytorch() {
+    // Found by tests/soundness_driver.rs: each panicked on an overflow in
+    // debug builds (and in release `flatten` and the reductions happened to
+    // agree with PyTorch only by wrapping around).
+    let zero = DynTensor::<f32>::zeros(&[0, 1, 1]);
+    let x = zero.expand(&[0, 1 << 40, 1 << 40]).unwrap();
+    // PyTorch's `flatten` multiplies the merged sizes modulo 2^64.
+    assert_eq!(x.flatten(1, 2).unwrap().shape(), [0, 0]);
+    let y = zero.expand(&[0, 1 << 62, 4]).unwrap();
+    assert_eq!(y.sum(&[], false).unwrap().to_vec(), vec![0.0]);
+    assert_eq!(y.sum(&[1, 2], false).unwrap().shape(), [0]);
+    assert_eq!(y.amax(&[1, 2], false).unwrap().shape(), [0]);
+    assert_eq!(
+        y.sum(&[0], false).unwrap_err().to_string(),
+        "Storage size calculation overflowed with sizes=[4611686018427387904, 4]"
+    );
+    let one = DynTensor::<Complex<f32>>::ones(&[1]);
+    let many = one.expand(&[isize::MAX]).unwrap();
+    assert_eq!(
+        many.try_view_as_real().unwrap_err().to_string(),
+        NUMEL_OVERFLOW
+    );
+    // Sizes multiply first, then the item size, as PyTorch's `empty`.
+    assert_eq!(DynTensor::<f32>::zeros(&[1 << 62, 0]).numel(), 0);
+    assert_eq!(DynTensor::<u8>::zeros(&[1 << 62, 2, 0]).numel(), 0);
+    assert_eq!(
+        DynTensor::<u8>::try_full_with(&[1 << 62, 4, 0], 0)
+            .map(|t| t.numel())
+            .unwrap_err()
+            .to_string(),
+        "Storage size calculation overflowed with sizes=[4611686018427387904, 4, 0]"
+    );
+}

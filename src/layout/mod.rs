@@ -210,9 +210,9 @@ pub fn numel(sizes: &[usize]) -> usize {
 }
 
 /// The number of elements of `sizes`, or PyTorch's error when it does not
-/// fit: as in PyTorch (whose sizes are `i64`), the sizes are multiplied left
-/// to right and no partial product may pass `isize::MAX`. Every tensor's
-/// sizes pass this check, so products of sizes elsewhere cannot overflow.
+/// fit: as in PyTorch, the sizes are multiplied left to right and no partial
+/// product may overflow (see [`checked_storage`]). Every tensor's sizes pass
+/// this check.
 ///
 /// ```
 /// use shaped::layout::checked_numel;
@@ -229,19 +229,43 @@ pub fn checked_numel(sizes: &[usize]) -> Result<usize, Error> {
 }
 
 /// The bytes of a buffer for `sizes` with elements of `itemsize` bytes, or
-/// PyTorch's overflow error (see [`checked_numel`]). No size may pass
-/// `isize::MAX` either, even beside a 0 (PyTorch's sizes are `int64`).
+/// PyTorch's overflow error, as its `computeStorageNbytesContiguous`: the
+/// sizes multiply left to right without overflowing 64 bits (a 0 after
+/// the overflow does not undo it), then the item size, and the bytes must
+/// fit in `isize` (`[2^62, 2, 0]` of any type and `[2^62, 0]` of `f32` are
+/// fine, `[2^62, 4, 0]` is not). No size may pass `isize::MAX` either
+/// (PyTorch's sizes are `int64`).
+///
+/// ```
+/// use shaped::layout::checked_storage;
+/// assert_eq!(checked_storage(&[2, 3], 4).unwrap(), 24);
+/// assert_eq!(checked_storage(&[1 << 62, 2, 0], 8).unwrap(), 0);
+/// assert!(checked_storage(&[1 << 62, 4, 0], 1).is_err());
+/// assert!(checked_storage(&[1 << 61, 4], 1).is_err());
+/// ```
 #[inline]
 pub fn checked_storage(sizes: &[usize], itemsize: usize) -> Result<usize, Error> {
+    let overflow = || Error::StorageOverflow {
+        sizes: sizes.to_vec(),
+    };
+    if sizes.iter().any(|&s| s > isize::MAX as usize) {
+        return Err(overflow());
+    }
     sizes
         .iter()
-        .try_fold(itemsize, |n, &s| {
-            n.checked_mul(s)
-                .filter(|&n| n <= isize::MAX as usize && s <= isize::MAX as usize)
-        })
-        .ok_or_else(|| Error::StorageOverflow {
-            sizes: sizes.to_vec(),
-        })
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .and_then(|numel| numel.checked_mul(itemsize))
+        .filter(|&bytes| bytes <= isize::MAX as usize)
+        .ok_or_else(overflow)
+}
+
+/// The product of `sizes` modulo 2^64, as PyTorch's `multiply_integers`
+/// computes the size of merged dimensions (`flatten`): exact for a
+/// tensor's sizes unless another of them is 0, where PyTorch's wraps too
+/// (`[0, 2^40, 2^40]` flattened from dimension 1 is `[0, 0]`).
+#[inline]
+pub fn wrapping_numel(sizes: &[usize]) -> usize {
+    sizes.iter().fold(1, |n, &s| n.wrapping_mul(s))
 }
 
 /// Checks that row-major strides for `sizes` fit (they can overflow only

@@ -333,7 +333,9 @@ fn coalesce(axes: Axes) -> Axes {
     for a in axes {
         match out.last_mut() {
             Some(prev) if a.stride.checked_mul(a.size) == Some(prev.stride) => {
-                prev.size *= a.size;
+                // A factor of the element count when the input has elements;
+                // an empty input's plan runs nothing.
+                prev.size = prev.size.saturating_mul(a.size);
                 prev.stride = a.stride;
             }
             _ => out.push(a),
@@ -430,15 +432,14 @@ impl Plan {
             .map(|(&n, _)| n)
             .collect();
         let out_numel = checked_numel(&kept_sizes)?;
-        let mut reduced_sizes = input.sizes.iter().zip(reduced).filter(|&(_, &r)| r);
-        let count = if reduced_sizes.clone().any(|(&n, _)| n == 0) {
+        let reduced_sizes = input.sizes.iter().zip(reduced).filter(|&(_, &r)| r);
+        // With no outputs, or none of the reduced sizes 0, the input has no
+        // elements and nothing is counted; else the reduced sizes multiply
+        // to a factor of its element count, which fits.
+        let count = if out_numel == 0 || reduced_sizes.clone().any(|(&n, _)| n == 0) {
             0
         } else {
-            reduced_sizes
-                .try_fold(1usize, |c, (&n, _)| c.checked_mul(n))
-                .ok_or_else(|| Error::StorageOverflow {
-                    sizes: input.sizes.to_vec(),
-                })?
+            reduced_sizes.fold(1usize, |c, (&n, _)| c.saturating_mul(n))
         };
         let mut kept = Axes::new();
         let mut red = Axes::new();

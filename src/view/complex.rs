@@ -36,18 +36,22 @@ use crate::shape::{Dec, Shape};
 use crate::storage::{Backend, Repr, Storage, StridedRef, Writable, borrow_mut};
 use crate::tensor::{Tensor, TensorView, TensorViewMut, from_parts};
 
+/// What `view_as_real` gives for a complex tensor of shape `S`: its parts,
+/// with a last dimension of 2.
+pub type RealParts<'a, C, S, D> =
+    TensorView<'a, <C as ComplexElement>::Real, <S as Append<Dec<2>>>::Output, D>;
+
 impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
     /// A view of the parts the layout `l` picks, over the same storage (seen
     /// as twice as many parts), checked as every view is
     /// ([`Strided::check`]).
-    fn part_view<S2: Shape>(&self, l: Strided) -> TensorView<'_, C::Real, S2, D> {
+    fn part_view<S2: Shape>(&self, l: Strided) -> Result<TensorView<'_, C::Real, S2, D>, Error> {
         let parts = crate::storage::borrow(&self.data).parts();
-        l.check(Storage::len(&parts), size_of::<C::Real>(), false)
-            .or_panic();
-        Tensor {
+        l.check(Storage::len(&parts), size_of::<C::Real>(), false)?;
+        Ok(Tensor {
             data: parts,
             layout: super::layout_of::<S2::Sizes>(&l),
-        }
+        })
     }
 
     /// The real parts, as a view sharing storage (strides double).
@@ -60,7 +64,9 @@ impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
     /// assert!(z.real().shares_storage_with(&z));
     /// ```
     pub fn real(&self) -> TensorView<'_, C::Real, S, D> {
+        // The same sizes over twice the parts: the check cannot fail.
         self.part_view(self.strided_layout().complex_part(false))
+            .or_panic()
     }
 
     /// The imaginary parts, as a view sharing storage.
@@ -74,10 +80,13 @@ impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
     /// ```
     pub fn imag(&self) -> TensorView<'_, C::Real, S, D> {
         self.part_view(self.strided_layout().complex_part(true))
+            .or_panic()
     }
 
     /// The parts as a last dimension of 2 (PyTorch's `view_as_real`),
-    /// sharing storage.
+    /// sharing storage. Panics with PyTorch's text when twice the element
+    /// count does not fit in `isize` (an expanded view of that many
+    /// elements; [`try_view_as_real`](Self::try_view_as_real) returns it).
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -87,7 +96,27 @@ impl<C: ComplexElement, S: Shape, D: Backend, R: Repr> Tensor<C, S, D, R> {
     /// assert_eq!(r.shape(), [3, 1, 2]);
     /// assert_eq!(r.strides(), [2, 2, 1]);
     /// ```
-    pub fn view_as_real(&self) -> TensorView<'_, C::Real, <S as Append<Dec<2>>>::Output, D>
+    pub fn view_as_real(&self) -> RealParts<'_, C, S, D>
+    where
+        S: Append<Dec<2>>,
+    {
+        self.try_view_as_real().or_panic()
+    }
+
+    /// [`view_as_real`](Self::view_as_real), or PyTorch's error when the
+    /// parts do not fit in a tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let one = DynTensor::<Complex<f32>>::ones(&[1]);
+    /// let many = one.expand(&[isize::MAX]).unwrap();
+    /// assert_eq!(
+    ///     many.try_view_as_real().unwrap_err().to_string(),
+    ///     "numel: integer multiplication overflow"
+    /// );
+    /// ```
+    pub fn try_view_as_real(&self) -> Result<RealParts<'_, C, S, D>, Error>
     where
         S: Append<Dec<2>>,
     {

@@ -257,7 +257,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
             return self.cow_view(self.strided_layout());
         }
         let mut new: Vec<isize> = sizes[..a].iter().map(|&s| s as isize).collect();
-        new.push(sizes[a..=b].iter().product::<usize>() as isize);
+        new.push(crate::layout::wrapping_numel(&sizes[a..=b]) as isize);
         new.extend(sizes[b + 1..].iter().map(|&s| s as isize));
         self.reshape(&new)
     }

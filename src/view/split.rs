@@ -402,7 +402,7 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
             return self.cow_view(layout).or_panic();
         }
         let mut new = sizes[..START].to_vec();
-        new.push(sizes[START..=END].iter().product());
+        new.push(crate::layout::wrapping_numel(&sizes[START..=END]));
         new.extend_from_slice(&sizes[END + 1..]);
         self.reshaped(&new)
     }
