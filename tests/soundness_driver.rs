@@ -1924,13 +1924,20 @@ fn reshape_op<'a, T: Elem>(
     } else {
         let want = match (wrap(a, r), wrap(b, r)) {
             (Some(_), Some(_)) if r == 0 => Some(vec![1]),
-            // A merged size past `usize` must be refused, not wrapped.
-            (Some(a), Some(b)) if a <= b => numel_of(&l.sizes[a..=b]).map(|merged| {
-                let mut s = l.sizes[..a].to_vec();
-                s.push(merged);
-                s.extend(&l.sizes[b + 1..]);
-                s
-            }),
+            // PyTorch multiplies the merged sizes modulo 2^64 (its
+            // `multiply_integers`); a product past `isize::MAX` after that
+            // is no size, and refused.
+            (Some(a), Some(b)) if a <= b => {
+                let merged = l.sizes[a..=b]
+                    .iter()
+                    .fold(1usize, |n, &s| n.wrapping_mul(s));
+                (merged <= isize::MAX as usize).then(|| {
+                    let mut s = l.sizes[..a].to_vec();
+                    s.push(merged);
+                    s.extend(&l.sizes[b + 1..]);
+                    s
+                })
+            }
             _ => None,
         };
         (format!("flatten({a}, {b})"), want)
@@ -3239,6 +3246,17 @@ fn complex_views(ctx: &mut Ctx, a: &View<'_, C32>, data: &[C32]) {
     let which = ctx.rng.below(3);
     let name = ["real", "imag", "view_as_real"][which];
     let what = format!("{d} .{name}()");
+    if which == 2 {
+        // Twice the elements must fit in `isize`; else PyTorch's error.
+        let fits = numel_of(&l.sizes).is_some_and(|n| n <= isize::MAX as usize / 2);
+        let refused = ctx.call(what.clone(), || a.try_view_as_real().is_err());
+        if refused == Some(true) {
+            if fits {
+                ctx.fail(format!("{what}: refused"));
+            }
+            return;
+        }
+    }
     let Some(v) = ctx.call(what.clone(), || match which {
         0 => a.real(),
         1 => a.imag(),
