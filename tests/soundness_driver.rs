@@ -3031,71 +3031,47 @@ impl Elem for f32 {
     }
 }
 
-impl Elem for i64 {
-    fn at(i: usize) -> Self {
-        i as i64 - 7
-    }
-    fn marker(k: u64) -> Self {
-        -1000 - k as i64
-    }
-    fn pair(self) -> (f64, f64) {
-        (self as f64, 0.0)
-    }
-    fn sum_pair(s: i64) -> (f64, f64) {
-        (s as f64, 0.0)
-    }
-    fn plus(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn times(self, o: Self) -> Self {
-        self.wrapping_mul(o)
-    }
-    fn into_any(t: DynTensor<Self>) -> AnyTensor {
-        AnyTensor::from(t)
-    }
-    fn typed_ops<'a>(ctx: &mut Ctx, a: &View<'a, Self>, b: &View<'a, Self>, _: &[Self]) {
-        if typed_common(ctx, a) {
-            return;
+/// The integer element types: wrapping arithmetic, small values from
+/// `at`, and a marker per write.
+macro_rules! int_elem {
+    ($t:ty, at: |$i:ident| $at:expr, marker: |$k:ident| $marker:expr) => {
+        impl Elem for $t {
+            fn at($i: usize) -> Self {
+                $at
+            }
+            fn marker($k: u64) -> Self {
+                $marker
+            }
+            fn pair(self) -> (f64, f64) {
+                (self as f64, 0.0)
+            }
+            fn sum_pair(s: i64) -> (f64, f64) {
+                (s as f64, 0.0)
+            }
+            fn plus(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            fn times(self, o: Self) -> Self {
+                self.wrapping_mul(o)
+            }
+            fn into_any(t: DynTensor<Self>) -> AnyTensor {
+                AnyTensor::from(t)
+            }
+            fn typed_ops<'a>(ctx: &mut Ctx, a: &View<'a, Self>, b: &View<'a, Self>, _: &[Self]) {
+                if typed_common(ctx, a) {
+                    return;
+                }
+                if ctx.rng.one_in(3) {
+                    return matmul_ops(ctx, a, b);
+                }
+                arithmetic!(ctx, a, b, $t, add: |x: $t, y: $t| x.wrapping_add(y), mul: |x: $t, y: $t| x.wrapping_mul(y), neg: |x: $t| x.wrapping_neg())
+            }
         }
-        if ctx.rng.one_in(3) {
-            return matmul_ops(ctx, a, b);
-        }
-        arithmetic!(ctx, a, b, i64, add: |x: i64, y: i64| x.wrapping_add(y), mul: |x: i64, y: i64| x.wrapping_mul(y), neg: |x: i64| x.wrapping_neg())
-    }
+    };
 }
 
-impl Elem for u8 {
-    fn at(i: usize) -> Self {
-        (i % 251) as u8
-    }
-    fn marker(k: u64) -> Self {
-        (k % 256) as u8
-    }
-    fn pair(self) -> (f64, f64) {
-        (self as f64, 0.0)
-    }
-    fn sum_pair(s: i64) -> (f64, f64) {
-        (s as f64, 0.0)
-    }
-    fn plus(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn times(self, o: Self) -> Self {
-        self.wrapping_mul(o)
-    }
-    fn into_any(t: DynTensor<Self>) -> AnyTensor {
-        AnyTensor::from(t)
-    }
-    fn typed_ops<'a>(ctx: &mut Ctx, a: &View<'a, Self>, b: &View<'a, Self>, _: &[Self]) {
-        if typed_common(ctx, a) {
-            return;
-        }
-        if ctx.rng.one_in(3) {
-            return matmul_ops(ctx, a, b);
-        }
-        arithmetic!(ctx, a, b, u8, add: |x: u8, y: u8| x.wrapping_add(y), mul: |x: u8, y: u8| x.wrapping_mul(y), neg: |x: u8| x.wrapping_neg())
-    }
-}
+int_elem!(i64, at: |i| i as i64 - 7, marker: |k| -1000 - k as i64);
+int_elem!(u8, at: |i| (i % 251) as u8, marker: |k| (k % 256) as u8);
 
 impl Elem for bool {
     fn at(i: usize) -> Self {
