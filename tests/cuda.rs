@@ -1100,6 +1100,36 @@ fn reductions_every_dtype() -> Result<(), Error> {
     Ok(())
 }
 
+/// Empty inputs whose other sizes are huge (views of no elements may have
+/// them): the kept sizes decide first, as on the CPU, so a size-0 kept
+/// dimension gives no outputs, kept sizes past `isize::MAX` give PyTorch's
+/// overflow error, and an output too large for the device is an `Err`.
+#[test]
+fn reductions_of_empty_inputs_with_huge_sizes() -> Result<(), Error> {
+    let Some(gpu) = gpu("reductions_of_empty_inputs_with_huge_sizes") else {
+        return Ok(());
+    };
+    let zero = DynTensor::<f32>::zeros(&[0, 1, 1]);
+    let cpu = zero.expand(&[0, 1 << 62, 4])?;
+    let on_gpu = zero.to_device(&gpu)?;
+    let x = on_gpu.expand(&[0, 1 << 62, 4])?;
+    assert_eq!(x.sum(&[], false)?.to_cpu()?.to_vec(), vec![0.0]);
+    assert_eq!(x.sum(&[1, 2], false)?.shape(), [0]);
+    assert_eq!(x.amax(&[1, 2], false)?.shape(), [0]);
+    assert_eq!(
+        x.sum(&[0], false).unwrap_err().to_string(),
+        cpu.sum(&[0], false).unwrap_err().to_string()
+    );
+    // 2^58 outputs of no elements each: 2^60 bytes, more than any device.
+    let wide = DynTensor::<f32>::zeros(&[0, 1 << 58]).to_device(&gpu)?;
+    assert!(wide.sum(&[0], false).is_err());
+    // Outputs that fit are the result of no elements.
+    let some = DynTensor::<f32>::zeros(&[0, 5]).to_device(&gpu)?;
+    assert_eq!(some.sum(&[0], false)?.to_cpu()?.to_vec(), vec![0.0; 5]);
+    assert_eq!(some.prod(0, true)?.to_cpu()?.to_vec(), vec![1.0; 5]);
+    Ok(())
+}
+
 #[test]
 fn where_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("where_on_the_device") else {

@@ -86,9 +86,11 @@ const CHECK_MAX: usize = 4096;
 const WORK_MAX: usize = 100_000;
 /// New buffers up to this many elements are fine...
 const ALLOC_MAX: usize = 1 << 16;
-/// ... and from this many on they cannot be allocated (256 GiB of `u8`), so
-/// asking must fail fast. Between the two the driver does not ask.
-const ALLOC_IMPOSSIBLE: usize = 1 << 38;
+/// ... and from this many on they cannot be allocated (128 PiB of `u8`, past
+/// the user address space of 4- and 5-level paging alike, so the allocation
+/// fails even where the kernel overcommits memory without limit), so asking
+/// must fail fast. Between the two the driver does not ask.
+const ALLOC_IMPOSSIBLE: usize = 1 << 57;
 /// Splits into more pieces than this may be refused.
 const PIECES_MAX: usize = 1 << 16;
 /// Elements of a base tensor.

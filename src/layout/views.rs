@@ -522,7 +522,7 @@ fn slices_between(bounds: &[isize], size: usize) -> impl Iterator<Item = (usize,
 
 /// The `count` items of `items` (as many as it yields) in a vector whose
 /// memory is asked for first, fallibly: the pieces of a split, whose number a
-/// caller may make huge (`chunk(1 << 40, 0)` of an empty tensor), are then
+/// caller may make huge (`chunk(1 << 58, 0)` of an empty tensor), are then
 /// PyTorch's error for the `std::vector` it would build (8-byte elements),
 /// not an abort.
 ///
@@ -532,7 +532,7 @@ fn slices_between(bounds: &[isize], size: usize) -> impl Iterator<Item = (usize,
 /// assert_eq!(v, vec![0, 1, 2]);
 /// let huge = collect_pieces::<u64>(usize::MAX / 4, std::iter::empty());
 /// assert_eq!(huge.unwrap_err().to_string(), "cannot create std::vector larger than max_size()");
-/// let big = collect_pieces::<[u64; 64]>(1 << 40, std::iter::empty());
+/// let big = collect_pieces::<[u64; 64]>(1 << 52, std::iter::empty());
 /// assert_eq!(big.unwrap_err().to_string(), "std::bad_alloc");
 /// ```
 pub fn collect_pieces<T>(

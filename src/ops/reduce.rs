@@ -432,14 +432,21 @@ impl Plan {
             .map(|(&n, _)| n)
             .collect();
         let out_numel = checked_numel(&kept_sizes)?;
-        let reduced_sizes = input.sizes.iter().zip(reduced).filter(|&(_, &r)| r);
-        // With no outputs, or none of the reduced sizes 0, the input has no
+        let mut reduced_sizes = input.sizes.iter().zip(reduced).filter(|&(_, &r)| r);
+        // With no outputs, or one of the reduced sizes 0, the input has no
         // elements and nothing is counted; else the reduced sizes multiply
-        // to a factor of its element count, which fits.
+        // to a factor of its element count, which fits in `isize` for every
+        // tensor (a stride-0 layout over a short slice may claim more).
         let count = if out_numel == 0 || reduced_sizes.clone().any(|(&n, _)| n == 0) {
             0
         } else {
-            reduced_sizes.fold(1usize, |c, (&n, _)| c.saturating_mul(n))
+            reduced_sizes
+                .try_fold(1usize, |c, (&n, _)| c.checked_mul(n))
+                .filter(|c| {
+                    c.checked_mul(out_numel)
+                        .is_some_and(|n| n <= isize::MAX as usize)
+                })
+                .ok_or(Error::NumelOverflow)?
         };
         let mut kept = Axes::new();
         let mut red = Axes::new();
@@ -851,13 +858,14 @@ mod tests {
 
     #[test]
     fn outputs_are_allocated_fallibly() {
-        // No elements, 2^40 outputs: PyTorch's out-of-memory error for the
-        // output's bytes, not an abort.
+        // No elements, 2^58 outputs (2^61 bytes: past any address space, so
+        // refused even where the kernel overcommits): PyTorch's
+        // out-of-memory error for the output's bytes, not an abort.
         let data: Vec<i64> = vec![];
-        let sizes = [0, 1 << 40];
-        let x = Input::from_slice(&data, &sizes, &[1 << 40, 1], 0).unwrap();
+        let sizes = [0, 1 << 58];
+        let x = Input::from_slice(&data, &sizes, &[1 << 58, 1], 0).unwrap();
         let err = reduce(x, &[true, false], Sum).unwrap_err();
-        assert_eq!(err, Error::OutOfMemory { bytes: 8 << 40 });
+        assert_eq!(err, Error::OutOfMemory { bytes: 8 << 58 });
         // Kept sizes whose product passes `isize::MAX` (an empty input may
         // have them): PyTorch's overflow error.
         let sizes = [0, 1 << 62, 4];
@@ -868,11 +876,13 @@ mod tests {
                 .to_string(),
             "Storage size calculation overflowed with sizes=[4611686018427387904, 4]"
         );
-        // Reduced sizes of a stride-0 layout that no `usize` counts.
+        // Reduced sizes of a stride-0 layout that no `usize` counts: the
+        // element count's overflow, before anything is read.
         let one = [1i64];
         let sizes = [1 << 40, 1 << 40];
         let x = Input::from_slice(&one, &sizes, &[0, 0], 0).unwrap();
-        assert!(reduce(x, &[true, true], Sum).is_err());
+        assert_eq!(reduce(x, &[true, true], Sum), Err(Error::NumelOverflow));
+        assert_eq!(reduce(x, &[false, true], Sum), Err(Error::NumelOverflow));
     }
 
     #[test]
