@@ -1116,10 +1116,9 @@ fn reductions_of_empty_inputs_with_huge_sizes() -> Result<(), Error> {
     assert_eq!(x.sum(&[], false)?.to_cpu()?.to_vec(), vec![0.0]);
     assert_eq!(x.sum(&[1, 2], false)?.shape(), [0]);
     assert_eq!(x.amax(&[1, 2], false)?.shape(), [0]);
-    assert_eq!(
-        x.sum(&[0], false).unwrap_err().to_string(),
-        cpu.sum(&[0], false).unwrap_err().to_string()
-    );
+    let overflow = cpu.sum(&[0], false).err().map(|e| e.to_string());
+    assert!(overflow.is_some(), "the CPU refuses 2^62 * 4 outputs");
+    assert_eq!(x.sum(&[0], false).err().map(|e| e.to_string()), overflow);
     // 2^58 outputs of no elements each: 2^60 bytes, more than any device.
     let wide = DynTensor::<f32>::zeros(&[0, 1 << 58]).to_device(&gpu)?;
     assert!(wide.sum(&[0], false).is_err());
