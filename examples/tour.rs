@@ -119,7 +119,7 @@ fn main() {
 /// Views share storage and move no data; on static shapes the compiler
 /// computes every result shape.
 fn views() {
-    section("Views share storage (SPEC.md section 2)");
+    section("Views share storage");
     let mut t = Tensor::<f32, shape![4, 4]>::zeros();
     {
         let v = t
@@ -218,7 +218,7 @@ fn dtypes() {
     use half::{bf16, f16};
     use shaped::dtype::Scalar;
 
-    section("Type promotion (SPEC.md section 3): an excerpt of the table");
+    section("Type promotion: an excerpt of the table");
     let names = [
         DType::U8,
         DType::I8,

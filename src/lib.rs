@@ -22,15 +22,22 @@
 //!                  // match the size of tensor b (3) at non-singleton dimension 1
 //! ```
 //!
-//! Where to find things:
-//! - [`shape`]: shapes, dimensions, the broadcasting and in-place rules.
-//! - [`dtype`]: element types.
-//! - [`dynamic`]: sizes and ranks known only at run time (`Dyn`, [`DynShape`]).
-//! - [`layout`]: sizes, strides, offsets.
-//! - [`storage`]: devices and who owns a tensor's elements.
+//! Where to find things (`ARCHITECTURE.md` draws the layers):
+//! - [`shape`]: static shapes as type-level lists of sizes, and the rules
+//!   the compiler checks (broadcasting, the in-place rule, axes, slices).
+//! - [`dtype`]: the twelve element types and PyTorch's type promotion.
+//! - [`layout`]: sizes, strides, offsets; views as pure layout transforms.
 //! - [`tensor`]: the [`Tensor`] type, constructors, indexing, printing.
-//! - [`ops`]: arithmetic, comparisons, in-place ops, `expand`, and the CPU engine.
-//! - [`view`]: views that reinterpret storage (`t()`, more to come).
+//! - [`view`]: views that reinterpret storage: `t()`, `permute`, `narrow`,
+//!   `select`, `slice`, `diagonal`, the splits, complex parts, `contiguous`.
+//! - [`ops`]: the operations users call, one module per family:
+//!   arithmetic, comparisons, in-place ops, math, `cat`/`stack`,
+//!   reductions, matrix products.
+//! - [`dynamic`]: sizes, ranks and dtypes known only at run time
+//!   ([`Dyn`], [`DynShape`], [`DynTensor`], [`AnyTensor`]).
+//! - [`backend`]: what a device provides ([`Cpu`]; `Cuda` with the `cuda`
+//!   feature), and its kernels.
+//! - [`storage`] and [`device`]: who owns a tensor's elements, and where.
 //! - [`error`]: the [`Error`] type and its (PyTorch) texts.
 
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -38,6 +45,8 @@
 
 extern crate self as shaped;
 
+pub mod backend;
+pub mod device;
 pub mod dtype;
 pub mod dynamic;
 pub mod error;
@@ -48,14 +57,15 @@ pub mod storage;
 pub mod tensor;
 pub mod view;
 
+pub use backend::Cpu;
+#[cfg(feature = "cuda")]
+pub use backend::Cuda;
+pub use device::Device;
 pub use dtype::{DType, Element};
 pub use dynamic::{AnyTensor, DynShape, DynTensor};
 pub use error::Error;
 pub use ops::math::where_;
 pub use shape::{Dec, Dyn};
-#[cfg(feature = "cuda")]
-pub use storage::Cuda;
-pub use storage::{Cpu, Device};
 pub use tensor::{Tensor, TensorView, TensorViewMut};
 
 #[doc(hidden)]
@@ -162,15 +172,16 @@ macro_rules! s_kinds {
 
 /// What most programs need: `use shaped::prelude::*;`.
 pub mod prelude {
+    pub use crate::backend::Cpu;
+    #[cfg(feature = "cuda")]
+    pub use crate::backend::Cuda;
+    pub use crate::device::Device;
     pub use crate::dtype::{DType, Element};
     pub use crate::dynamic::{AnyTensor, DynConstructors, DynShape, DynTensor};
     pub use crate::error::Error;
     pub use crate::layout::views::{Ellipsis, NewAxis};
     pub use crate::ops::concat::Concat;
     pub use crate::shape::{Dec, Dyn};
-    #[cfg(feature = "cuda")]
-    pub use crate::storage::Cuda;
-    pub use crate::storage::{Cpu, Device};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};
     pub use crate::{axes, s, s_kinds, shape, tensor};

@@ -132,7 +132,7 @@ fn fixture_covers_what_it_should() {
     assert!(per_group["random"] >= 320, "{per_group:?}");
     assert_eq!(per_group.values().sum::<usize>(), cases.len());
 
-    // Every row of SPEC.md's table is there, with the spec's outcome.
+    // Every row of the broadcasting table is there, with PyTorch's outcome.
     let find = |a: &[usize], b: &[usize]| {
         cases
             .iter()

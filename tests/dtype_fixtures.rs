@@ -7,7 +7,7 @@
 //! complex number and the mirror), with result dtypes and values; the
 //! in-place table (`add_ mul_ div_` for 144 pairs and with numbers); casts
 //! of interesting values between all pairs; float16/bfloat16 arithmetic bit
-//! patterns; and SPEC.md's examples.
+//! patterns; and the promotion examples of PyTorch's documentation.
 //!
 //! The static operators are checked by running them: a macro instantiates
 //! every pair of element types (`&a + &b` with `Tensor<A, shape![2]>` and
@@ -617,7 +617,7 @@ fn half_arithmetic_matches_pytorch_bit_for_bit() {
     assert!(n > 300, "{n}");
 }
 
-/// SPEC.md section 3's examples, each written as a user would.
+/// The type promotion examples of PyTorch's documentation, each written as a user would.
 #[test]
 fn spec_examples() {
     let i32s = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3]).unwrap();

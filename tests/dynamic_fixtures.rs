@@ -21,7 +21,7 @@
 //!    offset, shared storage, values, or the error text).
 //! 3. `into_dyn` and `into_static`: no element moves, and sizes are checked,
 //!    never reinterpreted by element count. PyTorch has no static shapes: the
-//!    texts checked there are `shaped`'s own (`src/error.rs`).
+//!    texts checked there are `shaped`'s own (`src/error/`).
 //!
 //! Every check compares two strings: what PyTorch did and what `shaped` did,
 //! written the same way (`shape [2, 3] strides [3, 1] values [..]`, or

@@ -5,7 +5,7 @@
 //! - `ui-tests/fail/*.rs` must not compile. Each documents one rule in its
 //!   opening comment, and its `.stderr` file is the error a user sees.
 //!
-//! - `ui-tests/cuda/{pass,fail}/*.rs`: the device rules (SPEC.md section 4),
+//! - `ui-tests/cuda/{pass,fail}/*.rs`: the device rules,
 //!   with the `cuda` feature only.
 //!
 //! After a deliberate change of wording, regenerate the `.stderr` files with

@@ -1,4 +1,4 @@
-//! Element types (dtypes): the twelve of SPEC.md section 3.
+//! Element types (dtypes): the twelve of PyTorch.
 //!
 //! - [`Element`]: every element type, with its [`DType`].
 //! - [`Numeric`]: the ones with `+ - *` and unary `-` (PyTorch's integer
@@ -431,7 +431,7 @@ mod tests {
 
     #[test]
     fn integer_arithmetic_wraps_like_pytorch() {
-        // uint8 [1, 2, 3] *= -2 gives [254, 252, 250] (SPEC.md section 3).
+        // uint8 [1, 2, 3] *= -2 gives [254, 252, 250].
         let minus_two = 2u8.wrapping_neg();
         let got: Vec<u8> = [1u8, 2, 3].iter().map(|&x| u8::mul(x, minus_two)).collect();
         assert_eq!(got, vec![254, 252, 250]);

@@ -1,4 +1,4 @@
-//! Type promotion (SPEC.md section 3): the element type of `a op b` when
+//! Type promotion: the element type of `a op b` when
 //! `a` and `b` hold different element types, at compile time and at run
 //! time, from one table and a handful of named rules.
 //!

@@ -25,15 +25,16 @@
 //! ```
 
 use super::{DynShape, DynTensor};
+use crate::backend::Elementwise;
+use crate::backend::cpu::try_collect;
+use crate::backend::{Backend, Cpu};
+use crate::device::Device;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, OrPanic, kernel_on};
-use crate::ops::Elementwise;
-use crate::ops::kernels::{BinaryFn, WithRight};
+use crate::ops::functions::{BinaryFn, WithRight};
 use crate::shape::check_in_place;
-use crate::storage::cpu::try_collect;
-use crate::storage::{Backend, Cpu, Device};
 use crate::tensor::{Tensor, from_parts};
 use core::fmt;
 use half::{bf16, f16};
@@ -468,7 +469,7 @@ impl<D: Elementwise> AnyTensor<D> {
     /// `self op s` for a number `s`, `self` already of the common type.
     #[inline]
     fn with_number(&self, s: Scalar, op: Op) -> Result<AnyTensor<D>, Error> {
-        use crate::ops::kernels::{Add, Div, Eq, Ge, Gt, Le, Lt, Mul, Ne, Sub};
+        use crate::ops::functions::{Add, Div, Eq, Ge, Gt, Le, Lt, Mul, Ne, Sub};
         Ok(match op {
             Op::Add => number_variant!(self, s, Add;
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),

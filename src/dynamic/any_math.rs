@@ -12,13 +12,13 @@
 
 use super::DynTensor;
 use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
+use crate::backend::Elementwise;
+use crate::device::Device;
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::error::{Error, kernel_on};
-use crate::ops::Elementwise;
 use crate::ops::math::{Clamp, JoinDevice, PowScalar, clamp_bounds};
-use crate::storage::Device;
 use crate::tensor::from_parts;
 
 /// PyTorch's `"kernel" not implemented for 'Type'`.

@@ -5,10 +5,10 @@
 //! context stays unambiguous.
 
 use super::DynShape;
+use crate::backend::Cpu;
+use crate::backend::cpu::try_collect;
 use crate::dtype::{Element, Numeric};
 use crate::error::{Error, OrPanic};
-use crate::storage::Cpu;
-use crate::storage::cpu::try_collect;
 use crate::tensor::Tensor;
 
 /// Constructors of a [`DynTensor`](super::DynTensor) (a tensor of runtime

@@ -2,11 +2,12 @@
 //! moves), checked against the runtime sizes, never by element count.
 
 use super::{DynShape, DynSizes};
+use crate::backend::Backend;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::{StridedLayout, array_from};
 use crate::shape::Shape;
-use crate::storage::{Backend, Repr};
+use crate::storage::Repr;
 use crate::tensor::Tensor;
 
 impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {

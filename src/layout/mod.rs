@@ -1,4 +1,4 @@
-//! Strided layouts (SPEC.md section 5): sizes, strides and a storage offset.
+//! Strided layouts, as PyTorch's: sizes, strides and a storage offset.
 //!
 //! Element `[i0, i1, ..]` of a tensor lives at
 //! `offset + i0 * strides[0] + i1 * strides[1] + ..` of its storage. A view
@@ -7,8 +7,11 @@
 
 use crate::error::Error;
 
+mod memory_format;
 pub mod views;
+
 use crate::shape::{Shape, SizeArray};
+pub use memory_format::MemoryFormat;
 
 /// Sizes, strides (in elements) and the storage offset of a tensor of
 /// shape `S`.

@@ -1,4 +1,4 @@
-//! The view engine: every view operation of SPEC.md section 2 as a pure
+//! The view engine: every view operation of PyTorch as a pure
 //! function from one strided layout to another (candle's lesson). Storage is
 //! never touched, so views are zero-copy by construction; static, mixed and
 //! dynamic shapes all go through these functions.

@@ -21,10 +21,12 @@
 //! assert_eq!(d[[2, 3]], 0);
 //! ```
 
-use super::kernels::{
+use super::functions::{
     self, BinaryFn, ElementOp, InCommon, NumberOperandOf, OperandOf, OutputOf, WithLeft, WithRight,
 };
-use super::{Elementwise, broadcast_map2, unary, with_number_types};
+use super::{broadcast_map2, unary, with_number_types};
+use crate::backend::Elementwise;
+use crate::backend::StridedRef;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
     Common, CommonScalar, CommonType, CommonWithScalar, check_runtime_rank,
@@ -33,7 +35,7 @@ use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray};
-use crate::storage::{Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -93,20 +95,20 @@ macro_rules! binary_operator {
         $([$($Lhs:tt)*] [$($Rhs:tt)*];)*) => {$(
         impl<'a, 'b, A, B, S1, S2, D, R1, R2> $Trait<$($Rhs)*> for $($Lhs)*
         where
-            A: CommonType<B, S1, S2> + OperandOf<kernels::$Fn>,
-            B: OperandOf<kernels::$Fn> + Element,
+            A: CommonType<B, S1, S2> + OperandOf<functions::$Fn>,
+            B: OperandOf<functions::$Fn> + Element,
             S1: BroadcastShape<S2>,
             S2: Shape,
             D: Elementwise,
             R1: Repr,
             R2: Repr,
-            kernels::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<kernels::$Fn, Common<A, S1, B, S2>>>,
-            kernels::$Fn: ElementOp<Common<A, S1, B, S2>>,
+            functions::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<functions::$Fn, Common<A, S1, B, S2>>>,
+            functions::$Fn: ElementOp<Common<A, S1, B, S2>>,
         {
-            type Output = Tensor<OutputOf<kernels::$Fn, Common<A, S1, B, S2>>, Broadcast<S1, S2>, D>;
+            type Output = Tensor<OutputOf<functions::$Fn, Common<A, S1, B, S2>>, Broadcast<S1, S2>, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
                 let (lhs, rhs) = (operand!(self, S1), operand!(rhs, S2));
-                from_parts!(promoted_binary::<_, _, Common<A, S1, B, S2>, _, _, _, _>(lhs, rhs, kernels::$Fn).or_panic())
+                from_parts!(promoted_binary::<_, _, Common<A, S1, B, S2>, _, _, _, _>(lhs, rhs, functions::$Fn).or_panic())
             }
         }
     )*};
@@ -120,18 +122,18 @@ macro_rules! binary_operator {
     (@number $Trait:ident, $method:ident, $Fn:ident; [$lhs:ty]; $($t:ty),*) => {$(
         impl<'a, A, S, D, R> $Trait<$t> for $lhs
         where
-            A: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
-            for<'x> &'x $t: NumberOperandOf<kernels::$Fn>,
+            A: CommonWithScalar<$t, S> + OperandOf<functions::$Fn>,
+            for<'x> &'x $t: NumberOperandOf<functions::$Fn>,
             S: Shape,
             D: Elementwise,
             R: Repr,
-            kernels::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>>,
-            kernels::$Fn: ElementOp<CommonScalar<A, S, $t>>,
+            functions::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<functions::$Fn, CommonScalar<A, S, $t>>>,
+            functions::$Fn: ElementOp<CommonScalar<A, S, $t>>,
         {
-            type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>, S, D>;
+            type Output = Tensor<OutputOf<functions::$Fn, CommonScalar<A, S, $t>>, S, D>;
             fn $method(self, rhs: $t) -> Self::Output {
                 let rhs: CommonScalar<A, S, $t> = cast(rhs);
-                let f = WithRight(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), rhs);
+                let f = WithRight(InCommon::<_, CommonScalar<A, S, $t>>::new(functions::$Fn), rhs);
                 from_parts!(unary(StridedRef::new(&self.data, &self.layout), f).or_panic())
             }
         }
@@ -152,15 +154,15 @@ macro_rules! scalar_left {
     (@forms $Trait:ident, $method:ident, $Fn:ident, $t:ty; $([$($Rhs:tt)*])*) => {$(
         impl<'a, A, S: Shape, D: Elementwise, R: Repr> $Trait<$($Rhs)*> for $t
         where
-            A: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
-            for<'x> &'x $t: NumberOperandOf<kernels::$Fn>,
-            kernels::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>>,
-            kernels::$Fn: ElementOp<CommonScalar<A, S, $t>>,
+            A: CommonWithScalar<$t, S> + OperandOf<functions::$Fn>,
+            for<'x> &'x $t: NumberOperandOf<functions::$Fn>,
+            functions::$Fn: BinaryFn<CommonScalar<A, S, $t>, CommonScalar<A, S, $t>, OutputOf<functions::$Fn, CommonScalar<A, S, $t>>>,
+            functions::$Fn: ElementOp<CommonScalar<A, S, $t>>,
         {
-            type Output = Tensor<OutputOf<kernels::$Fn, CommonScalar<A, S, $t>>, S, D>;
+            type Output = Tensor<OutputOf<functions::$Fn, CommonScalar<A, S, $t>>, S, D>;
             fn $method(self, rhs: $($Rhs)*) -> Self::Output {
                 let lhs: CommonScalar<A, S, $t> = cast(self);
-                let f = WithLeft(InCommon::<_, CommonScalar<A, S, $t>>::new(kernels::$Fn), lhs);
+                let f = WithLeft(InCommon::<_, CommonScalar<A, S, $t>>::new(functions::$Fn), lhs);
                 from_parts!(unary(StridedRef::new(&rhs.data, &rhs.layout), f).or_panic())
             }
         }
@@ -180,7 +182,7 @@ macro_rules! negation {
         impl<'a, T: Numeric, S: Shape, D: Elementwise, R: Repr> Neg for $($X)* {
             type Output = Tensor<T, S, D>;
             fn neg(self) -> Self::Output {
-                from_parts!(unary(StridedRef::new(&self.data, &self.layout), kernels::Neg).or_panic())
+                from_parts!(unary(StridedRef::new(&self.data, &self.layout), functions::Neg).or_panic())
             }
         }
     )*};
@@ -197,16 +199,16 @@ macro_rules! fallible_operators {
             pub fn $name<T2, S2: Shape, R2: Repr>(
                 &self,
                 rhs: &Tensor<T2, S2, D, R2>,
-            ) -> Result<Tensor<OutputOf<kernels::$Fn, Common<T, S, T2, S2>>, Broadcast<S, S2>, D>, Error>
+            ) -> Result<Tensor<OutputOf<functions::$Fn, Common<T, S, T2, S2>>, Broadcast<S, S2>, D>, Error>
             where
-                T: CommonType<T2, S, S2> + OperandOf<kernels::$Fn>,
-                T2: Element + OperandOf<kernels::$Fn>,
+                T: CommonType<T2, S, S2> + OperandOf<functions::$Fn>,
+                T2: Element + OperandOf<functions::$Fn>,
                 S: BroadcastShape<S2>,
-                kernels::$Fn: BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,
-                kernels::$Fn: ElementOp<Common<T, S, T2, S2>>,
+                functions::$Fn: BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<functions::$Fn, Common<T, S, T2, S2>>>,
+                functions::$Fn: ElementOp<Common<T, S, T2, S2>>,
             {
                 let (lhs, rhs) = (operand!(self, S), operand!(rhs, S2));
-                Ok(from_parts!(promoted_binary::<_, _, Common<T, S, T2, S2>, _, _, _, _>(lhs, rhs, kernels::$Fn)?))
+                Ok(from_parts!(promoted_binary::<_, _, Common<T, S, T2, S2>, _, _, _, _>(lhs, rhs, functions::$Fn)?))
             }
         )*}
     };

@@ -12,11 +12,13 @@
 //! assert_eq!(acc.to_vec(), vec![0.0, 2.0, 4.0, 0.0, 2.0, 4.0]);
 //! ```
 
-use super::device_op::KernelOp;
-use super::kernels::{
+use super::functions::{
     self, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight, same_type,
 };
-use super::{Elementwise, StridedMut, broadcast_strides, with_number_types};
+use super::op_codes::KernelOp;
+use super::{broadcast_strides, with_number_types};
+use crate::backend::{Backend, StridedRef};
+use crate::backend::{Elementwise, StridedMut};
 use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{
@@ -25,7 +27,7 @@ use crate::dtype::promote::{
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::shape::{BroadcastInto, Shape, SizeArray, check_in_place};
-use crate::storage::{Backend, Repr, Storage, StridedRef, View, Writable, WriteThroughView};
+use crate::storage::{Repr, Storage, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
 use core::borrow::Borrow;
 use core::marker::PhantomData;
@@ -151,19 +153,19 @@ macro_rules! assign_operator {
     (@numbers $Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
         impl<T, S, D, R> $Trait<$t> for Tensor<T, S, D, R>
         where
-            T: CommonWithScalar<$t, S> + OperandOf<kernels::$Fn>,
-            for<'x> &'x $t: NumberOperandOf<kernels::$Fn>,
+            T: CommonWithScalar<$t, S> + OperandOf<functions::$Fn>,
+            for<'x> &'x $t: NumberOperandOf<functions::$Fn>,
             S: Shape,
             D: Elementwise,
             R: Writable,
-            kernels::$Fn: ElementOp<CommonScalar<T, S, $t>>
-                + BinaryFn<CommonScalar<T, S, $t>, CommonScalar<T, S, $t>, OutputOf<kernels::$Fn, CommonScalar<T, S, $t>>>,
-            OutputOf<kernels::$Fn, CommonScalar<T, S, $t>>: StorableIn<T>,
+            functions::$Fn: ElementOp<CommonScalar<T, S, $t>>
+                + BinaryFn<CommonScalar<T, S, $t>, CommonScalar<T, S, $t>, OutputOf<functions::$Fn, CommonScalar<T, S, $t>>>,
+            OutputOf<functions::$Fn, CommonScalar<T, S, $t>>: StorableIn<T>,
         {
             fn $method(&mut self, rhs: $t) {
                 let rhs: CommonScalar<T, S, $t> = cast(rhs);
                 let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(store_back(kernels::$Fn), rhs))
+                D::update1(output(self, ptr), WithRight(store_back(functions::$Fn), rhs))
                     .or_panic();
             }
         }
@@ -172,20 +174,20 @@ macro_rules! assign_operator {
     (@forms $Trait:ident, $method:ident, $Fn:ident; $([$($Rhs:tt)*])*) => {$(
         impl<'b, T, T2, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
         where
-            T: CommonType<T2, SX, SY> + OperandOf<kernels::$Fn>,
-            T2: OperandOf<kernels::$Fn> + Element,
+            T: CommonType<T2, SX, SY> + OperandOf<functions::$Fn>,
+            T2: OperandOf<functions::$Fn> + Element,
             SX: Shape,
             SY: BroadcastInto<SX>,
             D: Elementwise,
             RX: Writable,
             RY: Repr,
-            kernels::$Fn: ElementOp<Common<T, SX, T2, SY>>
-                + BinaryFn<Common<T, SX, T2, SY>, Common<T, SX, T2, SY>, OutputOf<kernels::$Fn, Common<T, SX, T2, SY>>>,
-            OutputOf<kernels::$Fn, Common<T, SX, T2, SY>>: StorableIn<T>,
+            functions::$Fn: ElementOp<Common<T, SX, T2, SY>>
+                + BinaryFn<Common<T, SX, T2, SY>, Common<T, SX, T2, SY>, OutputOf<functions::$Fn, Common<T, SX, T2, SY>>>,
+            OutputOf<functions::$Fn, Common<T, SX, T2, SY>>: StorableIn<T>,
         {
             fn $method(&mut self, rhs: $($Rhs)*) {
                 let rhs: &Tensor<T2, SY, D, RY> = rhs.borrow();
-                assign::<_, _, Common<T, SX, T2, SY>, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
+                assign::<_, _, Common<T, SX, T2, SY>, _, _, _, _, _, _>(self, rhs, functions::$Fn)
                     .or_panic();
             }
         }
@@ -208,14 +210,14 @@ macro_rules! fallible_assign {
                 rhs: &Tensor<T2, S2, D, R2>,
             ) -> Result<(), Error>
             where
-                T: CommonType<T2, S, S2> + OperandOf<kernels::$Fn>,
-                T2: Element + OperandOf<kernels::$Fn>,
+                T: CommonType<T2, S, S2> + OperandOf<functions::$Fn>,
+                T2: Element + OperandOf<functions::$Fn>,
                 S2: BroadcastInto<S>,
-                kernels::$Fn: ElementOp<Common<T, S, T2, S2>>
-                    + BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<kernels::$Fn, Common<T, S, T2, S2>>>,
-                OutputOf<kernels::$Fn, Common<T, S, T2, S2>>: StorableIn<T>,
+                functions::$Fn: ElementOp<Common<T, S, T2, S2>>
+                    + BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<functions::$Fn, Common<T, S, T2, S2>>>,
+                OutputOf<functions::$Fn, Common<T, S, T2, S2>>: StorableIn<T>,
             {
-                assign::<_, _, Common<T, S, T2, S2>, _, _, _, _, _, _>(self, rhs, kernels::$Fn)
+                assign::<_, _, Common<T, S, T2, S2>, _, _, _, _, _, _>(self, rhs, functions::$Fn)
             }
         )*}
     };
@@ -275,6 +277,6 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn fill(&mut self, value: T) {
         let ptr = R::ptr_mut(&mut self.data);
-        D::update1(output(self, ptr), kernels::Constant(value)).or_panic();
+        D::update1(output(self, ptr), functions::Constant(value)).or_panic();
     }
 }

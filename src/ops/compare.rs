@@ -10,20 +10,22 @@
 //! ```
 
 use super::arith::{operand, promoted_binary};
-use super::kernels::{self, BinaryFn, InCommon, WithRight};
-use super::{Elementwise, unary, with_number_types};
+use super::functions::{self, BinaryFn, InCommon, WithRight};
+use super::{unary, with_number_types};
+use crate::backend::Elementwise;
+use crate::backend::StridedRef;
 use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{Common, CommonScalar, CommonType, CommonWithScalar};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::shape::{Broadcast, BroadcastShape, Shape};
-use crate::storage::{Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{PartsOf, Tensor, from_parts};
 
 /// What a tensor of `T`s and shape `S` can be compared with: another
 /// tensor (broadcasting) or a plain number, of any element type: both sides
-/// are compared in their common type (type promotion, SPEC.md section 3).
+/// are compared in their common type (PyTorch's type promotion).
 pub trait Comparand<T: Element, S: Shape, D: Elementwise> {
     /// The shape of the comparison's result.
     type Shape: Shape;
@@ -99,9 +101,9 @@ macro_rules! comparisons {
             /// broadcast; the `try_` form returns the error instead.
             pub fn $name<C: Comparand<T, S, D>>(&self, other: C) -> Tensor<bool, C::Shape, D>
             where
-                kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
+                functions::$Fn: BinaryFn<C::Common, C::Common, bool>,
             {
-                from_parts!(other.compare(self, kernels::$Fn).or_panic())
+                from_parts!(other.compare(self, functions::$Fn).or_panic())
             }
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or `Err` with PyTorch's message when `Dyn` sizes do not broadcast.")]
@@ -117,9 +119,9 @@ macro_rules! comparisons {
                 other: C,
             ) -> Result<Tensor<bool, C::Shape, D>, Error>
             where
-                kernels::$Fn: BinaryFn<C::Common, C::Common, bool>,
+                functions::$Fn: BinaryFn<C::Common, C::Common, bool>,
             {
-                Ok(from_parts!(other.compare(self, kernels::$Fn)?))
+                Ok(from_parts!(other.compare(self, functions::$Fn)?))
             }
         )*}
     };

@@ -30,7 +30,9 @@
 //! assert_eq!((c.shape(), s.shape()), ([2, 8], [2, 2, 3]));
 //! ```
 
-use super::Elementwise;
+use crate::backend::Elementwise;
+use crate::backend::StridedRef;
+use crate::backend::cpu::{try_collect, try_collect_small, try_vec_with_capacity};
 use crate::dtype::{DType, Element, with_dtype};
 use crate::dynamic::{AnyElement, AnyTensor, Converted, DynShape, DynTensor};
 use crate::error::Error;
@@ -39,8 +41,7 @@ use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
 use crate::shape::{Shape, SizeArray};
-use crate::storage::cpu::{try_collect, try_collect_small, try_vec_with_capacity};
-use crate::storage::{Owned, Repr, StridedRef};
+use crate::storage::{Owned, Repr};
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use smallvec::SmallVec;
 

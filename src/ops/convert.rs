@@ -1,13 +1,15 @@
 //! `cast::<U>()`: a copy in another element type, with PyTorch's conversion
 //! rules ([`crate::dtype::cast`]).
 
-use super::kernels::Cast;
-use super::{Elementwise, unary};
+use super::functions::Cast;
+use super::unary;
+use crate::backend::Elementwise;
+use crate::backend::StridedRef;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::shape::Shape;
-use crate::storage::{Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{Tensor, from_parts};
 
 impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {

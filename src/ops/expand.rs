@@ -20,6 +20,7 @@
 //!
 //! [`DynTensor`]: crate::DynTensor
 
+use crate::backend::Backend;
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynSizes};
 use crate::error::Error;
@@ -27,7 +28,7 @@ use crate::error::OrPanic;
 use crate::layout::{array_from, check_layout};
 use crate::shape::list::TupleShape;
 use crate::shape::{ExpandTo, FixedShape, Shape, check_expand, resolve_expand};
-use crate::storage::{Backend, Repr, Storage};
+use crate::storage::{Repr, Storage};
 use crate::tensor::Tensor;
 use crate::view::ViewOf;
 

@@ -20,9 +20,12 @@
 //! ```
 
 use super::arith::{operand, promoted_binary};
-use super::device_op::{KernelOp, OpCode, Side};
-use super::kernels::{BinaryFn, ElementOp, UnaryFn, same_type};
-use super::{Elementwise, broadcast_strides, unary};
+use super::functions::{BinaryFn, ElementOp, UnaryFn, same_type};
+use super::op_codes::{KernelOp, OpCode, Side};
+use super::{broadcast_strides, unary};
+use crate::backend::Elementwise;
+use crate::backend::{Backend, StridedRef};
+use crate::device::Device;
 use crate::dtype::cast::cast;
 use crate::dtype::math::{Abs, Clampable, FloatMath, FloatOf, MaxMin, Power, Rounding, ToFloat};
 use crate::dtype::promote::{
@@ -34,7 +37,7 @@ use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::{StridedLayout, checked_numel};
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray, broadcast_sizes_into};
-use crate::storage::{Backend, Device, Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{PartsOf, Tensor, from_parts};
 
 /// Declares unit element functions of one argument: `Name: |x: T| -> Out
@@ -559,7 +562,7 @@ fn broadcast_ref<'a, T: Element, D: Backend>(
 ///
 /// ```
 /// use shaped::ops::math::JoinDevice;
-/// use shaped::storage::Cpu;
+/// use shaped::backend::Cpu;
 /// let _: <Cpu as JoinDevice<Cpu>>::Out = Cpu;
 /// ```
 pub trait JoinDevice<Other: Backend>: Backend {
@@ -576,13 +579,13 @@ macro_rules! join_devices {
     )*};
 }
 join_devices! {
-    crate::storage::Cpu, crate::storage::Cpu => crate::storage::Cpu;
+    crate::backend::Cpu, crate::backend::Cpu => crate::backend::Cpu;
     #[cfg(feature = "cuda")]
-    crate::storage::Cuda, crate::storage::Cuda => crate::storage::Cuda;
+    crate::backend::Cuda, crate::backend::Cuda => crate::backend::Cuda;
     #[cfg(feature = "cuda")]
-    crate::storage::Cpu, crate::storage::Cuda => crate::storage::Cuda;
+    crate::backend::Cpu, crate::backend::Cuda => crate::backend::Cuda;
     #[cfg(feature = "cuda")]
-    crate::storage::Cuda, crate::storage::Cpu => crate::storage::Cuda;
+    crate::backend::Cuda, crate::backend::Cpu => crate::backend::Cuda;
 }
 
 /// The device `where_` runs on, for a condition on `DC` and operands on
@@ -597,7 +600,7 @@ pub type WhereDevice<DC, DA, DB> = <<DC as JoinDevice<DA>>::Out as JoinDevice<DB
 ///
 /// ```
 /// use shaped::ops::math::TakesFrom;
-/// use shaped::storage::Cpu;
+/// use shaped::backend::Cpu;
 /// fn takes<D: TakesFrom<Cpu, ()>>() {}
 /// takes::<Cpu>();
 /// ```
@@ -650,12 +653,12 @@ impl<D: Backend, S: Shape> TakesFrom<D, S> for D {
 }
 
 #[cfg(feature = "cuda")]
-impl TakesFrom<crate::storage::Cpu, ()> for crate::storage::Cuda {
+impl TakesFrom<crate::backend::Cpu, ()> for crate::backend::Cuda {
     fn take<T: Element, R: Repr>(
-        x: &Tensor<T, (), crate::storage::Cpu, R>,
+        x: &Tensor<T, (), crate::backend::Cpu, R>,
         device: Device,
     ) -> Result<OnDevice<'_, T, (), Self>, Error> {
-        let gpu = crate::storage::Cuda::open(&device)?;
+        let gpu = crate::backend::Cuda::open(&device)?;
         Ok(OnDevice::Copied(x.to_device(&gpu)?))
     }
 }

@@ -1,44 +1,42 @@
-//! Operations on tensors.
+//! The typed front-end: for each op family, the methods and operators a
+//! user calls, the shape rules they ask the compiler for, and the dispatch
+//! to a backend ([`crate::backend`]).
 //!
 //! - [`arith`]: `+ - * /` and unary `-`, broadcasting, for every owned and
 //!   borrowed combination and with plain numbers on either side.
 //! - [`compare`]: `eq ne lt le gt ge`, giving `Tensor<bool, _>`.
 //! - [`assign`]: `+= -= *= /=` under the in-place rule.
 //! - [`expand`]: `expand`, `expand_as`, `broadcast_to`: stride-0 views.
-//! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`.
 //! - [`math`]: `exp`, `ln`, `sqrt`, `abs`, `clamp`, ..., `maximum`,
 //!   `minimum`, `pow`, `where_`.
+//! - [`convert`]: copies in another dtype, `cast::<U>()`.
 //! - [`concat`]: `cat` and `stack`, sized at compile time.
-//! - [`engine`] and [`kernels`]: the one CPU elementwise engine, and the
-//!   element functions it runs.
+//! - [`functions`]: what each elementwise operation computes (one type per
+//!   operation, generic over dtype), and [`op_codes`], the names a device
+//!   gives their kernels.
 //! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
-//!   run by a backend's [`Reductions`]: on the CPU the reduction engine
-//!   [`reduce`] with the [`reducers`].
+//!   and the [`Reducer`](reductions::Reducer)s that say what each computes.
+//! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`, and their runtime plan.
 
 pub mod arith;
 pub mod assign;
 pub mod compare;
 pub mod concat;
 pub mod convert;
-pub mod device_op;
-pub mod engine;
 pub mod expand;
-pub mod kernels;
+pub mod functions;
 pub mod math;
 pub mod matmul;
-mod parallel;
-pub mod precompiled;
-pub mod reduce;
-pub mod reducers;
+pub mod op_codes;
 pub mod reductions;
 
+use crate::backend::{Elementwise, StridedRef};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::{SizeArray, broadcast_sizes_into};
-use crate::storage::{Backend, StridedRef};
 use crate::tensor::{OwnedParts, owned_parts};
-use kernels::{BinaryFn, UnaryFn};
+use functions::{BinaryFn, UnaryFn};
 
 /// The Rust types of plain numbers an operator takes beside a tensor:
 /// Python's scalar kinds, `bool`, `i64`, `f64` and `Complex<f64>`. As in
@@ -54,125 +52,6 @@ macro_rules! with_number_types {
     };
 }
 pub(crate) use with_number_types;
-
-/// A writable shape-erased operand: the output of an in-place kernel.
-///
-/// Only this crate makes them, from a tensor borrowed exclusively: every index
-/// of the layout lies inside the buffer, no two indices share an element, and
-/// nothing else reads or writes those elements while the operand exists.
-#[derive(Debug)]
-pub struct StridedMut<'a, T: Element, D: Backend> {
-    pub(crate) ptr: D::Ptr<T>,
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: &'a [usize],
-    pub(crate) offset: usize,
-}
-
-impl<T: Element, D: Backend> StridedMut<'_, T, D> {
-    /// Sizes.
-    pub fn sizes(&self) -> &[usize] {
-        self.sizes
-    }
-    /// Strides in elements.
-    pub fn strides(&self) -> &[usize] {
-        self.strides
-    }
-    /// Storage offset of the first element.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-}
-
-/// The elementwise kernels a backend provides. Each takes shape-erased
-/// operands, so it is compiled once per element function and dtype, never
-/// per shape.
-pub trait Elementwise: Backend {
-    /// `f(a)` for every element of `a`, into a new contiguous buffer; `Err`
-    /// when the buffer cannot be allocated.
-    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
-        a: StridedRef<'_, A, Self>,
-        f: F,
-    ) -> Result<Self::Buffer<U>, Error>;
-
-    /// `f(a, b)` over `sizes`, into a new contiguous buffer. `a` and `b` are
-    /// already broadcast: their sizes are `sizes` and their strides are 0
-    /// along stretched dimensions. `Err` when the buffer cannot be allocated.
-    fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
-        sizes: &[usize],
-        a: StridedRef<'_, A, Self>,
-        b: StridedRef<'_, B, Self>,
-        f: F,
-    ) -> Result<Self::Buffer<U>, Error>;
-
-    /// `out = f(out)` for every element of `out`; `Err` when a device
-    /// reports a failure.
-    fn update1<T: Element, F: UnaryFn<T, T>>(
-        out: StridedMut<'_, T, Self>,
-        f: F,
-    ) -> Result<(), Error>;
-
-    /// `out = f(out, b)` for every element of `out`; `b` is broadcast to
-    /// `out`'s sizes. `Err` when a device reports a failure.
-    fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
-        out: StridedMut<'_, T, Self>,
-        b: StridedRef<'_, B, Self>,
-        f: F,
-    ) -> Result<(), Error>;
-
-    /// `where(cond, a, b)` over `sizes`: `a` where `cond` is true, else `b`,
-    /// each converted to `U`, into a new contiguous buffer. The three are
-    /// already broadcast to `sizes`. `Err` when the buffer cannot be
-    /// allocated or the operands live on different devices.
-    fn select<A: Element, B: Element, U: Element>(
-        sizes: &[usize],
-        cond: StridedRef<'_, bool, Self>,
-        a: StridedRef<'_, A, Self>,
-        b: StridedRef<'_, B, Self>,
-    ) -> Result<Self::Buffer<U>, Error>;
-
-    /// A new contiguous buffer of `sizes` holding `parts` one after another
-    /// along `axis` (`cat` and `stack`); parts of another rank than
-    /// `sizes` (PyTorch's skipped 1-d empty tensors) are left out. `Err`
-    /// when the parts live on different devices.
-    ///
-    /// # Safety
-    /// `parts` is not empty, and the parts of `sizes`' rank have `sizes`
-    /// except along `axis`, where their sizes add up to `sizes[axis]`, so
-    /// that they fill the output exactly (what `cat_sizes` checks).
-    unsafe fn concatenate<T: Element>(
-        parts: &[StridedRef<'_, T, Self>],
-        axis: usize,
-        sizes: &[usize],
-    ) -> Result<Self::Buffer<T>, Error>;
-}
-
-/// The reductions a backend provides: one kernel per [`Reducer`] and dtype,
-/// shape-erased as the elementwise ones. The outputs are contiguous, in
-/// row-major order of the kept dimensions. (A backend that reduces also
-/// copies: `argmax()` of a strided tensor reduces a contiguous copy.)
-///
-/// [`Reducer`]: reduce::Reducer
-pub trait Reductions: Elementwise {
-    /// Reduces `x` along the dimensions where `mask` is true; `Err` when the
-    /// output cannot be allocated, a device fails, or (on a device) `r` has
-    /// no kernel.
-    fn reduce<T: Element, R: reduce::Reducer<T>>(
-        x: StridedRef<'_, T, Self>,
-        mask: &[bool],
-        r: R,
-    ) -> Result<Self::Buffer<R::Out>, Error>
-    where
-        R::Out: Element;
-
-    /// The extreme values along the one dimension where `mask` is true, and
-    /// their indices along it (`max`/`min` with indices, `argmax`).
-    #[allow(clippy::type_complexity)]
-    fn reduce_indexed<T: reducers::Extremum, W: reducers::Direction>(
-        x: StridedRef<'_, T, Self>,
-        mask: &[bool],
-        r: reducers::ExtremeAt<W>,
-    ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
-}
 
 /// Strides of an operand of sizes `sizes` and strides `strides`, broadcast
 /// to `out_sizes`: aligned at the end, 0 where the operand is stretched or

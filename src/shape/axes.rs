@@ -484,6 +484,6 @@ macro_rules! append {
     )*};
 }
 append!(; A; A B; A B C; A B C E; A B C E F; A B C E F G; A B C E F G H;);
-impl<X> Append<X> for crate::dynamic::DynShape {
-    type Output = crate::dynamic::DynShape;
+impl<X> Append<X> for crate::shape::dynamic::DynShape {
+    type Output = crate::shape::dynamic::DynShape;
 }

@@ -1,4 +1,4 @@
-//! Broadcasting (SPEC.md section 1), computed by the compiler for static
+//! Broadcasting (PyTorch's broadcasting semantics), computed by the compiler for static
 //! shapes and at run time for every shape.
 //!
 //! Walking two shapes from their last dimension, each pair of sizes must be

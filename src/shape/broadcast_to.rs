@@ -1,5 +1,5 @@
 //! Broadcasting *to* a given shape, which must not change: the in-place rule
-//! (`x += y`, SPEC.md section 1) and `expand`/`broadcast_to`.
+//! (`x += y`, PyTorch's in-place rule) and `expand`/`broadcast_to`.
 //!
 //! Aligned at the trailing dimension, each size of the operand must equal the
 //! target's or be 1, and the operand may not have more dimensions than the

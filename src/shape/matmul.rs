@@ -28,7 +28,7 @@ use super::broadcast::BroadcastRev;
 use super::digits::{DigitCount, SizeEq};
 use super::dim::{Dec, Dim, Dyn, StaticDim};
 use super::list::{Cons, FromRev, Nil, TupleShape};
-use crate::dynamic::DynShape;
+use crate::shape::dynamic::DynShape;
 use typenum::{False, True};
 
 /// Two shapes that `matmul` multiplies, and the shape of the product.

@@ -21,6 +21,7 @@ pub mod concat;
 pub mod diagnostics;
 pub mod digits;
 mod dim;
+pub mod dynamic;
 pub mod list;
 mod matmul;
 pub mod reduce;

@@ -1,24 +1,17 @@
-//! Storage: where a tensor's elements live ([`Backend`], one per device kind)
-//! and who may write them ([`Repr`]: owned, borrowed, mutably borrowed).
+//! Who owns a tensor's elements and whether they may be written ([`Repr`]:
+//! owned, borrowed, mutably borrowed), and the identity of a buffer
+//! ([`StorageId`]). Where the elements live is the backend's business
+//! ([`crate::backend`]).
 //!
 //! As in ndarray, storage and shape are kept apart: a [`Tensor`](crate::Tensor)
 //! is a `Repr::Data` plus a [`Layout`](crate::layout::Layout). Owned tensors
 //! hold their backend's buffer; views hold a raw handle to the owner's buffer
 //! and a lifetime that ties them to the borrow they came from.
 
-pub mod cpu;
-#[cfg(feature = "cuda")]
-pub mod cuda;
-mod device;
-
-pub use cpu::Cpu;
-#[cfg(feature = "cuda")]
-pub use cuda::Cuda;
-pub use device::Device;
+use crate::backend::Backend;
+use crate::device::Device;
 
 use crate::dtype::{ComplexElement, Element};
-use crate::layout::StridedLayout;
-use crate::shape::SizeArray;
 use core::cell::Cell;
 use core::fmt::Debug;
 use core::marker::PhantomData;
@@ -26,32 +19,6 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 pub(crate) mod sealed {
     pub trait Sealed {}
-}
-
-/// A kind of device whose memory can hold tensor elements: [`Cpu`], and
-/// `Cuda` with the `cuda` feature.
-///
-/// Kernels receive shape-erased strided operands ([`StridedRef`]) so that one
-/// compiled kernel serves every shape.
-pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
-    /// An owned buffer of elements.
-    type Buffer<T: Element>: Send + Sync;
-    /// A raw handle to the start of a buffer.
-    type Ptr<T: Element>: Copy + Debug + Send + Sync;
-
-    /// The handle of a buffer, for reading.
-    fn ptr<T: Element>(buffer: &Self::Buffer<T>) -> Self::Ptr<T>;
-    /// The handle of a buffer, for reading and writing.
-    fn ptr_mut<T: Element>(buffer: &mut Self::Buffer<T>) -> Self::Ptr<T>;
-    /// The number of elements in a buffer.
-    fn len<T: Element>(buffer: &Self::Buffer<T>) -> usize;
-    /// The identity of a buffer (for `shares_storage_with`).
-    fn storage_id<T: Element>(buffer: &Self::Buffer<T>) -> StorageId;
-    /// The device a buffer lives on.
-    fn device<T: Element>(buffer: &Self::Buffer<T>) -> Device;
-    /// The same address as a handle to elements of another type (for the
-    /// parts of complex elements: `real()`, `view_as_real()`).
-    fn cast_ptr<T: Element, U: Element>(ptr: Self::Ptr<T>) -> Self::Ptr<U>;
 }
 
 /// The identity of one buffer: every buffer gets its own when it is made, so
@@ -438,55 +405,5 @@ pub(crate) fn borrow_mut<'a, T: Element, D: Backend, R: Writable>(
         device: data.device(),
         id: data.storage_id(),
         _borrow: PhantomData,
-    }
-}
-
-/// A shape-erased strided operand of a kernel: a buffer handle and the
-/// layout of the elements to read, as plain runtime sizes and strides.
-///
-/// Only this crate makes them, from a live tensor (or a broadcast of one):
-/// every index of the layout lies inside the buffer, which no one writes while
-/// the operand exists. Kernels rely on that, so the fields are not public.
-#[derive(Copy, Clone, Debug)]
-pub struct StridedRef<'a, T: Element, D: Backend> {
-    pub(crate) ptr: D::Ptr<T>,
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: &'a [usize],
-    pub(crate) offset: usize,
-}
-
-impl<'a, T: Element, D: Backend> StridedRef<'a, T, D> {
-    /// A tensor's elements under its layout, from the tensor's two fields:
-    /// generic over the size array, so the per-shape methods that hand their
-    /// tensors to shape-erased cores compile no function of their own for it.
-    pub(crate) fn new<A: SizeArray>(
-        data: &impl Storage<T, D>,
-        layout: &'a StridedLayout<A>,
-    ) -> Self {
-        StridedRef {
-            ptr: data.ptr(),
-            sizes: layout.sizes(),
-            strides: layout.strides(),
-            offset: layout.offset(),
-        }
-    }
-}
-
-impl<T: Element, D: Backend> StridedRef<'_, T, D> {
-    /// The start of the buffer.
-    pub fn ptr(&self) -> D::Ptr<T> {
-        self.ptr
-    }
-    /// Sizes.
-    pub fn sizes(&self) -> &[usize] {
-        self.sizes
-    }
-    /// Strides in elements (0 where broadcast).
-    pub fn strides(&self) -> &[usize] {
-        self.strides
-    }
-    /// Storage offset of the first element.
-    pub fn offset(&self) -> usize {
-        self.offset
     }
 }

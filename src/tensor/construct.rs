@@ -2,6 +2,8 @@
 //! `_with` forms that take runtime sizes for shapes with `Dyn` entries.
 
 use super::{OwnedParts, Tensor, from_parts, owned_parts};
+use crate::backend::Cpu;
+use crate::backend::cpu::{CpuBuffer, try_collect};
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::error::OrPanic;
@@ -9,8 +11,6 @@ use crate::layout::{
     StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
 };
 use crate::shape::{FixedShape, Shape, SizeArray, StaticDim};
-use crate::storage::Cpu;
-use crate::storage::cpu::{CpuBuffer, try_collect};
 
 /// Sizes as PyTorch prints them in messages (`i64`).
 fn signed(sizes: &[usize]) -> Vec<isize> {

@@ -11,9 +11,10 @@
 
 use super::Tensor;
 use super::format::format_tensor;
+use crate::backend::Cpu;
 use crate::dtype::Element;
 use crate::shape::Shape;
-use crate::storage::{Cpu, Repr};
+use crate::storage::Repr;
 use core::fmt;
 
 impl<T: Element, S: Shape, R: Repr> fmt::Display for Tensor<T, S, Cpu, R> {

@@ -5,9 +5,9 @@
 //! [`format_tensor`] is a pure function of the sizes and the row-major
 //! elements (seen as [`Scalar`]s); `Display` for tensors calls it.
 
+use crate::backend::cpu::try_vec_with_capacity;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::OrPanic;
-use crate::storage::cpu::try_vec_with_capacity;
 
 /// Digits after the point (`PRINT_OPTS.precision`).
 const PRECISION: usize = 4;

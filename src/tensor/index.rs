@@ -2,13 +2,14 @@
 //! PyTorch's error instead of panicking.
 
 use super::Tensor;
+use crate::backend::Cpu;
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::StridedLayout;
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{Cpu, Repr, Storage, Writable};
+use crate::storage::{Repr, Storage, Writable};
 use core::ops::{Index, IndexMut};
 
 impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {

@@ -6,15 +6,14 @@ mod display;
 mod format;
 mod index;
 
+use crate::backend::Elementwise;
+use crate::backend::{Backend, Cpu, StridedRef};
+use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::OrPanic;
 use crate::layout::{Layout, StridedLayout};
-use crate::ops::Elementwise;
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{
-    self, Backend, Cpu, Device, Owned, OwnedData, Repr, Storage, StridedRef, View, ViewMut,
-    Writable,
-};
+use crate::storage::{self, Owned, OwnedData, Repr, Storage, View, ViewMut, Writable};
 
 /// An n-dimensional array of `T` with shape `S` on device `D`.
 ///
@@ -184,7 +183,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// assert!(!grid.shares_storage_with(&t));
     /// ```
     pub fn to_owned(&self) -> Tensor<T, S, D> {
-        let buffer = D::map1(self.strided(), crate::ops::kernels::Identity).or_panic();
+        let buffer = D::map1(self.strided(), crate::ops::functions::Identity).or_panic();
         Tensor {
             data: OwnedData::new(buffer),
             layout: crate::layout::StridedLayout::contiguous(self.layout.size_array().clone()),
@@ -201,7 +200,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
     /// assert_eq!(t.expand::<shape![2, 2, 3]>().to_vec().len(), 12);
     /// ```
     pub fn to_vec(&self) -> Vec<T> {
-        crate::ops::kernels::gather(self.strided())
+        crate::backend::cpu::elementwise::gather(self.strided())
     }
 }
 

@@ -1,4 +1,4 @@
-//! The complex views of SPEC.md section 2: `real()`, `imag()` and
+//! The complex views: `real()`, `imag()` and
 //! `view_as_real()` share storage with the complex tensor (writes through
 //! `real_mut()` and `imag_mut()` land in it); `conj()`, `adjoint()` and
 //! `mh()` give the conjugate.
@@ -24,16 +24,18 @@
 //! assert_eq!(z[[1]], Complex::new(3.0, 0.0));
 //! ```
 
+use crate::backend::Elementwise;
+use crate::backend::{Backend, StridedRef};
 use crate::dtype::{ComplexElement, Conjugate};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::Strided;
-use crate::ops::device_op::{KernelOp, OpCode};
-use crate::ops::kernels::UnaryFn;
-use crate::ops::{Elementwise, unary};
+use crate::ops::functions::UnaryFn;
+use crate::ops::op_codes::{KernelOp, OpCode};
+use crate::ops::unary;
 use crate::shape::axes::{Append, LastTwoSwapped};
 use crate::shape::{Dec, Shape};
-use crate::storage::{Backend, Repr, Storage, StridedRef, Writable, borrow_mut};
+use crate::storage::{Repr, Storage, Writable, borrow_mut};
 use crate::tensor::{Tensor, TensorView, TensorViewMut, from_parts};
 
 /// What `view_as_real` gives for a complex tensor of shape `S`: its parts,

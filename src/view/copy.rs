@@ -1,51 +1,18 @@
-//! `contiguous()`, `clone()`, `detach()` and memory formats (SPEC.md
-//! section 5): when elements move, and in which order they are laid out.
+//! `contiguous()`, `clone()`, `detach()` and memory formats: when elements
+//! move, and in which order they are laid out.
 
 use super::CowOf;
+use crate::backend::Elementwise;
+use crate::backend::{Backend, StridedRef};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::error::OrPanic;
+use crate::layout::MemoryFormat;
 use crate::layout::views::Strided;
 use crate::layout::{StridedLayout, array_from, is_contiguous};
-use crate::ops::Elementwise;
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{Backend, Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
-
-/// An order of a tensor's elements in memory (PyTorch's `memory_format`).
-///
-/// ```
-/// use shaped::prelude::*;
-/// let img = Tensor::<f32, shape![2, 3, 4, 5]>::zeros();
-/// let nhwc = img.contiguous_in(MemoryFormat::ChannelsLast);
-/// assert_eq!(nhwc.strides(), [60, 1, 15, 3]);
-/// assert!(nhwc.is_contiguous_in(MemoryFormat::ChannelsLast));
-/// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MemoryFormat {
-    /// Row-major: strides decrease from the first dimension to the last.
-    Contiguous,
-    /// NHWC for 4-d tensors: `strides[0] > strides[2] > strides[3] > strides[1] == 1`.
-    ChannelsLast,
-    /// NDHWC for 5-d tensors.
-    ChannelsLast3d,
-    /// Keep the input's strides when it is dense and non-overlapping
-    /// (for `clone`), else row-major.
-    Preserve,
-}
-
-impl MemoryFormat {
-    /// The order of the dimensions from the fastest-varying to the slowest,
-    /// for a tensor of rank `rank`; `None` when the format does not apply.
-    fn fastest_first(self, rank: usize) -> Option<Vec<usize>> {
-        match (self, rank) {
-            (MemoryFormat::Contiguous, _) => Some((0..rank).rev().collect()),
-            (MemoryFormat::ChannelsLast, 4) => Some(vec![1, 3, 2, 0]),
-            (MemoryFormat::ChannelsLast3d, 5) => Some(vec![1, 4, 3, 2, 0]),
-            _ => None,
-        }
-    }
-}
 
 /// Strides that lay `sizes` out with `order[0]` varying fastest. A size-0
 /// dimension counts as 1 (the row-major rule of PyTorch's `empty`, and the
@@ -286,7 +253,7 @@ fn copy_in_order<T: Element, D: Elementwise, A: SizeArray>(
             strides: walked.strides(),
             offset: walked.offset(),
         },
-        crate::ops::kernels::Identity,
+        crate::ops::functions::Identity,
     )?;
     let strides = strides_in_order(sizes, order);
     let layout = StridedLayout::from_parts(array_from(sizes), array_from(&strides), 0);

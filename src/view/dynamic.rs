@@ -4,11 +4,12 @@
 //! with PyTorch's error text. They borrow the tensor and share its storage;
 //! `reshape` and `flatten` copy only when the strides leave no choice.
 
+use crate::backend::Backend;
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::layout::views::{SliceItem, Strided, collect_pieces};
-use crate::storage::{Backend, Repr, Writable};
+use crate::storage::{Repr, Writable};
 use crate::tensor::{Tensor, TensorViewMut};
 use crate::view::{CowOf, ViewOf};
 
@@ -205,7 +206,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn reshape(&self, sizes: &[isize]) -> Result<CowOf<'_, T, DynShape, D, R>, Error>
     where
-        D: crate::ops::Elementwise,
+        D: crate::backend::Elementwise,
     {
         let layout = self.strided_layout();
         let sizes = crate::layout::views::infer_size(sizes, layout.numel())?;
@@ -238,7 +239,7 @@ impl<T: Element, D: Backend, R: Repr> Tensor<T, DynShape, D, R> {
         end_dim: isize,
     ) -> Result<CowOf<'_, T, DynShape, D, R>, Error>
     where
-        D: crate::ops::Elementwise,
+        D: crate::backend::Elementwise,
     {
         let rank = self.rank();
         let (a, b) = (

@@ -1,5 +1,5 @@
-//! Views: tensors that reinterpret another tensor's storage (SPEC.md
-//! section 2). Each is a pure layout transform from
+//! Views: tensors that reinterpret another tensor's storage, as
+//! PyTorch's views. Each is a pure layout transform from
 //! [`layout::views`](crate::layout::views) plus a borrow of the storage; no
 //! element moves.
 //!
@@ -17,15 +17,16 @@ mod transpose;
 mod typed;
 mod typed_mut;
 
-pub use copy::MemoryFormat;
+pub use crate::layout::MemoryFormat;
 pub use split::{Pieces, PiecesOf};
 
+use crate::backend::Backend;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::views::{SignedDims, Strided};
 use crate::layout::{StridedLayout, array_from};
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{Backend, CowData, CowView, Repr, Storage};
+use crate::storage::{CowData, CowView, Repr, Storage};
 use crate::tensor::{Tensor, TensorViewMut};
 
 /// Either a read-only view or an owned copy: what `reshape`, `flatten` and
@@ -37,7 +38,7 @@ use crate::tensor::{Tensor, TensorViewMut};
 /// let c: TensorCow<'_, f32, shape![2, 3]> = x.contiguous();
 /// assert!(c.shares_storage_with(&x));
 /// ```
-pub type TensorCow<'a, T, S, D = crate::storage::Cpu> = Tensor<T, S, D, CowView<'a>>;
+pub type TensorCow<'a, T, S, D = crate::backend::Cpu> = Tensor<T, S, D, CowView<'a>>;
 
 /// A read-only view of a tensor of storage kind `R` borrowed for `'s`: a
 /// [`TensorView<'s, ..>`](crate::TensorView) of an owned tensor, and of a view

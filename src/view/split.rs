@@ -7,18 +7,19 @@
 //! return it).
 
 use super::{CowOf, ViewOf, signed, signed as axis};
+use crate::backend::Backend;
+use crate::backend::Elementwise;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::Strided;
-use crate::ops::Elementwise;
 use crate::shape::Shape;
 use crate::shape::list::TupleShape;
 use crate::shape::split::{
     ChunkPlan, Flattened, FlattenedAll, Group, HSplit, PieceCount, SizeList, SplitPlan,
     TensorSplitPlan, Unbound, Unflattened, Unfolded, VSplit,
 };
-use crate::storage::{Backend, Repr};
+use crate::storage::Repr;
 use crate::tensor::Tensor;
 
 /// The views that a split plan ([`Group`]s of pieces) gives for a tensor of

@@ -1,9 +1,10 @@
 //! `t()`: the transpose of a tensor of rank 2 or less.
 
+use crate::backend::Backend;
 use crate::dtype::Element;
 use crate::layout::StridedLayout;
 use crate::shape::Dim;
-use crate::storage::{Backend, Repr};
+use crate::storage::Repr;
 use crate::tensor::Tensor;
 use crate::view::ViewOf;
 

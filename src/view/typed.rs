@@ -7,20 +7,21 @@
 //! the dynamic API ([`crate::layout::views`]).
 
 use super::{CowOf, ViewOf, signed as axis, signed_dims as signed};
+use crate::backend::Backend;
+use crate::backend::Elementwise;
 use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::SliceItem;
 use crate::layout::views::Strided;
-use crate::ops::Elementwise;
 use crate::shape::axes::{
     Diagonal, LastTwoSwapped, MovedDim, Narrowed, PermuteBy, Remove, SameNumel, Squeeze, Transposed,
 };
 use crate::shape::list::TupleShape;
 use crate::shape::slice::{SliceSpec, Sliced};
 use crate::shape::{Dec, FixedShape, Shape};
-use crate::storage::{Backend, Repr};
+use crate::storage::Repr;
 use crate::tensor::Tensor;
 
 impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> {

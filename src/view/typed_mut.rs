@@ -6,6 +6,7 @@
 //! one element of the base.
 
 use super::{layout_of, signed as axis, signed as signed_start, signed_dims as signed};
+use crate::backend::Backend;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::error::OrPanic;
@@ -16,7 +17,7 @@ use crate::shape::axes::{
 use crate::shape::list::TupleShape;
 use crate::shape::slice::{SliceSpec, Sliced};
 use crate::shape::{Dec, FixedShape, Shape};
-use crate::storage::{Backend, Writable};
+use crate::storage::Writable;
 use crate::tensor::{Tensor, TensorViewMut};
 
 /// Declares writable view methods: `name<generics>(args) -> Output where

@@ -1,4 +1,4 @@
-// SPEC.md section 1, exercise set: A = 2x1x2, B = 2x1x1x3, C = 5x1, D = 1x5,
+// Broadcasting exercise set: A = 2x1x2, B = 2x1x1x3, C = 5x1, D = 1x5,
 // E = 1, F = 5x3. Every ordered pair that broadcasts (26 of the 36, as
 // PyTorch 2.15 confirms) compiles with the result shape written out; the 10
 // that do not are `ui-tests/fail/broadcast_exercise_*.rs`.

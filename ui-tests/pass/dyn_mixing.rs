@@ -5,7 +5,7 @@
 use shaped::prelude::*;
 
 fn main() {
-    // SPEC example: (Dyn, 3) + (3,) = (Dyn, 3).
+    // The broadcasting example: (Dyn, 3) + (3,) = (Dyn, 3).
     let a = Tensor::<f32, shape![Dyn, 3]>::zeros_with(&[4, 3]);
     let b = Tensor::<f32, shape![3]>::ones();
     let r: Tensor<f32, shape![Dyn, 3]> = &a + &b;

@@ -4,7 +4,7 @@
 use shaped::prelude::*;
 
 fn main() {
-    // SPEC.md: (5,3,4,1) += (3,1,1) is fine.
+    // PyTorch: (5,3,4,1) += (3,1,1) is fine.
     let mut x = Tensor::<f32, shape![5, 3, 4, 1]>::zeros();
     x += &Tensor::<f32, shape![3, 1, 1]>::ones();
     assert_eq!(x.shape(), [5, 3, 4, 1]);

@@ -1,4 +1,4 @@
-// `/` is true division (SPEC.md section 3): integer and bool tensors divide
+// `/` is true division (as in PyTorch): integer and bool tensors divide
 // as float32, so the quotient of two i32 tensors is a `Tensor<f32, _>`.
 use shaped::prelude::*;
 

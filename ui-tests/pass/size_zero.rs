@@ -3,7 +3,7 @@
 use shaped::prelude::*;
 
 fn main() {
-    // SPEC.md: (1,0) + (3,1) is (3,0).
+    // PyTorch: (1,0) + (3,1) is (3,0).
     let a = Tensor::<f32, shape![1, 0]>::zeros();
     let b = Tensor::<f32, shape![3, 1]>::zeros();
     let r: Tensor<f32, shape![3, 0]> = &a + &b;

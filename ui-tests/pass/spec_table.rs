@@ -1,4 +1,4 @@
-// SPEC.md section 1: every row of the broadcasting table whose shapes
+// Every row of the broadcasting table whose shapes
 // broadcast. Each block is one row; the annotated result type is what the
 // compiler computes from the two operand shapes.
 use shaped::prelude::*;

@@ -1,5 +1,5 @@
 // Tensors never move between devices implicitly: a CUDA tensor and a CPU
-// tensor with dimensions cannot be added (SPEC.md section 4).
+// tensor with dimensions cannot be added (as in PyTorch).
 use shaped::prelude::*;
 
 fn main() -> Result<(), Error> {

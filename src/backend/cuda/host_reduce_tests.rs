@@ -13,10 +13,11 @@
 
 use super::host_tests::{Sample, Spec, data, spec};
 use super::reduce::{Config, ReduceArgs, Source, kernel_name, outputs, plan_reduce};
+use crate::backend::cpu::reduce::{Input, reduce};
 use crate::dtype::Element;
-use crate::ops::device_op::ReduceOp;
-use crate::ops::reduce::{Input, Reducer, reduce};
-use crate::ops::reducers::{
+use crate::ops::op_codes::ReduceOp;
+use crate::ops::reductions::Reducer;
+use crate::ops::reductions::reducers::{
     Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
     Sum, Summable, Truth,
 };

@@ -12,13 +12,14 @@
 //! a blocked loop of ours with wrapping arithmetic: the product modulo 2^n
 //! is the same whatever the accumulation width, so it equals PyTorch's.
 
-use super::plan::{MatmulPlan, MatrixStrides};
+use crate::backend::MatmulBackend;
+use crate::backend::cpu::parallel::for_each_index;
+use crate::backend::cpu::{CpuBuffer, try_vec_with_capacity};
+use crate::backend::{Cpu, StridedRef};
 use crate::dtype::{Element, Numeric};
 use crate::error::Error;
 use crate::layout::checked_numel;
-use crate::ops::parallel::for_each_index;
-use crate::storage::cpu::{CpuBuffer, try_vec_with_capacity};
-use crate::storage::{Cpu, StridedRef};
+use crate::ops::matmul::plan::{MatmulPlan, MatrixStrides};
 use core::mem::MaybeUninit;
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -317,22 +318,6 @@ macro_rules! integer_element {
     )*};
 }
 integer_element!(u8, i8, i16, i32, i64);
-
-/// Devices with a matrix product kernel.
-#[diagnostic::on_unimplemented(
-    message = "matmul has no kernel on `{Self}` yet",
-    label = "this device has no matrix product",
-    note = "copy the operands to the CPU with `to_cpu()` first"
-)]
-pub trait MatmulBackend: crate::storage::Backend {
-    /// The product that `plan` describes, into a new contiguous buffer of
-    /// `plan.out_sizes()`; `Err` when it cannot be allocated.
-    fn matmul_buffer<T: MatmulElement>(
-        plan: &MatmulPlan,
-        a: StridedRef<'_, T, Self>,
-        b: StridedRef<'_, T, Self>,
-    ) -> Result<Self::Buffer<T>, Error>;
-}
 
 /// A raw address shared by the threads of one product, each writing a part
 /// of its own.

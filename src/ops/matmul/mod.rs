@@ -27,16 +27,18 @@
 //!                       // dimension has size 3, b's contracted dimension has size 4
 //! ```
 
-mod cpu;
-mod plan;
+pub mod plan;
 
+pub use crate::backend::MatmulBackend;
 #[doc(hidden)]
-pub use cpu::Product;
-pub use cpu::{BATCH_PARALLEL_MAX_MKN, MatmulBackend, MatmulElement, PARALLEL_MIN_MKN};
+pub use crate::backend::cpu::matmul::Product;
+pub use crate::backend::cpu::matmul::{BATCH_PARALLEL_MAX_MKN, MatmulElement, PARALLEL_MIN_MKN};
+pub use crate::error::MatmulError;
 #[cfg(all(feature = "cuda", test))]
 pub(crate) use plan::Operand as MatmulOperand;
-pub use plan::{MatmulError, MatmulPlan, MatrixStrides};
+pub use plan::{MatmulPlan, MatrixStrides};
 
+use crate::backend::StridedRef;
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::Error;
@@ -44,7 +46,7 @@ use crate::error::or_panic;
 use crate::layout::StridedLayout;
 use crate::shape::list::TupleShape;
 use crate::shape::{Dim, InnerDim, MatmulShape, SameBatch, Shape, SizeArray};
-use crate::storage::{Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use plan::{Operand, ProductKind};
 

@@ -1,4 +1,4 @@
-//! Operands on two devices (SPEC.md section 4). Tensors never move between
+//! Operands on two devices. Tensors never move between
 //! devices implicitly, so an operation between a CUDA tensor and a CPU
 //! tensor does not compile, with one exception that PyTorch makes too: a
 //! rank-0 CPU tensor takes part in an operation with a CUDA tensor, as the
@@ -19,19 +19,20 @@
 //! ```
 
 use super::Cuda;
+use crate::backend::{Cpu, StridedRef};
 use crate::dtype::cast::cast;
 use crate::dtype::promote::{Common, CommonType, check_runtime_rank};
 use crate::dtype::{DType, Element};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::ops::compare::Comparand;
-use crate::ops::device_op::Side;
-use crate::ops::kernels::{
+use crate::ops::functions::{
     self, BinaryFn, ElementOp, InCommon, OperandOf, OutputOf, WithLeft, WithRight,
 };
+use crate::ops::op_codes::Side;
 use crate::ops::unary;
 use crate::shape::Shape;
-use crate::storage::{Cpu, Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{PartsOf, Tensor, from_parts};
 use core::borrow::Borrow;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
@@ -113,37 +114,37 @@ macro_rules! rank_zero_operator {
         /// A CUDA tensor with a rank-0 CPU tensor on the right.
         impl<'a, 'b, A, B, S1, S2, R1, R2> $Trait<$($Host)*> for $($Gpu)*
         where
-            A: CommonType<B, S1, S2> + OperandOf<kernels::$Fn>,
-            B: OperandOf<kernels::$Fn> + Element,
+            A: CommonType<B, S1, S2> + OperandOf<functions::$Fn>,
+            B: OperandOf<functions::$Fn> + Element,
             S1: Shape,
             S2: CpuOperandOfCudaOp,
             R1: Repr,
             R2: Repr,
-            kernels::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<kernels::$Fn, Common<A, S1, B, S2>>>,
-            kernels::$Fn: ElementOp<Common<A, S1, B, S2>>,
+            functions::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<functions::$Fn, Common<A, S1, B, S2>>>,
+            functions::$Fn: ElementOp<Common<A, S1, B, S2>>,
         {
-            type Output = Tensor<OutputOf<kernels::$Fn, Common<A, S1, B, S2>>, S1, Cuda>;
+            type Output = Tensor<OutputOf<functions::$Fn, Common<A, S1, B, S2>>, S1, Cuda>;
             fn $method(self, rhs: $($Host)*) -> Self::Output {
                 with_rank_zero::<_, _, Common<A, S1, B, S2>, _, _, _, _, _, _>(
-                    self.borrow(), rhs.borrow(), kernels::$Fn, Side::Right)
+                    self.borrow(), rhs.borrow(), functions::$Fn, Side::Right)
             }
         }
         /// A rank-0 CPU tensor on the left of a CUDA tensor.
         impl<'a, 'b, A, B, S1, S2, R1, R2> $Trait<$($Gpu)*> for $($Host)*
         where
-            B: CommonType<A, S2, S1> + OperandOf<kernels::$Fn>,
-            A: OperandOf<kernels::$Fn> + Element,
+            B: CommonType<A, S2, S1> + OperandOf<functions::$Fn>,
+            A: OperandOf<functions::$Fn> + Element,
             S1: Shape,
             S2: CpuOperandOfCudaOp,
             R1: Repr,
             R2: Repr,
-            kernels::$Fn: BinaryFn<Common<B, S2, A, S1>, Common<B, S2, A, S1>, OutputOf<kernels::$Fn, Common<B, S2, A, S1>>>,
-            kernels::$Fn: ElementOp<Common<B, S2, A, S1>>,
+            functions::$Fn: BinaryFn<Common<B, S2, A, S1>, Common<B, S2, A, S1>, OutputOf<functions::$Fn, Common<B, S2, A, S1>>>,
+            functions::$Fn: ElementOp<Common<B, S2, A, S1>>,
         {
-            type Output = Tensor<OutputOf<kernels::$Fn, Common<B, S2, A, S1>>, S1, Cuda>;
+            type Output = Tensor<OutputOf<functions::$Fn, Common<B, S2, A, S1>>, S1, Cuda>;
             fn $method(self, rhs: $($Gpu)*) -> Self::Output {
                 with_rank_zero::<_, _, Common<B, S2, A, S1>, _, _, _, _, _, _>(
-                    rhs.borrow(), self.borrow(), kernels::$Fn, Side::Left)
+                    rhs.borrow(), self.borrow(), functions::$Fn, Side::Left)
             }
         }
     )*};

@@ -21,14 +21,15 @@
 //!
 //! Output blocks are shared out across rayon's threads.
 
-use super::Reductions;
 use super::parallel::{for_each_index, for_each_piece, join};
-use super::reducers::{Direction, ExtremeAt, Extremum};
+use crate::backend::Reductions;
+use crate::backend::cpu::{CpuBuffer, try_vec_with_capacity};
+use crate::backend::{Cpu, StridedRef};
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::checked_numel;
-use crate::storage::cpu::{CpuBuffer, try_vec_with_capacity};
-use crate::storage::{Cpu, StridedRef};
+use crate::ops::reductions::Reducer;
+use crate::ops::reductions::reducers::{Direction, ExtremeAt, Extremum};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 use smallvec::SmallVec;
@@ -50,50 +51,6 @@ const COLUMN_BLOCK: usize = 4096;
 /// Input rows added into one block of column accumulators before the
 /// pairwise split.
 const ROWS_PER_LEAF: usize = 128;
-
-/// An accumulation: what a reduction computes, independent of the shape.
-///
-/// `step` takes the element's index along the reduced dimension (only
-/// `argmax`-like reducers use it; they reduce one dimension). `combine`
-/// joins two accumulators of disjoint sets of elements, in any order, so it
-/// must settle ties by index itself.
-///
-/// ```
-/// use shaped::ops::reduce::{reduce, Input, Reducer};
-/// #[derive(Copy, Clone)]
-/// struct Count;
-/// impl Reducer<f32> for Count {
-///     type Acc = usize;
-///     type Out = usize;
-///     fn init(self) -> usize { 0 }
-///     fn step(self, acc: usize, _: f32, _: usize) -> usize { acc + 1 }
-///     fn combine(self, a: usize, b: usize) -> usize { a + b }
-///     fn finish(self, acc: usize, _: usize) -> usize { acc }
-/// }
-/// let data = [1.0f32; 6];
-/// let x = Input::from_slice(&data, &[2, 3], &[3, 1], 0).unwrap();
-/// assert_eq!(reduce(x, &[false, true], Count).unwrap(), vec![3, 3]);
-/// ```
-pub trait Reducer<T>: Copy + Send + Sync {
-    /// The running state.
-    type Acc: Copy + Send + Sync;
-    /// One output element.
-    type Out: Copy + Send + Sync;
-    /// The state before any element.
-    fn init(self) -> Self::Acc;
-    /// The state after one more element `x` at position `index`.
-    fn step(self, acc: Self::Acc, x: T, index: usize) -> Self::Acc;
-    /// The state of two disjoint sets of elements together.
-    fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
-    /// The output of a state over `count` elements.
-    fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
-    /// The device kernel that computes this reduction, if one does (every
-    /// reducer of [`reducers`](super::reducers) names its own; others run
-    /// on the CPU only).
-    fn device_op(self) -> Option<crate::ops::device_op::ReduceOp> {
-        None
-    }
-}
 
 /// A shape-erased, read-only strided operand: the start of a storage and
 /// the layout of the tensor within it. Every index of the layout lies

@@ -16,7 +16,7 @@ use crate::dtype::{DType, Element, Scalar, with_dtype};
 use crate::dynamic::{AnyTensor, DynTensor};
 use crate::error::Error;
 use crate::ops::broadcast_strides;
-use crate::ops::device_op::{KernelOp, OpCode, Side};
+use crate::ops::op_codes::{KernelOp, OpCode, Side};
 use core::any::Any;
 use num_complex::Complex;
 

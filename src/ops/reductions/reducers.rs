@@ -13,12 +13,56 @@
 //! - [`Truth`]: every dtype; `all`/`any` give `bool`, or `u8` for `u8`
 //!   input, as PyTorch's do.
 
-use super::device_op::ReduceOp;
-use super::reduce::Reducer;
 use crate::dtype::{Element, Ordered};
+use crate::ops::op_codes::ReduceOp;
 use core::marker::PhantomData;
 use half::{bf16, f16};
 use num_complex::Complex;
+
+/// An accumulation: what a reduction computes, independent of the shape.
+///
+/// `step` takes the element's index along the reduced dimension (only
+/// `argmax`-like reducers use it; they reduce one dimension). `combine`
+/// joins two accumulators of disjoint sets of elements, in any order, so it
+/// must settle ties by index itself.
+///
+/// ```
+/// use shaped::backend::cpu::reduce::{reduce, Input};
+/// use shaped::ops::reductions::Reducer;
+/// #[derive(Copy, Clone)]
+/// struct Count;
+/// impl Reducer<f32> for Count {
+///     type Acc = usize;
+///     type Out = usize;
+///     fn init(self) -> usize { 0 }
+///     fn step(self, acc: usize, _: f32, _: usize) -> usize { acc + 1 }
+///     fn combine(self, a: usize, b: usize) -> usize { a + b }
+///     fn finish(self, acc: usize, _: usize) -> usize { acc }
+/// }
+/// let data = [1.0f32; 6];
+/// let x = Input::from_slice(&data, &[2, 3], &[3, 1], 0).unwrap();
+/// assert_eq!(reduce(x, &[false, true], Count).unwrap(), vec![3, 3]);
+/// ```
+pub trait Reducer<T>: Copy + Send + Sync {
+    /// The running state.
+    type Acc: Copy + Send + Sync;
+    /// One output element.
+    type Out: Copy + Send + Sync;
+    /// The state before any element.
+    fn init(self) -> Self::Acc;
+    /// The state after one more element `x` at position `index`.
+    fn step(self, acc: Self::Acc, x: T, index: usize) -> Self::Acc;
+    /// The state of two disjoint sets of elements together.
+    fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// The output of a state over `count` elements.
+    fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
+    /// The device kernel that computes this reduction, if one does (every
+    /// reducer of this module names its own; others run
+    /// on the CPU only).
+    fn device_op(self) -> Option<crate::ops::op_codes::ReduceOp> {
+        None
+    }
+}
 
 /// An accumulator type: `+`, `*` (integers wrap, as PyTorch's), and `/` by
 /// an element count.
@@ -60,7 +104,7 @@ accumulator! {
 /// Element types with `sum` and `prod`: all twelve.
 ///
 /// ```
-/// use shaped::ops::reducers::Summable;
+/// use shaped::ops::reductions::reducers::Summable;
 /// assert_eq!(<u8 as Summable>::to_acc(200), 200i64);
 /// assert_eq!(<half::f16 as Summable>::from_acc(0.5f32), half::f16::from_f32(0.5));
 /// ```

@@ -1,4 +1,4 @@
-//! Devices (SPEC.md section 4): a device type plus an index.
+//! Devices, as PyTorch names them: a device type plus an index.
 
 use crate::error::Error;
 use core::fmt;

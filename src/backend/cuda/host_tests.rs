@@ -8,16 +8,17 @@
 //! `host_conversion_tests`.)
 
 use super::launch::{Args, Divisor, Input, Launch, Operand, Types, plan};
+use crate::backend::cpu::CpuPtr;
+use crate::backend::{Cpu, StridedRef};
+use crate::backend::{Elementwise, StridedMut};
 use crate::dtype::{Conjugate, Element, Numeric, Ordered, TrueDiv};
 use crate::ops::assign::store_back;
-use crate::ops::device_op::KernelOp;
-use crate::ops::kernels::{
+use crate::ops::broadcast_strides;
+use crate::ops::functions::{
     Add, BinaryFn, Cast, Constant, Div, Eq, Ge, Gt, Identity, InCommon, Le, Lt, Mul, Ne, Neg, Sub,
     UnaryFn, WithLeft, WithRight,
 };
-use crate::ops::{Elementwise, StridedMut, broadcast_strides};
-use crate::storage::cpu::CpuPtr;
-use crate::storage::{Cpu, StridedRef};
+use crate::ops::op_codes::KernelOp;
 use crate::view::complex::Conj;
 use core::ffi::c_char;
 use core::mem::offset_of;
@@ -530,7 +531,7 @@ fn the_vectorized_path_is_taken_where_it_applies() {
         strides: &strides,
     };
     let types = Types::new(crate::DType::F32, crate::DType::F32);
-    let op = crate::ops::device_op::KernelOp::new(crate::ops::device_op::OpCode::Add);
+    let op = crate::ops::op_codes::KernelOp::new(crate::ops::op_codes::OpCode::Add);
     let a = Input::Memory(out);
     let launch = plan(op, types, &[64], out, a, a).unwrap().unwrap();
     assert_eq!((launch.args.vec, launch.work), (4, 16));
@@ -549,7 +550,7 @@ fn the_vectorized_path_is_taken_where_it_applies() {
             b,
             output: compute,
         };
-        let op = KernelOp::new(crate::ops::device_op::OpCode::Add).computed_in(compute);
+        let op = KernelOp::new(crate::ops::op_codes::OpCode::Add).computed_in(compute);
         let launch = plan(
             op,
             types,

@@ -98,8 +98,8 @@ fn give_block(ptr: NonNull<u8>, bytes: usize) {
 /// Frees every cached block (memory held for reuse goes back to the system).
 ///
 /// ```
-/// shaped::storage::cpu::empty_cache();
-/// assert_eq!(shaped::storage::cpu::cached_bytes(), 0);
+/// shaped::backend::cpu::empty_cache();
+/// assert_eq!(shaped::backend::cpu::cached_bytes(), 0);
 /// ```
 pub fn empty_cache() {
     let blocks: Vec<(usize, NonNull<u8>)> = with_cache(|c| {
@@ -203,7 +203,7 @@ enum Origin {
 /// The elements of a CPU tensor: `len` initialized values of `T`.
 ///
 /// ```
-/// use shaped::storage::cpu::CpuBuffer;
+/// use shaped::backend::cpu::CpuBuffer;
 /// let b = CpuBuffer::from(vec![1.0f32, 2.0]);
 /// assert_eq!(b.as_slice(), &[1.0, 2.0]);
 /// ```

@@ -8,14 +8,14 @@
 
 use super::launch::{MAX_RANK, dtype_name, merge, queue};
 use super::{Cuda, CudaBuffer};
+use crate::backend::Reductions;
+use crate::backend::StridedRef;
 use crate::dtype::{DType, Element};
 use crate::error::Error;
 use crate::layout::checked_numel;
-use crate::ops::Reductions;
-use crate::ops::device_op::ReduceOp;
-use crate::ops::reduce::Reducer;
-use crate::ops::reducers::{Direction, ExtremeAt, Extremum};
-use crate::storage::StridedRef;
+use crate::ops::op_codes::ReduceOp;
+use crate::ops::reductions::Reducer;
+use crate::ops::reductions::reducers::{Direction, ExtremeAt, Extremum};
 use smallvec::SmallVec;
 
 /// The argument block of the reduction kernels (`shaped::ReduceArgs`).

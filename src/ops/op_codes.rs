@@ -1,19 +1,19 @@
 //! The names of element functions for device kernels.
 //!
 //! A device backend cannot run a Rust closure: it runs a compiled kernel
-//! chosen by an operation code. Each element function of [`kernels`]
+//! chosen by an operation code. Each element function of [`functions`]
 //! names its kernel with `kernel_op()`, and the functions that fix one
 //! operand to a number ([`WithLeft`], [`WithRight`], [`Constant`]) carry
 //! that number along. The codes mirror `kernels/elementwise.cuh`.
 //!
-//! [`kernels`]: super::kernels
-//! [`WithLeft`]: super::kernels::WithLeft
-//! [`WithRight`]: super::kernels::WithRight
-//! [`Constant`]: super::kernels::Constant
+//! [`functions`]: super::functions
+//! [`WithLeft`]: super::functions::WithLeft
+//! [`WithRight`]: super::functions::WithRight
+//! [`Constant`]: super::functions::Constant
 //!
 //! ```
-//! use shaped::ops::device_op::{OpCode, Side};
-//! use shaped::ops::kernels::{Add, UnaryFn, WithRight};
+//! use shaped::ops::op_codes::{OpCode, Side};
+//! use shaped::ops::functions::{Add, UnaryFn, WithRight};
 //! let op = UnaryFn::<f32, f32>::kernel_op(&WithRight(Add, 2.0f32)).unwrap();
 //! assert_eq!(op.code, OpCode::Add);
 //! assert_eq!(op.scalar.unwrap().0, Side::Right);
@@ -102,9 +102,9 @@ pub enum OpCode {
 /// `device_op()`.
 ///
 /// ```
-/// use shaped::ops::device_op::ReduceOp;
-/// use shaped::ops::reduce::Reducer;
-/// use shaped::ops::reducers::Sum;
+/// use shaped::ops::op_codes::ReduceOp;
+/// use shaped::ops::reductions::Reducer;
+/// use shaped::ops::reductions::reducers::Sum;
 /// assert_eq!(Reducer::<f32>::device_op(Sum), Some(ReduceOp::Sum));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -170,7 +170,7 @@ impl OpCode {
     /// (one of which may be a fixed number).
     ///
     /// ```
-    /// use shaped::ops::device_op::OpCode;
+    /// use shaped::ops::op_codes::OpCode;
     /// assert!(OpCode::Exp.is_unary());
     /// assert!(!OpCode::Maximum.is_unary());
     /// ```
@@ -224,7 +224,7 @@ impl KernelOp {
     /// output) of other types.
     ///
     /// ```
-    /// use shaped::ops::device_op::{Family, KernelOp, OpCode};
+    /// use shaped::ops::op_codes::{Family, KernelOp, OpCode};
     /// use shaped::DType;
     /// let op = KernelOp::new(OpCode::Add).computed_in(DType::F32);
     /// assert_eq!(op.family(), Family::Promoted);
@@ -255,7 +255,7 @@ impl KernelOp {
     /// `clamp` between the fixed numbers `lo` and `hi`.
     ///
     /// ```
-    /// use shaped::ops::device_op::{KernelOp, OpCode, Side};
+    /// use shaped::ops::op_codes::{KernelOp, OpCode, Side};
     /// use shaped::dtype::Scalar;
     /// let op = KernelOp::clamp(Scalar::Float(0.0), Scalar::Float(1.0));
     /// assert_eq!(op.code, OpCode::Clamp);

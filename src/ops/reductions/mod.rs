@@ -41,12 +41,12 @@
 //! assert_eq!(d.argmax(0, true).unwrap().shape(), [1, 3]);
 //! ```
 
-use super::Reductions;
-use super::reduce::Reducer;
-use super::reducers::{
-    Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
-    Sum, Summable, Truth,
-};
+pub mod reducers;
+
+pub use reducers::Reducer;
+
+use crate::backend::Reductions;
+use crate::backend::StridedRef;
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::or_panic;
@@ -56,8 +56,12 @@ use crate::layout::{StridedLayout, array_from, checked_storage};
 use crate::shape::list::TupleShape;
 use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
 use crate::shape::{FixedShape, Shape, SizeArray};
-use crate::storage::{Repr, StridedRef};
+use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
+use reducers::{
+    Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
+    Sum, Summable, Truth,
+};
 use smallvec::SmallVec;
 
 /// What `max(dim, keepdim)` and `min(dim, keepdim)` of a `DynTensor` give:
@@ -70,7 +74,7 @@ use smallvec::SmallVec;
 /// let (values, indices): ValuesAndIndices<i32> = x.max(0, false).unwrap();
 /// assert_eq!((values.to_vec(), indices.to_vec()), (vec![9], vec![1]));
 /// ```
-pub type ValuesAndIndices<T, D = crate::storage::Cpu> = (DynTensor<T, D>, DynTensor<i64, D>);
+pub type ValuesAndIndices<T, D = crate::backend::Cpu> = (DynTensor<T, D>, DynTensor<i64, D>);
 
 /// A mask of reduced dimensions.
 type Mask = SmallVec<[bool; 8]>;
@@ -403,7 +407,7 @@ impl<T: Element, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
                 offset: self.layout.offset(),
             }
         } else {
-            copy = D::map1(self.strided(), super::kernels::Identity)?;
+            copy = D::map1(self.strided(), crate::ops::functions::Identity)?;
             StridedRef {
                 ptr: D::ptr(&copy),
                 sizes: &flat,

@@ -7,10 +7,11 @@
 use super::host_tests::{PAIRS, Sample, Spec, contiguous, data};
 use super::launch::Operand;
 use super::select::{WhereArgs, WhereOperands, plan_where};
+use crate::backend::Elementwise;
+use crate::backend::cpu::CpuPtr;
+use crate::backend::{Cpu, StridedRef};
 use crate::dtype::Element;
-use crate::ops::{Elementwise, broadcast_strides};
-use crate::storage::cpu::CpuPtr;
-use crate::storage::{Cpu, StridedRef};
+use crate::ops::broadcast_strides;
 use core::ffi::c_char;
 use core::mem::offset_of;
 use half::{bf16, f16};

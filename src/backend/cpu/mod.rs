@@ -1,13 +1,28 @@
-//! The CPU backend: elements in a [`CpuBuffer`], kernels in
-//! [`crate::ops::engine`] and [`crate::ops::kernels`].
+//! The CPU backend: everything the host runs.
+//!
+//! - [`CpuBuffer`] and its cache of large blocks (`buffer.rs`);
+//! - [`engine`]: the one elementwise engine (coalescing, tiling, threads),
+//!   and [`elementwise`], the row kernels it calls (`Elementwise for Cpu`);
+//! - [`reduce`]: the reduction engine (`Reductions for Cpu`);
+//! - [`matmul`]: the products, on the `gemm` crates (`MatmulBackend for Cpu`);
+//! - `parallel.rs`: rayon behind non-generic calls;
+//! - [`precompiled`]: the float kernels compiled once, in this library.
 
 mod buffer;
+pub mod elementwise;
+pub mod engine;
+pub mod matmul;
+mod parallel;
+pub mod precompiled;
+pub mod reduce;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
 pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
 
-use super::{Backend, Device, StorageId, sealed};
+use super::Backend;
+use crate::device::Device;
 use crate::dtype::Element;
+use crate::storage::{StorageId, sealed};
 use core::fmt;
 use core::ptr::NonNull;
 

@@ -2,17 +2,18 @@
 //! tensors made on the device.
 
 use super::{Cuda, CudaBuffer, check};
+use crate::backend::Cpu;
+use crate::backend::cpu::CpuBuffer;
+use crate::backend::{Elementwise, StridedMut};
 use crate::dtype::Element;
 use crate::dynamic::{AnyTensor, any_tensor};
 use crate::error::Error;
+use crate::layout::MemoryFormat;
 use crate::layout::{StridedLayout, check_contiguous_strides, checked_numel, checked_storage};
-use crate::ops::kernels::{Constant, Identity};
-use crate::ops::{Elementwise, StridedMut};
+use crate::ops::functions::{Constant, Identity};
 use crate::shape::Shape;
-use crate::storage::cpu::CpuBuffer;
-use crate::storage::{Cpu, Repr, Storage};
+use crate::storage::{Repr, Storage};
 use crate::tensor::Tensor;
-use crate::view::MemoryFormat;
 use core::ffi::c_void;
 use cust::sys;
 
@@ -28,7 +29,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
     /// ```
     pub fn to_device(&self, gpu: &Cuda) -> Result<Tensor<T, S, Cuda>, Error> {
         // Allocated fallibly: PyTorch's out-of-memory error, not an abort.
-        let host = crate::ops::kernels::try_gather(self.strided())?;
+        let host = crate::backend::cpu::elementwise::try_gather(self.strided())?;
         let buffer = CudaBuffer::<T>::uninit(gpu.index, host.len())?;
         if !host.is_empty() {
             let state = buffer.state()?;

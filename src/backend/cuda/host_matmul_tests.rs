@@ -11,10 +11,10 @@
 use super::host_reduce_tests::Close;
 use super::host_tests::{Sample, data};
 use super::matmul::{MATMUL_BLOCK, MatmulArgs, kernel_name, matmul_args};
+use crate::backend::cpu::CpuPtr;
+use crate::backend::{Cpu, StridedRef};
 use crate::dtype::Element;
 use crate::ops::matmul::{MatmulBackend, MatmulElement, MatmulOperand, MatmulPlan};
-use crate::storage::cpu::CpuPtr;
-use crate::storage::{Cpu, StridedRef};
 use core::ffi::c_char;
 use core::mem::offset_of;
 use half::{bf16, f16};

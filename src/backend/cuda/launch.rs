@@ -9,7 +9,7 @@
 use super::{DeviceState, cuda_error};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
-use crate::ops::device_op::{Family, KernelOp, OpCode, Side};
+use crate::ops::op_codes::{Family, KernelOp, OpCode, Side};
 use core::ffi::c_void;
 
 /// The most dimensions a kernel takes (`SHAPED_MAX_RANK`).

@@ -1,300 +1,20 @@
-//! Element functions (one per operation, generic over dtype) and the CPU
-//! row kernels that apply them along the runs the [engine](super::engine)
-//! hands out.
+//! The CPU's elementwise kernels: the row kernels that apply an element
+//! function ([`crate::ops::functions`]) along the runs the
+//! [engine](super::engine) hands out, and [`Elementwise`] for [`Cpu`].
 //!
 //! Each row kernel has a fast path for contiguous rows (plain slices, which
 //! the compiler vectorizes), one for a broadcast (stride-0) operand, and a
 //! general strided path.
 
-use super::device_op::{KernelOp, OpCode, Side};
 use super::engine::{self, Row, TILE_BYTES, Tile, Visit};
-use super::{Elementwise, StridedMut};
+use super::{Cpu, CpuBuffer, CpuPtr, try_vec_with_capacity};
+use crate::backend::{Elementwise, StridedMut, StridedRef};
+use crate::dtype::Element;
 use crate::dtype::cast::cast;
-use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
 use crate::error::{Error, OrPanic};
 use crate::layout::{contiguous_strides, numel};
-use crate::storage::cpu::{CpuBuffer, CpuPtr, try_vec_with_capacity};
-use crate::storage::{Cpu, StridedRef};
-use core::marker::PhantomData;
+use crate::ops::functions::{BinaryFn, Identity, UnaryFn};
 use core::mem::MaybeUninit;
-
-/// A function of one element, applied by [`Elementwise::map1`].
-pub trait UnaryFn<A, U>: Copy + Send + Sync {
-    /// The result for one element.
-    fn call(&self, a: A) -> U;
-    /// The device kernel that computes the same (`None`: host only).
-    fn kernel_op(&self) -> Option<KernelOp> {
-        None
-    }
-    /// Whether the function returns its argument unchanged, so a kernel
-    /// may move bits instead of calling it when `A` is `U`.
-    fn is_identity(&self) -> bool {
-        false
-    }
-}
-
-/// A function of two elements, applied by [`Elementwise::map2`] and
-/// [`Elementwise::update2`].
-pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
-    /// The result for one pair of elements.
-    fn call(&self, a: A, b: B) -> U;
-    /// The device kernel that computes the same (`None`: host only).
-    fn kernel_op(&self) -> Option<KernelOp> {
-        None
-    }
-}
-
-/// Declares element functions: `Name(args) [bound] => body`.
-macro_rules! element_fns {
-    ($($(#[$doc:meta])* $name:ident: |$a:ident, $b:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
-        $(#[$doc])*
-        #[derive(Copy, Clone, Debug, Default)]
-        pub struct $name;
-        impl<T: $bound> BinaryFn<T, T, $out> for $name {
-            #[inline(always)]
-            fn call(&self, $a: T, $b: T) -> $out {
-                $body
-            }
-            fn kernel_op(&self) -> Option<KernelOp> {
-                Some(KernelOp::new(OpCode::$name))
-            }
-        }
-    )*};
-}
-
-element_fns! {
-    /// `a + b`.
-    Add: |a, b| -> T [Numeric] T::add(a, b);
-    /// `a - b`.
-    Sub: |a, b| -> T [Numeric] T::sub(a, b);
-    /// `a * b`.
-    Mul: |a, b| -> T [Numeric] T::mul(a, b);
-    /// `a == b`.
-    Eq: |a, b| -> bool [Element] a == b;
-    /// `a != b`.
-    Ne: |a, b| -> bool [Element] a != b;
-    /// `a < b`.
-    Lt: |a, b| -> bool [Ordered] a < b;
-    /// `a <= b`.
-    Le: |a, b| -> bool [Ordered] a <= b;
-    /// `a > b`.
-    Gt: |a, b| -> bool [Ordered] a > b;
-    /// `a >= b`.
-    Ge: |a, b| -> bool [Ordered] a >= b;
-}
-
-/// The element type an operation gives for operands of the common type `C`.
-pub trait ElementOp<C> {
-    /// The result's element type.
-    type Output: Element;
-}
-/// The element type of `f` on operands of type `C`.
-pub type OutputOf<F, C> = <F as ElementOp<C>>::Output;
-
-/// `+ - *` keep the common type.
-macro_rules! same_type_ops {
-    ($($Fn:ident),*) => {$(
-        impl<C: Element> ElementOp<C> for $Fn {
-            type Output = C;
-        }
-    )*};
-}
-same_type_ops!(Add, Sub, Mul);
-/// `/` is true division: integers and bool give float32.
-impl<C: TrueDiv> ElementOp<C> for Div {
-    type Output = C::Quotient;
-}
-
-/// `a + b` of bools: `a || b` (PyTorch's bool addition saturates at true).
-impl BinaryFn<bool, bool, bool> for Add {
-    #[inline(always)]
-    fn call(&self, a: bool, b: bool) -> bool {
-        a || b
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Add))
-    }
-}
-
-/// `a * b` of bools: `a && b`.
-impl BinaryFn<bool, bool, bool> for Mul {
-    #[inline(always)]
-    fn call(&self, a: bool, b: bool) -> bool {
-        a && b
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Mul))
-    }
-}
-
-/// An element type that may be an operand of the operation `F`: every type,
-/// except bool for subtraction ([`Subtractable`]).
-pub trait OperandOf<F> {}
-impl<T: Element> OperandOf<Add> for T {}
-impl<T: Element> OperandOf<Mul> for T {}
-impl<T: Element> OperandOf<Div> for T {}
-impl<T: Subtractable> OperandOf<Sub> for T {}
-
-/// A plain number as an operand of the operation `F` (`&x - 2`, `2 - &x`),
-/// borrowed: the same rule as [`OperandOf`], stated through a reference so
-/// that the impls for each number type may name it in a bound.
-pub trait NumberOperandOf<F> {}
-impl<T: OperandOf<F>, F> NumberOperandOf<F> for &T {}
-
-/// `f` computed in the common type `C` of its operands: each is converted
-/// to `C` first (a no-op when it already is one), as PyTorch computes a
-/// mixed-dtype operation.
-pub struct InCommon<F, C>(pub F, PhantomData<fn() -> C>);
-
-impl<F, C> InCommon<F, C> {
-    /// `f` in the common type `C`.
-    pub fn new(f: F) -> Self {
-        InCommon(f, PhantomData)
-    }
-}
-impl<F: Copy, C> Clone for InCommon<F, C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<F: Copy, C> Copy for InCommon<F, C> {}
-
-impl<A: Element, B: Element, C: Element, U, F: BinaryFn<C, C, U>> BinaryFn<A, B, U>
-    for InCommon<F, C>
-{
-    #[inline(always)]
-    fn call(&self, a: A, b: B) -> U {
-        self.0.call(cast::<A, C>(a), cast::<B, C>(b))
-    }
-    /// `f`'s own kernel when both operands already have the common type,
-    /// else the same operation computed in `C` by a converting kernel.
-    fn kernel_op(&self) -> Option<KernelOp> {
-        let op = self.0.kernel_op()?;
-        if same_type::<A, C>() && same_type::<B, C>() {
-            Some(op)
-        } else {
-            Some(op.computed_in(C::DTYPE))
-        }
-    }
-}
-
-/// Whether `A` and `B` are one type (decided at compile time).
-#[inline(always)]
-pub(crate) fn same_type<A: 'static, B: 'static>() -> bool {
-    core::any::TypeId::of::<A>() == core::any::TypeId::of::<B>()
-}
-
-/// A conversion to `U` (PyTorch's `to(dtype)`; see [`crate::dtype::cast`]).
-pub struct Cast<U>(PhantomData<fn() -> U>);
-impl<U> Cast<U> {
-    /// The conversion to `U`.
-    pub fn new() -> Self {
-        Cast(PhantomData)
-    }
-}
-impl<U> Default for Cast<U> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-impl<U> Clone for Cast<U> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<U> Copy for Cast<U> {}
-impl<T: Element, U: Element> UnaryFn<T, U> for Cast<U> {
-    #[inline(always)]
-    fn call(&self, a: T) -> U {
-        cast::<T, U>(a)
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Cast))
-    }
-}
-
-/// `a / b`, true division (integers divide as `f32`).
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Div;
-impl<T: TrueDiv> BinaryFn<T, T, T::Quotient> for Div {
-    #[inline(always)]
-    fn call(&self, a: T, b: T) -> T::Quotient {
-        T::true_div(a, b)
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Div))
-    }
-}
-
-/// The element itself (copies).
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Identity;
-impl<T: Element> UnaryFn<T, T> for Identity {
-    #[inline(always)]
-    fn call(&self, a: T) -> T {
-        a
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Identity))
-    }
-    fn is_identity(&self) -> bool {
-        true
-    }
-}
-
-/// A constant, whatever the element was (for `fill`).
-#[derive(Copy, Clone, Debug)]
-pub struct Constant<T>(pub T);
-impl<A, T: Element> UnaryFn<A, T> for Constant<T> {
-    #[inline(always)]
-    fn call(&self, _: A) -> T {
-        self.0
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Constant).with_scalar(Side::Left, self.0.to_scalar()))
-    }
-}
-
-/// `-a`.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Neg;
-impl<T: Numeric> UnaryFn<T, T> for Neg {
-    #[inline(always)]
-    fn call(&self, a: T) -> T {
-        T::neg(a)
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        Some(KernelOp::new(OpCode::Neg))
-    }
-}
-
-/// A binary function with its right operand fixed: `f(a, scalar)`.
-#[derive(Copy, Clone, Debug)]
-pub struct WithRight<F, B>(pub F, pub B);
-impl<A, B: Element, U, F: BinaryFn<A, B, U>> UnaryFn<A, U> for WithRight<F, B> {
-    #[inline(always)]
-    fn call(&self, a: A) -> U {
-        self.0.call(a, self.1)
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        let op = self.0.kernel_op()?;
-        Some(op.with_scalar(Side::Right, self.1.to_scalar()))
-    }
-}
-
-/// A binary function with its left operand fixed: `f(scalar, b)`.
-#[derive(Copy, Clone, Debug)]
-pub struct WithLeft<F, A>(pub F, pub A);
-impl<A: Element, B, U, F: BinaryFn<A, B, U>> UnaryFn<B, U> for WithLeft<F, A> {
-    #[inline(always)]
-    fn call(&self, b: B) -> U {
-        self.0.call(self.1, b)
-    }
-    fn kernel_op(&self) -> Option<KernelOp> {
-        let op = self.0.kernel_op()?;
-        Some(op.with_scalar(Side::Left, self.1.to_scalar()))
-    }
-}
 
 /// Writes `f(a)` for every element of `a`, in row-major order, into `dst`
 /// (whose length is `a`'s element count).
@@ -1014,11 +734,12 @@ mod tests {
     /// them in order.
     #[test]
     fn no_elements_behind_huge_sizes() {
-        use super::{Add, Constant, Identity, Lt, Neg, gather};
-        use crate::ops::engine::Plan;
-        use crate::ops::{Elementwise, StridedMut};
-        use crate::storage::cpu::CpuBuffer;
-        use crate::storage::{Backend, Cpu, StridedRef};
+        use super::gather;
+        use crate::backend::cpu::CpuBuffer;
+        use crate::backend::cpu::engine::Plan;
+        use crate::backend::{Backend, Cpu, StridedRef};
+        use crate::backend::{Elementwise, StridedMut};
+        use crate::ops::functions::{Add, Constant, Identity, Lt, Neg};
 
         const HUGE: usize = 1 << 40;
         let mut buffer = CpuBuffer::<f32>::try_full(1, 0.0).unwrap();

@@ -1,8 +1,11 @@
-//! `DynSizes`: the sizes (or strides) of a shape whose rank is known only at
-//! run time. Up to [`INLINE_RANK`] entries live inline, so small dynamic
-//! tensors need no heap allocation for their layout.
+//! Shapes whose rank is known only at run time: [`DynShape`], its sizes
+//! ([`DynSizes`]: up to [`INLINE_RANK`] entries live inline, so small
+//! dynamic tensors need no heap allocation for their layout), and the shape
+//! rules, which it passes at compile time and checks at run time.
 
-use crate::shape::SizeArray;
+use crate::error::Error;
+use crate::shape::list::TupleShape;
+use crate::shape::{BroadcastInto, BroadcastShape, ExpandTo, Shape, SizeArray};
 use core::fmt;
 use core::ops::{Deref, DerefMut};
 use smallvec::SmallVec;
@@ -144,3 +147,47 @@ impl<'a> IntoIterator for &'a DynSizes {
         self.0.iter()
     }
 }
+
+/// A shape whose rank is known only at run time.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let t: Tensor<i64, DynShape> = DynTensor::from_vec((0..6).collect(), &[2, 3]).unwrap();
+/// assert_eq!(t.rank(), 2);
+/// assert_eq!(t[[1, 2]], 5);
+/// ```
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
+pub struct DynShape;
+
+impl Shape for DynShape {
+    type Sizes = DynSizes;
+    const RANK: Option<usize> = None;
+    type Priority = crate::dtype::promote::RuntimeRank;
+
+    fn check_sizes(sizes: &[usize]) -> Result<DynSizes, Error> {
+        Ok(DynSizes::from_slice(sizes))
+    }
+}
+
+/// A dynamic-rank operand broadcasts with anything, checked at run time.
+#[diagnostic::do_not_recommend]
+impl<B: Shape> BroadcastShape<B> for DynShape {
+    type Output = DynShape;
+}
+/// A static-rank shape with a dynamic-rank one gives a dynamic-rank shape.
+#[diagnostic::do_not_recommend]
+impl<A: Shape + TupleShape> BroadcastShape<DynShape> for A {
+    type Output = DynShape;
+}
+
+/// The in-place rule with a dynamic rank is checked at run time.
+#[diagnostic::do_not_recommend]
+impl<X: Shape> BroadcastInto<X> for DynShape {}
+#[diagnostic::do_not_recommend]
+impl<Y: Shape + TupleShape> BroadcastInto<DynShape> for Y {}
+
+/// `expand` with a dynamic rank is checked at run time.
+#[diagnostic::do_not_recommend]
+impl<X: Shape> ExpandTo<X> for DynShape {}
+#[diagnostic::do_not_recommend]
+impl<Y: Shape + TupleShape> ExpandTo<DynShape> for Y {}

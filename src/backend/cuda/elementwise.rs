@@ -5,13 +5,14 @@
 use super::launch::{BLOCK, Input, Operand, Types, launch_on, plan, queue};
 use super::select::{WhereOperands, plan_where};
 use super::{Cuda, CudaBuffer, CudaPtr};
+use crate::backend::StridedRef;
+use crate::backend::{Elementwise, StridedMut};
+use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::numel;
-use crate::ops::device_op::{KernelOp, OpCode};
-use crate::ops::kernels::{BinaryFn, UnaryFn};
-use crate::ops::{Elementwise, StridedMut};
-use crate::storage::{Device, StridedRef};
+use crate::ops::functions::{BinaryFn, UnaryFn};
+use crate::ops::op_codes::{KernelOp, OpCode};
 
 /// The kernel for an element function, or `Err` when it has none.
 fn kernel_op<F>(op: Option<KernelOp>) -> Result<KernelOp, Error> {

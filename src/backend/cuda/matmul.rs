@@ -9,11 +9,11 @@
 use super::elementwise::same_device;
 use super::launch::{MAX_RANK, dtype_name, queue};
 use super::{Cuda, CudaBuffer};
+use crate::backend::StridedRef;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::checked_numel;
 use crate::ops::matmul::{MatmulBackend, MatmulElement, MatmulPlan};
-use crate::storage::StridedRef;
 
 /// The side of an output tile, in elements (`SHAPED_MATMUL_TILE`).
 pub(crate) const TILE: u64 = 16;

@@ -3,6 +3,10 @@
 //! Where PyTorch has a message for the same mistake, [`Error`]'s `Display`
 //! prints PyTorch's exact text, so a search for it finds PyTorch's answers.
 
+mod matmul;
+
+pub use matmul::MatmulError;
+
 use crate::dtype::DType;
 use core::fmt;
 
@@ -389,7 +393,7 @@ pub enum Error {
     /// A memory format that does not apply to the tensor's rank.
     MemoryFormatRank {
         /// The format.
-        format: crate::view::MemoryFormat,
+        format: crate::layout::MemoryFormat,
         /// The tensor's rank.
         rank: usize,
     },
@@ -414,9 +418,9 @@ pub enum Error {
     /// Operands on two devices (PyTorch's text).
     DeviceMismatch {
         /// One operand's device.
-        a: crate::storage::Device,
+        a: crate::device::Device,
         /// The other's.
-        b: crate::storage::Device,
+        b: crate::device::Device,
     },
     /// An element function has no device kernel.
     NoDeviceKernel {
@@ -516,7 +520,7 @@ pub enum Error {
         kind: &'static str,
     },
     /// A shape mistake of a matrix product (PyTorch's texts).
-    Matmul(crate::ops::matmul::MatmulError),
+    Matmul(MatmulError),
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -920,7 +924,7 @@ impl fmt::Display for Error {
                 "tensor.mH is only supported on matrices or batches of matrices. Got {rank}-D tensor."
             ),
             Error::MemoryFormatRank { format, .. } => match format {
-                crate::view::MemoryFormat::ChannelsLast3d => {
+                crate::layout::MemoryFormat::ChannelsLast3d => {
                     write!(f, "required rank 5 tensor to use channels_last_3d format")
                 }
                 _ => write!(f, "required rank 4 tensor to use channels_last format"),
@@ -1000,12 +1004,12 @@ fn legacy_tensor_type(dtype: DType) -> &'static str {
 /// `tests/fixtures/cuda_errors.json`).
 #[inline]
 pub(crate) fn kernel_on(
-    device: crate::storage::Device,
+    device: crate::device::Device,
     cpu: &'static str,
     cuda: &'static str,
 ) -> &'static str {
     match device {
-        crate::storage::Device::Cpu => cpu,
-        crate::storage::Device::Cuda(_) => cuda,
+        crate::device::Device::Cpu => cpu,
+        crate::device::Device::Cuda(_) => cuda,
     }
 }

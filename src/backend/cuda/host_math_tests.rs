@@ -17,7 +17,7 @@ use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::dynamic::AnyTensor;
 use crate::error::Error;
-use crate::ops::device_op::{KernelOp, OpCode, Side};
+use crate::ops::op_codes::{KernelOp, OpCode, Side};
 
 /// A function's CPU form.
 type CpuForm = fn(&AnyTensor) -> Result<AnyTensor, Error>;

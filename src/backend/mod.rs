@@ -1,0 +1,251 @@
+//! What a device must provide: the backend trait family.
+//!
+//! A tensor's elements live in a backend's buffers ([`Backend`]: one type
+//! per device kind, [`Cpu`] and, with the `cuda` feature, `Cuda`), and
+//! every operation reaches them through shape-erased operands
+//! ([`StridedRef`] to read, [`StridedMut`] to write), so one compiled
+//! kernel serves every shape. Each op family is one trait, which a backend
+//! implements with its own kernels:
+//!
+//! | trait | what it provides | CPU | CUDA |
+//! |---|---|---|---|
+//! | [`Backend`] | buffers: handles, lengths, identities, devices | [`cpu`] | `cuda` |
+//! | [`Elementwise`] | maps of element functions, in place or into new buffers; `where`; concatenation | [`cpu::elementwise`] | `cuda::elementwise` |
+//! | [`Reductions`] | reductions along a mask of dimensions, with indices for `max`/`min` | [`cpu::reduce`] | `cuda::reduce` |
+//! | [`MatmulBackend`] | matrix products after [`MatmulPlan`] | [`cpu::matmul`] | `cuda::matmul` |
+//!
+//! A new op family adds its trait here, with its contract, and one
+//! implementation in each backend's folder. The typed front-end
+//! ([`crate::ops`]) checks shapes and dtypes, then calls these.
+
+pub mod cpu;
+#[cfg(feature = "cuda")]
+pub mod cuda;
+
+pub use cpu::Cpu;
+#[cfg(feature = "cuda")]
+pub use cuda::Cuda;
+
+use crate::device::Device;
+use crate::dtype::Element;
+use crate::error::Error;
+use crate::layout::StridedLayout;
+use crate::ops::functions::{BinaryFn, UnaryFn};
+use crate::ops::matmul::MatmulElement;
+use crate::ops::matmul::plan::MatmulPlan;
+use crate::ops::reductions::Reducer;
+use crate::ops::reductions::reducers::{Direction, ExtremeAt, Extremum};
+use crate::shape::SizeArray;
+use crate::storage::{Storage, StorageId, sealed};
+use core::fmt::Debug;
+
+/// A kind of device whose memory can hold tensor elements: [`Cpu`], and
+/// `Cuda` with the `cuda` feature.
+///
+/// Kernels receive shape-erased strided operands ([`StridedRef`]) so that one
+/// compiled kernel serves every shape.
+pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
+    /// An owned buffer of elements.
+    type Buffer<T: Element>: Send + Sync;
+    /// A raw handle to the start of a buffer.
+    type Ptr<T: Element>: Copy + Debug + Send + Sync;
+
+    /// The handle of a buffer, for reading.
+    fn ptr<T: Element>(buffer: &Self::Buffer<T>) -> Self::Ptr<T>;
+    /// The handle of a buffer, for reading and writing.
+    fn ptr_mut<T: Element>(buffer: &mut Self::Buffer<T>) -> Self::Ptr<T>;
+    /// The number of elements in a buffer.
+    fn len<T: Element>(buffer: &Self::Buffer<T>) -> usize;
+    /// The identity of a buffer (for `shares_storage_with`).
+    fn storage_id<T: Element>(buffer: &Self::Buffer<T>) -> StorageId;
+    /// The device a buffer lives on.
+    fn device<T: Element>(buffer: &Self::Buffer<T>) -> Device;
+    /// The same address as a handle to elements of another type (for the
+    /// parts of complex elements: `real()`, `view_as_real()`).
+    fn cast_ptr<T: Element, U: Element>(ptr: Self::Ptr<T>) -> Self::Ptr<U>;
+}
+
+/// A shape-erased strided operand of a kernel: a buffer handle and the
+/// layout of the elements to read, as plain runtime sizes and strides.
+///
+/// Only this crate makes them, from a live tensor (or a broadcast of one):
+/// every index of the layout lies inside the buffer, which no one writes while
+/// the operand exists. Kernels rely on that, so the fields are not public.
+#[derive(Copy, Clone, Debug)]
+pub struct StridedRef<'a, T: Element, D: Backend> {
+    pub(crate) ptr: D::Ptr<T>,
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: &'a [usize],
+    pub(crate) offset: usize,
+}
+
+impl<'a, T: Element, D: Backend> StridedRef<'a, T, D> {
+    /// A tensor's elements under its layout, from the tensor's two fields:
+    /// generic over the size array, so the per-shape methods that hand their
+    /// tensors to shape-erased cores compile no function of their own for it.
+    pub(crate) fn new<A: SizeArray>(
+        data: &impl Storage<T, D>,
+        layout: &'a StridedLayout<A>,
+    ) -> Self {
+        StridedRef {
+            ptr: data.ptr(),
+            sizes: layout.sizes(),
+            strides: layout.strides(),
+            offset: layout.offset(),
+        }
+    }
+}
+
+impl<T: Element, D: Backend> StridedRef<'_, T, D> {
+    /// The start of the buffer.
+    pub fn ptr(&self) -> D::Ptr<T> {
+        self.ptr
+    }
+    /// Sizes.
+    pub fn sizes(&self) -> &[usize] {
+        self.sizes
+    }
+    /// Strides in elements (0 where broadcast).
+    pub fn strides(&self) -> &[usize] {
+        self.strides
+    }
+    /// Storage offset of the first element.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+/// A writable shape-erased operand: the output of an in-place kernel.
+///
+/// Only this crate makes them, from a tensor borrowed exclusively: every index
+/// of the layout lies inside the buffer, no two indices share an element, and
+/// nothing else reads or writes those elements while the operand exists.
+#[derive(Debug)]
+pub struct StridedMut<'a, T: Element, D: Backend> {
+    pub(crate) ptr: D::Ptr<T>,
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: &'a [usize],
+    pub(crate) offset: usize,
+}
+
+impl<T: Element, D: Backend> StridedMut<'_, T, D> {
+    /// Sizes.
+    pub fn sizes(&self) -> &[usize] {
+        self.sizes
+    }
+    /// Strides in elements.
+    pub fn strides(&self) -> &[usize] {
+        self.strides
+    }
+    /// Storage offset of the first element.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+/// The elementwise kernels a backend provides. Each takes shape-erased
+/// operands, so it is compiled once per element function and dtype, never
+/// per shape.
+pub trait Elementwise: Backend {
+    /// `f(a)` for every element of `a`, into a new contiguous buffer; `Err`
+    /// when the buffer cannot be allocated.
+    fn map1<A: Element, U: Element, F: UnaryFn<A, U>>(
+        a: StridedRef<'_, A, Self>,
+        f: F,
+    ) -> Result<Self::Buffer<U>, Error>;
+
+    /// `f(a, b)` over `sizes`, into a new contiguous buffer. `a` and `b` are
+    /// already broadcast: their sizes are `sizes` and their strides are 0
+    /// along stretched dimensions. `Err` when the buffer cannot be allocated.
+    fn map2<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Self>,
+        b: StridedRef<'_, B, Self>,
+        f: F,
+    ) -> Result<Self::Buffer<U>, Error>;
+
+    /// `out = f(out)` for every element of `out`; `Err` when a device
+    /// reports a failure.
+    fn update1<T: Element, F: UnaryFn<T, T>>(
+        out: StridedMut<'_, T, Self>,
+        f: F,
+    ) -> Result<(), Error>;
+
+    /// `out = f(out, b)` for every element of `out`; `b` is broadcast to
+    /// `out`'s sizes. `Err` when a device reports a failure.
+    fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
+        out: StridedMut<'_, T, Self>,
+        b: StridedRef<'_, B, Self>,
+        f: F,
+    ) -> Result<(), Error>;
+
+    /// `where(cond, a, b)` over `sizes`: `a` where `cond` is true, else `b`,
+    /// each converted to `U`, into a new contiguous buffer. The three are
+    /// already broadcast to `sizes`. `Err` when the buffer cannot be
+    /// allocated or the operands live on different devices.
+    fn select<A: Element, B: Element, U: Element>(
+        sizes: &[usize],
+        cond: StridedRef<'_, bool, Self>,
+        a: StridedRef<'_, A, Self>,
+        b: StridedRef<'_, B, Self>,
+    ) -> Result<Self::Buffer<U>, Error>;
+
+    /// A new contiguous buffer of `sizes` holding `parts` one after another
+    /// along `axis` (`cat` and `stack`); parts of another rank than
+    /// `sizes` (PyTorch's skipped 1-d empty tensors) are left out. `Err`
+    /// when the parts live on different devices.
+    ///
+    /// # Safety
+    /// `parts` is not empty, and the parts of `sizes`' rank have `sizes`
+    /// except along `axis`, where their sizes add up to `sizes[axis]`, so
+    /// that they fill the output exactly (what `cat_sizes` checks).
+    unsafe fn concatenate<T: Element>(
+        parts: &[StridedRef<'_, T, Self>],
+        axis: usize,
+        sizes: &[usize],
+    ) -> Result<Self::Buffer<T>, Error>;
+}
+
+/// The reductions a backend provides: one kernel per [`Reducer`] and dtype,
+/// shape-erased as the elementwise ones. The outputs are contiguous, in
+/// row-major order of the kept dimensions. (A backend that reduces also
+/// copies: `argmax()` of a strided tensor reduces a contiguous copy.)
+///
+/// [`Reducer`]: crate::ops::reductions::Reducer
+pub trait Reductions: Elementwise {
+    /// Reduces `x` along the dimensions where `mask` is true; `Err` when the
+    /// output cannot be allocated, a device fails, or (on a device) `r` has
+    /// no kernel.
+    fn reduce<T: Element, R: Reducer<T>>(
+        x: StridedRef<'_, T, Self>,
+        mask: &[bool],
+        r: R,
+    ) -> Result<Self::Buffer<R::Out>, Error>
+    where
+        R::Out: Element;
+
+    /// The extreme values along the one dimension where `mask` is true, and
+    /// their indices along it (`max`/`min` with indices, `argmax`).
+    #[allow(clippy::type_complexity)]
+    fn reduce_indexed<T: Extremum, W: Direction>(
+        x: StridedRef<'_, T, Self>,
+        mask: &[bool],
+        r: ExtremeAt<W>,
+    ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
+}
+
+/// Devices with a matrix product kernel.
+#[diagnostic::on_unimplemented(
+    message = "matmul has no kernel on `{Self}` yet",
+    label = "this device has no matrix product",
+    note = "copy the operands to the CPU with `to_cpu()` first"
+)]
+pub trait MatmulBackend: Backend {
+    /// The product that `plan` describes, into a new contiguous buffer of
+    /// `plan.out_sizes()`; `Err` when it cannot be allocated.
+    fn matmul_buffer<T: MatmulElement>(
+        plan: &MatmulPlan,
+        a: StridedRef<'_, T, Self>,
+        b: StridedRef<'_, T, Self>,
+    ) -> Result<Self::Buffer<T>, Error>;
+}
