@@ -23,11 +23,11 @@
 //! ```
 //!
 //! Where to find things (`ARCHITECTURE.md` draws the layers):
-//! - [`shape`]: static shapes as type-level lists of sizes, and the rules
+//! - [`mod@shape`]: static shapes as type-level lists of sizes, and the rules
 //!   the compiler checks (broadcasting, the in-place rule, axes, slices).
 //! - [`dtype`]: the twelve element types and PyTorch's type promotion.
 //! - [`layout`]: sizes, strides, offsets; views as pure layout transforms.
-//! - [`tensor`]: the [`Tensor`] type, constructors, indexing, printing.
+//! - [`mod@tensor`]: the [`Tensor`] type, constructors, indexing, printing.
 //! - [`view`]: views that reinterpret storage: `t()`, `permute`, `narrow`,
 //!   `select`, `slice`, `diagonal`, the splits, complex parts, `contiguous`.
 //! - [`ops`]: the operations users call, one module per family:

@@ -3,7 +3,7 @@
 //! time, from one table and a handful of named rules.
 //!
 //! - [`PromoteTypes`]: `torch.promote_types` for the 144 ordered pairs, from
-//!   the one table [`promotion_table!`]; [`DType::promote`] reads the same
+//!   the one table (`promotion_table!`); [`DType::promote`] reads the same
 //!   table at run time.
 //! - [`Category`]: `bool < integer < floating < complex`.
 //! - [`CombineCategories`]: PyTorch's `combine_categories(higher, lower)`: a
@@ -106,7 +106,7 @@ impl ToComplex for f64 {
 /// `torch.promote_types(Self, B)`: the smallest type both operands convert
 /// to without leaving their categories. Every type promotes with itself to
 /// itself (one blanket impl, so that generic code over `T: Element` needs no
-/// promotion bounds); other pairs read [`promotion_table!`].
+/// promotion bounds); other pairs read the one table (`promotion_table!`).
 ///
 /// ```
 /// use shaped::dtype::promote::Promoted;

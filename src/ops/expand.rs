@@ -1,5 +1,5 @@
 //! `expand`, `expand_as`, `broadcast_to`: zero-copy views with stride 0
-//! along stretched dimensions. They are read-only ([`TensorView`]): several
+//! along stretched dimensions. They are read-only ([`TensorView`](crate::TensorView)): several
 //! indices share one element, so writing through them is a compile error
 //! (`ui-tests/fail/write_expanded_view_*.rs`). `to_owned()` makes a writable
 //! copy.

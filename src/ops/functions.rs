@@ -11,7 +11,7 @@ use crate::dtype::cast::cast;
 use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
 use core::marker::PhantomData;
 
-/// A function of one element, applied by [`Elementwise::map1`].
+/// A function of one element, applied by [`Elementwise::map1`](crate::backend::Elementwise::map1).
 pub trait UnaryFn<A, U>: Copy + Send + Sync {
     /// The result for one element.
     fn call(&self, a: A) -> U;
@@ -26,8 +26,8 @@ pub trait UnaryFn<A, U>: Copy + Send + Sync {
     }
 }
 
-/// A function of two elements, applied by [`Elementwise::map2`] and
-/// [`Elementwise::update2`].
+/// A function of two elements, applied by [`Elementwise::map2`](crate::backend::Elementwise::map2) and
+/// [`Elementwise::update2`](crate::backend::Elementwise::update2).
 pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
     /// The result for one pair of elements.
     fn call(&self, a: A, b: B) -> U;

@@ -10,7 +10,7 @@
 //! - [`math`]: `exp`, `ln`, `sqrt`, `abs`, `clamp`, ..., `maximum`,
 //!   `minimum`, `pow`, `where_`.
 //! - [`convert`]: copies in another dtype, `cast::<U>()`.
-//! - [`concat`]: `cat` and `stack`, sized at compile time.
+//! - [`mod@concat`]: `cat` and `stack`, sized at compile time.
 //! - [`functions`]: what each elementwise operation computes (one type per
 //!   operation, generic over dtype), and [`op_codes`], the names a device
 //!   gives their kernels.

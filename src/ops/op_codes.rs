@@ -98,7 +98,7 @@ pub enum OpCode {
 }
 
 /// A reduction, as the device kernels number them (`kernels/reduce.cuh`):
-/// the kernel of a [`Reducer`](super::reduce::Reducer), named by its
+/// the kernel of a [`Reducer`](crate::ops::reductions::Reducer), named by its
 /// `device_op()`.
 ///
 /// ```

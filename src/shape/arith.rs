@@ -1,5 +1,5 @@
 //! Arithmetic on static sizes: products, sums, differences and quotients of
-//! [`Dec`] sizes, computed by the compiler.
+//! `Dec` sizes, computed by the compiler.
 //!
 //! A `Dec` is converted to a typenum binary number ([`ToBin`]), typenum does
 //! the arithmetic, and the result is converted back to decimal digits
@@ -54,7 +54,7 @@ macro_rules! fold_digit {
 }
 fold_digit!(0 => U0, 1 => U1, 2 => U2, 3 => U3, 4 => U4, 5 => U5, 6 => U6, 7 => U7, 8 => U8, 9 => U9);
 
-/// A typenum number as a [`Dec`].
+/// A typenum number as a `Dec`.
 pub trait FromBin {
     /// The decimal size.
     type Dec;
@@ -101,7 +101,7 @@ double_add! {
     8, B0 => 6, B1; 8, B1 => 7, B1; 9, B0 => 8, B1; 9, B1 => 9, B1;
 }
 
-/// A least-significant-first digit list as a [`Dec`] (empty is `Dec<0>`).
+/// A least-significant-first digit list as a `Dec` (empty is `Dec<0>`).
 /// Lists longer than [`MAX_DIGITS`](super::MAX_DIGITS) have no impl: a
 /// computed size that large is a compile error.
 #[diagnostic::on_unimplemented(

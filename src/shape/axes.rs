@@ -31,7 +31,7 @@ pub trait At<const I: usize> {
     type Output;
 }
 
-/// Dimension `I` of a static shape, `I` given as a [`Dec`] (for `axes![..]`).
+/// Dimension `I` of a static shape, `I` given as a `Dec` (for `axes![..]`).
 #[diagnostic::on_unimplemented(
     message = "axis `{I}` is out of range for the shape `{Self}`",
     label = "this shape has no such dimension",
@@ -361,7 +361,7 @@ where
     type Output = <<S as Remove<SRC>>::Output as Insert<DST, <S as At<SRC>>::Output>>::Output;
 }
 
-/// The static size `N` as a [`Dec`] (for the sizes given as const generic
+/// The static size `N` as a `Dec` (for the sizes given as const generic
 /// arguments, such as `narrow::<DIM, LEN>`; typenum maps 0 to 1024 and the
 /// powers of two).
 pub trait ConstSize {

@@ -1,4 +1,4 @@
-//! Type operators on decimal sizes ([`Dec`]): equality, the kind of a size
+//! Type operators on decimal sizes (`Dec`): equality, the kind of a size
 //! (0, 1 or more), digit counts. One rule per impl, in the style of typenum.
 //!
 //! These are the building blocks of the broadcasting rules; users never name
@@ -8,7 +8,7 @@ use super::dim::Dec;
 use super::list::{Cons, Nil};
 use typenum::{Bit, False, True};
 
-/// One decimal digit as a type (`10` is the "no digit" filler of [`Dec`]).
+/// One decimal digit as a type (`10` is the "no digit" filler of `Dec`).
 #[derive(Copy, Clone, Default, Debug)]
 pub struct Dig<const D: u8>;
 
@@ -146,7 +146,7 @@ succ!(
     [1, 6] => [1, 7]; [1, 7] => [1, 8]; [1, 8] => [1, 9]; [1, 9] => [2, 0];
 );
 
-/// The number of entries of a type-level list, as a [`Dec`].
+/// The number of entries of a type-level list, as a `Dec`.
 pub trait Len {
     /// The length.
     type Out;
@@ -161,7 +161,7 @@ where
     type Out = <T::Out as Succ>::Next;
 }
 
-/// The larger length of two lists, as a [`Dec`].
+/// The larger length of two lists, as a `Dec`.
 pub trait MaxLen {
     /// The larger length.
     type Out;
@@ -189,7 +189,7 @@ where
     type Out = <<(T1, T2) as MaxLen>::Out as Succ>::Next;
 }
 
-/// How many digits a static size has, as a [`Dec`].
+/// How many digits a static size has, as a `Dec`.
 pub trait DigitCount {
     /// The digit count.
     type Out;

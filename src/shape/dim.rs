@@ -1,5 +1,5 @@
 //! Dimensions: one entry of a shape, either a size fixed at compile time
-//! ([`Dec`]) or a size known only at run time ([`Dyn`]).
+//! (`Dec`) or a size known only at run time ([`Dyn`]).
 //!
 //! A static size is written in decimal: `Dec<2, 2, 4>` is 224. Decimal digits
 //! keep every type the compiler prints legible (`(Dec<3>, Dec<2, 2, 4>)` rather
@@ -11,12 +11,12 @@ use core::fmt::Debug;
 /// The most decimal digits a static size may have: sizes up to
 /// 9,999,999,999 (every `u32`, and far beyond any one dimension a static
 /// shape describes). Larger sizes are [`Dyn`]. Each digit place is a const
-/// parameter of every [`Dec`] the compiler handles, so this bound is also
+/// parameter of every `Dec` the compiler handles, so this bound is also
 /// what the type-level rules cost: twice as many places made a program of
 /// 200 operations type-check 20% slower.
 pub const MAX_DIGITS: usize = 10;
 
-/// Marks an absent digit in [`Dec`] (its default parameters).
+/// Marks an absent digit in `Dec` (its default parameters).
 pub const NO_DIGIT: u8 = 10;
 
 /// One entry of a shape: a static size or [`Dyn`].
@@ -69,6 +69,12 @@ macro_rules! define_dec {
         /// type Vocab = Dec<5, 0, 2, 5, 7>;
         /// assert_eq!(<Vocab as StaticDim>::N, 50257);
         /// ```
+        ///
+        /// (Hidden from the rendered documentation, which describes it in
+        /// [`crate::shape`]: rustdoc tries every blanket impl of the crate on
+        /// a type with ten free const digits, and the digit arithmetic's
+        /// impls made that search run for over half an hour at 20 GB.)
+        #[doc(hidden)]
         #[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
         pub struct Dec<const D0: u8, $(const $d: u8 = 10),*>;
 
@@ -89,7 +95,7 @@ macro_rules! define_dec {
 }
 define_dec!(D1, D2, D3, D4, D5, D6, D7, D8, D9);
 
-/// The value of a digit list as [`Dec`] holds it. Evaluated at compile time;
+/// The value of a digit list as `Dec` holds it. Evaluated at compile time;
 /// a list `shape!` would never write (a leading zero, a gap, a digit above 9,
 /// an overflow) stops the build.
 const fn decimal_value(digits: &[u8; MAX_DIGITS]) -> usize {

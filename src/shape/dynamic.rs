@@ -13,7 +13,7 @@ use smallvec::SmallVec;
 /// Entries stored without a heap allocation.
 pub const INLINE_RANK: usize = 4;
 
-/// The sizes or strides of a [`DynShape`](crate::DynShape) tensor: a list of
+/// The sizes or strides of a [`DynShape`] tensor: a list of
 /// `usize` that compares equal to arrays, slices and vectors.
 ///
 /// ```

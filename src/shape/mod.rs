@@ -2,7 +2,20 @@
 //!
 //! A static shape is a tuple of dimensions written with [`shape!`](crate::shape!):
 //! `shape![5, 3]` is `(Dec<5>, Dec<3>)`. A dimension is a decimal size
-//! ([`Dec`]) or [`Dyn`] (known at run time).
+//! (`Dec`) or [`Dyn`] (known at run time).
+//!
+//! `Dec<D0, .., D9>` is a size fixed at compile time, as up to ten decimal
+//! digits (`10` fills the places after the last digit): `Dec<5, 0, 2, 5, 7>`
+//! is 50257. `shape!` writes it, never a user; it appears in the types and
+//! the compile errors of static shapes, and its value is
+//! [`StaticDim::N`]:
+//!
+//! ```
+//! use shaped::prelude::*;
+//! use shaped::shape::StaticDim;
+//! type Vocab = Dec<5, 0, 2, 5, 7>;
+//! assert_eq!(<Vocab as StaticDim>::N, 50257);
+//! ```
 //!
 //! - [`Shape`]: what every shape offers at run time (its rank, the type of its
 //!   size arrays, how to check runtime sizes against it).

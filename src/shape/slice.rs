@@ -115,14 +115,14 @@ pub fn stepped_kind_of<A: SliceArg>(_: &A) -> PhantomData<A::Stepped> {
 // Kinds of items
 // ---------------------------------------------------------------------------
 
-/// A literal index `I >= 0`, `M` its size as a [`Dec`](super::Dec).
+/// A literal index `I >= 0`, `M` its size as a `Dec`(super::Dec).
 pub struct Index<const I: isize, M>(PhantomData<M>);
 /// A literal index `I < 0` (counted from the end), `M` = `-I`.
 pub struct IndexFromEnd<const I: isize, M>(PhantomData<M>);
 /// An index known at run time.
 pub struct AnyIndex;
 /// A literal range: bounds `B` and `E` ([`Front`], [`Back`] or [`Open`]),
-/// step `St` (a [`Dec`](super::Dec), at least 1).
+/// step `St` (a `Dec`(super::Dec), at least 1).
 pub struct Range<B, E, St>(PhantomData<(B, E, St)>);
 /// A range bound `M >= 0`.
 pub struct Front<M>(PhantomData<M>);

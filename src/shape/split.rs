@@ -139,7 +139,7 @@ impl<X: StaticDim + ToBin> DimCount for X {
     type Count = X::Bin;
 }
 
-/// An element count as a dimension: a typenum number as its [`Dec`],
+/// An element count as a dimension: a typenum number as its `Dec`,
 /// [`Dyn`] as itself.
 pub trait CountDim {
     /// The dimension.

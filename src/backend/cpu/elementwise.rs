@@ -1,6 +1,6 @@
 //! The CPU's elementwise kernels: the row kernels that apply an element
 //! function ([`crate::ops::functions`]) along the runs the
-//! [engine](super::engine) hands out, and [`Elementwise`] for [`Cpu`].
+//! [`engine`] hands out, and [`Elementwise`] for [`Cpu`].
 //!
 //! Each row kernel has a fast path for contiguous rows (plain slices, which
 //! the compiler vectorizes), one for a broadcast (stride-0) operand, and a

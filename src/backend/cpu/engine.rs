@@ -2,7 +2,7 @@
 //!
 //! It is shape-erased: operands arrive as plain sizes and strides, so one
 //! compiled loop serves every static shape. It only computes *where* elements
-//! are; what to do with them is a row kernel (see [`super::kernels`]) called
+//! are; what to do with them is a row kernel (see [`super::elementwise`]) called
 //! once per run of elements along the innermost dimension.
 //!
 //! Steps, for `N` operands (operand 0 is the output):

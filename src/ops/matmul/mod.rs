@@ -5,7 +5,7 @@
 //! On static shapes the compiler computes the product's shape and rejects
 //! inner sizes that differ ([`MatmulShape`]); a `Dyn` size is checked at run
 //! time, where the plain form panics with PyTorch's text and `try_matmul`
-//! returns it. On a [`DynTensor`](crate::DynTensor) every form returns
+//! returns it. On a [`DynTensor`] every form returns
 //! `Result` with PyTorch's text ([`MatmulError`]).
 //!
 //! ```

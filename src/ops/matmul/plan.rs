@@ -5,7 +5,7 @@
 //! `torch.matmul` reports a mistake in the words of the function it
 //! dispatches to (`dot`, `mv`, `mm`, `bmm`), and which one that is depends
 //! on the ranks and, for a batch times a matrix, on whether the batch folds
-//! into the rows without a copy. [`check_matmul`] retraces that dispatch.
+//! into the rows without a copy. `check_matmul` retraces that dispatch.
 
 use crate::error::{Error, MatmulError};
 use crate::ops::broadcast_strides;
