@@ -238,7 +238,12 @@ pub(crate) fn owned_parts<T: Element, D: Backend, A: SizeArray>(
     layout: StridedLayout<A>,
 ) -> OwnedParts<T, D, A> {
     let data = OwnedData::new(buffer);
-    assert!(
+    // The tensor invariant. Every caller builds the layout from the sizes
+    // the buffer was allocated (and filled) for, after checking them, so
+    // this holds by construction and is checked in debug builds, where the
+    // whole test suite runs: as a release `assert!` it cost a 3x3 addition
+    // of runtime shapes 40 ns of its 105.
+    debug_assert!(
         layout.storage_span().is_some_and(|end| end <= data.len()),
         "an output layout fits its new buffer"
     );
