@@ -1850,6 +1850,10 @@ fn split_op<'a, T: Elem>(ctx: &mut Ctx, cur: &View<'a, T>, data: &[T]) -> Option
         }
         8 => {
             let n = rng.count(4);
+            // `hsplit`/`vsplit` into `n` sections: `n` pieces, as above.
+            if ctx.cautious && n > PIECES_MAX as isize {
+                return None;
+            }
             if rng.flip() {
                 call!(Pieces::Any, cur.hsplit(n), "hsplit({n})")
             } else {

@@ -73,8 +73,10 @@ macro_rules! define_dec {
         /// (Hidden from the rendered documentation, which describes it in
         /// [`crate::shape`]: rustdoc tries every blanket impl of the crate on
         /// a type with ten free const digits, and the digit arithmetic's
-        /// impls made that search run for over half an hour at 20 GB.)
-        #[doc(hidden)]
+        /// impls made that search run for over half an hour at 20 GB. Only
+        /// under rustdoc: a `doc(hidden)` type is printed with its whole
+        /// path in compile errors, `shaped::Dec<3>` for `Dec<3>`.)
+        #[cfg_attr(doc, doc(hidden))]
         #[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
         pub struct Dec<const D0: u8, $(const $d: u8 = 10),*>;
 
