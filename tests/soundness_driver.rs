@@ -507,14 +507,14 @@ impl Lay {
         if self.sizes.contains(&0) {
             return None;
         }
+        // Saturating: sizes and strides near 2^64 multiply past `i128`
+        // (such a layout lies past any storage either way).
         Some(
-            self.offset
-                + self
-                    .sizes
-                    .iter()
-                    .zip(&self.strides)
-                    .map(|(&n, &s)| (n as i128 - 1) * s)
-                    .sum::<i128>(),
+            self.sizes
+                .iter()
+                .zip(&self.strides)
+                .map(|(&n, &s)| (n as i128 - 1).saturating_mul(s))
+                .fold(self.offset, i128::saturating_add),
         )
     }
 
