@@ -13,6 +13,7 @@ use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::error::OrPanic;
+use crate::layout::StridedLayout;
 use crate::layout::views::SliceItem;
 use crate::layout::views::Strided;
 use crate::shape::axes::{
@@ -20,7 +21,7 @@ use crate::shape::axes::{
 };
 use crate::shape::list::TupleShape;
 use crate::shape::slice::{SliceSpec, Sliced};
-use crate::shape::{Dec, FixedShape, Shape};
+use crate::shape::{Dec, FixedShape, Shape, SizeArray};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
 
@@ -39,8 +40,12 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Transposed<I, J>,
     {
-        self.reinterpret(self.engine(|l| l.transpose(axis(I), axis(J))))
-            .or_panic()
+        // `Transposed` proved `I` and `J` dimensions of `S` at compile time.
+        self.permuted(|d| match d {
+            d if d == I => J,
+            d if d == J => I,
+            d => d,
+        })
     }
 
     /// The same as [`transpose`](Self::transpose).
@@ -77,8 +82,13 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: LastTwoSwapped<Output = O>,
     {
-        self.reinterpret(self.engine(|l| l.transpose(-2, -1)))
-            .or_panic()
+        // `LastTwoSwapped` proved the rank at least 2 at compile time.
+        let rank = self.layout.sizes().len();
+        self.permuted(|d| match d {
+            d if d + 2 == rank => rank - 1,
+            d if d + 1 == rank => rank - 2,
+            d => d,
+        })
     }
 
     /// The dimensions in the order `P`, written `axes![..]`: dimension `i`
@@ -94,9 +104,40 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: PermuteBy<P>,
     {
-        let dims = signed(P::SIZES.as_ref());
-        self.reinterpret(self.engine(|l| l.permute(&dims)))
-            .or_panic()
+        // `PermuteBy` proved `P` a permutation of `S`'s dimensions.
+        let order = P::SIZES;
+        self.permuted(|d| order.as_ref()[d])
+    }
+
+    /// The view whose dimension `d` is dimension `from(d)` of this tensor,
+    /// for a `from` that the caller's shape rule proved a permutation: the
+    /// sizes and strides of a checked layout in another order keep the
+    /// tensor invariant (the same element count, indices and span), so the
+    /// view is made without the layout engine or its check, a few moves for
+    /// a static rank. The permutation is checked all the same (a bit per
+    /// dimension), since a repeated dimension could reach past the storage.
+    #[inline]
+    fn permuted<S2: Shape>(&self, from: impl Fn(usize) -> usize) -> ViewOf<'_, T, S2, D, R> {
+        let (sizes, strides) = (self.layout.sizes(), self.layout.strides());
+        let rank = sizes.len();
+        let mut out_sizes = <S2::Sizes as SizeArray>::filled(rank, 0);
+        let mut out_strides = <S2::Sizes as SizeArray>::filled(rank, 0);
+        let mut seen = 0u64;
+        for d in 0..rank {
+            let src = from(d);
+            out_sizes.as_mut()[d] = sizes[src];
+            out_strides.as_mut()[d] = strides[src];
+            seen |= 1 << src;
+        }
+        assert_eq!(
+            seen.count_ones() as usize,
+            rank,
+            "a permutation of the dimensions"
+        );
+        Tensor {
+            data: R::viewed(&self.data),
+            layout: StridedLayout::from_parts(out_sizes, out_strides, self.layout.offset()),
+        }
     }
 
     /// Dimension `SRC` moved to position `DST`, the others kept in order.
