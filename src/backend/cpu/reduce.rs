@@ -27,7 +27,7 @@ use crate::backend::cpu::{CpuBuffer, try_vec_with_capacity};
 use crate::backend::{Cpu, StridedRef};
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::checked_numel;
+use crate::layout::{checked_numel, storage_span};
 use crate::ops::reductions::Reducer;
 use crate::ops::reductions::reducers::{Direction, ExtremeAt, Extremum};
 use core::marker::PhantomData;
@@ -83,13 +83,7 @@ impl<'a, T: Copy> Input<'a, T> {
     ) -> Option<Self> {
         let fits = sizes.len() == strides.len()
             && (sizes.contains(&0)
-                || sizes
-                    .iter()
-                    .zip(strides)
-                    .try_fold(offset, |end, (&n, &s)| {
-                        end.checked_add((n - 1).checked_mul(s)?)
-                    })
-                    .is_some_and(|last| last < data.len()));
+                || storage_span(sizes, strides, offset).is_some_and(|end| end <= data.len()));
         fits.then(|| Input {
             start: NonNull::from(data).cast(),
             len: data.len(),
@@ -154,10 +148,7 @@ impl<'a, T: Element> Input<'a, T> {
         let extent = if x.sizes.contains(&0) {
             0
         } else {
-            x.sizes
-                .iter()
-                .zip(x.strides)
-                .fold(x.offset + 1, |end, (&n, &s)| end + (n - 1) * s)
+            storage_span(x.sizes, x.strides, x.offset).expect("a tensor's layout fits its storage")
         };
         // SAFETY: a `StridedRef` of the CPU borrows a tensor's storage for
         // `'a`: every index of its layout lies inside it (the tensor
