@@ -66,6 +66,12 @@ impl<A: SizeArray> StridedLayout<A> {
         }
     }
 
+    /// The sizes, the strides and the offset.
+    #[inline]
+    pub(crate) fn into_parts(self) -> (A, A, usize) {
+        (self.sizes, self.strides, self.offset)
+    }
+
     /// The sizes.
     pub fn sizes(&self) -> &[usize] {
         self.sizes.as_ref()

@@ -47,7 +47,8 @@ pub struct Strided {
 /// The same holds for the other saturating stride products of this module;
 /// whatever they give, [`Strided::check`] decides whether a tensor may hold
 /// the layout.
-fn add_mul(offset: usize, index: usize, stride: usize) -> usize {
+#[inline]
+pub(crate) fn add_mul(offset: usize, index: usize, stride: usize) -> usize {
     offset.saturating_add(index.saturating_mul(stride))
 }
 
@@ -520,6 +521,57 @@ fn slices_between(bounds: &[isize], size: usize) -> impl Iterator<Item = (usize,
     })
 }
 
+/// The number of pieces of `split(step)` of a dimension of `n` (`step > 0`,
+/// or `n = 0`: one empty piece).
+#[inline]
+pub(crate) fn split_count(n: usize, step: usize) -> usize {
+    if step == 0 {
+        1
+    } else {
+        n.div_ceil(step).max(1)
+    }
+}
+
+/// The step and the number of pieces of `chunk(chunks)` (`chunks > 0`) of
+/// a dimension of `n`: `split` by `ceil(n / chunks)`, or `chunks` empty
+/// pieces when `n` is 0.
+#[inline]
+pub(crate) fn chunk_plan(n: usize, chunks: usize) -> (usize, usize) {
+    let step = n.div_ceil(chunks);
+    (
+        step,
+        if step == 0 {
+            chunks
+        } else {
+            split_count(n, step)
+        },
+    )
+}
+
+/// `count` pieces `(start, length)` of `step` entries of a dimension of `n`,
+/// the last shorter (`split` and `chunk`): `i * step` is below `n` for
+/// every piece but empty ones, which start at `n`.
+#[inline]
+pub(crate) fn pieces_of(
+    n: usize,
+    step: usize,
+    count: usize,
+) -> impl ExactSizeIterator<Item = (usize, usize)> {
+    (0..count).map(move |i| {
+        let start = i.saturating_mul(step).min(n);
+        (start, step.min(n - start))
+    })
+}
+
+/// The `k > 0` pieces of `tensor_split(k)` of a dimension of `n`: piece `i`
+/// starts at `i * (n / k) + min(i, n % k)`, which is at most `n` for `i <=
+/// k`, so sizes differ by at most one.
+#[inline]
+pub(crate) fn sections_of(n: usize, k: usize) -> impl ExactSizeIterator<Item = (usize, usize)> {
+    let bound = move |i: usize| i * (n / k) + i.min(n % k);
+    (0..k).map(move |i| (bound(i), bound(i + 1) - bound(i)))
+}
+
 /// The `count` items of `items` (as many as it yields) in a vector whose
 /// memory is asked for first, fallibly: the pieces of a split, whose number a
 /// caller may make huge (`chunk(1 << 58, 0)` of an empty tensor), are then
@@ -587,17 +639,8 @@ impl Strided {
         if step == 0 && n != 0 {
             return Err(Error::SplitZero { size: n });
         }
-        let count = if step == 0 {
-            1
-        } else {
-            n.div_ceil(step).max(1)
-        };
-        // `i * step` is below `n` for every piece but an only, empty one.
-        let pieces = (0..count).map(|i| {
-            let start = i.saturating_mul(step).min(n);
-            (start, step.min(n - start))
-        });
-        self.cut(d, count, pieces)
+        let count = split_count(n, step);
+        self.cut(d, count, pieces_of(n, step, count))
     }
 
     /// Pieces of the given sizes along `dim` (they must add up to its size).
@@ -643,12 +686,9 @@ impl Strided {
             return Err(Error::ChunkCount { chunks });
         }
         let d = wrap_dim(dim, self.rank())?;
-        let step = self.sizes[d].div_ceil(chunks as usize);
-        if step == 0 {
-            let count = chunks as usize;
-            return self.cut(d, count, std::iter::repeat_n((0, 0), count));
-        }
-        self.split(step as isize, dim)
+        let n = self.sizes[d];
+        let (step, count) = chunk_plan(n, chunks as usize);
+        self.cut(d, count, pieces_of(n, step, count))
     }
 
     /// `sections` pieces along `dim` whose sizes differ by at most one.
@@ -659,15 +699,8 @@ impl Strided {
         if sections <= 0 {
             return Err(Error::TensorSplitSections { sections });
         }
-        // Piece `i` starts at `i * (n / k) + min(i, n % k)`, which is at
-        // most `n` for `i <= k`: sizes differ by at most one.
         let (n, k) = (self.sizes[d], sections as usize);
-        let bound = move |i: usize| i * (n / k) + i.min(n % k);
-        self.cut(
-            d,
-            k,
-            (0..k).map(move |i| (bound(i), bound(i + 1) - bound(i))),
-        )
+        self.cut(d, k, sections_of(n, k))
     }
 
     /// Pieces between the given indices along `dim` (clamped to its size).
@@ -916,6 +949,96 @@ mod tests {
             "setStorage: sizes [3, 4], strides [4, 1], storage offset 5, and itemsize 8 requiring a storage size of 136 are out of bounds for storage of size 96"
         );
     }
+
+    /// `slice_into` gives `Strided::slice`'s layout for every list of up to
+    /// three items drawn from a set with edge cases (negative and huge
+    /// bounds, steps, both ends, out-of-range indices, ellipses) over
+    /// layouts with size-0, size-1 and offset dimensions, and declines
+    /// exactly where the engine errs or meets two ellipses.
+    #[test]
+    fn slice_into_agrees_with_the_engine() {
+        let pool = [
+            SliceItem::Index(0),
+            SliceItem::Index(-1),
+            SliceItem::Index(2),
+            SliceItem::Index(-4),
+            SliceItem::Range {
+                start: 0,
+                end: None,
+                step: 1,
+            },
+            SliceItem::Range {
+                start: 1,
+                end: Some(100),
+                step: 2,
+            },
+            SliceItem::Range {
+                start: -2,
+                end: Some(-1),
+                step: 1,
+            },
+            SliceItem::Range {
+                start: 3,
+                end: Some(1),
+                step: 1,
+            },
+            SliceItem::Range {
+                start: isize::MIN,
+                end: Some(isize::MAX),
+                step: isize::MAX,
+            },
+            SliceItem::Range {
+                start: 0,
+                end: None,
+                step: 0,
+            },
+            SliceItem::NewAxis,
+            SliceItem::Ellipsis,
+        ];
+        let layouts = [
+            Strided::new(&[3, 4, 2], &[8, 2, 1], 5),
+            Strided::new(&[0, 3], &[3, 1], 0),
+            Strided::new(&[1, 5], &[7, 1], 2),
+            Strided::new(&[4], &[0], 1),
+            Strided::new(&[], &[], 3),
+        ];
+        let mut compared = 0;
+        for l in &layouts {
+            for len in 0..=3 {
+                for code in 0..pool.len().pow(len) {
+                    let items: Vec<SliceItem> = (0..len)
+                        .map(|k| pool[code / pool.len().pow(k) % pool.len()])
+                        .collect();
+                    let ellipses = items.iter().filter(|i| **i == SliceItem::Ellipsis).count();
+                    let engine = l.slice(&items);
+                    let rank = engine.as_ref().map_or(l.rank(), |e| e.rank());
+                    let (mut sizes, mut strides) = (vec![0; rank], vec![0; rank]);
+                    let fast = slice_into(
+                        l.sizes(),
+                        l.strides(),
+                        l.offset(),
+                        &items,
+                        &mut sizes,
+                        &mut strides,
+                    );
+                    match (&engine, fast) {
+                        (Ok(e), Some(offset)) => {
+                            assert_eq!(
+                                (e.sizes(), e.strides(), e.offset()),
+                                (&sizes[..], &strides[..], offset),
+                                "{l:?} {items:?}"
+                            );
+                            compared += 1;
+                        }
+                        (Ok(_), None) => assert!(ellipses > 1, "{l:?} {items:?}"),
+                        (Err(_), Some(_)) => panic!("{l:?} {items:?}: the engine errs"),
+                        (Err(_), None) => {}
+                    }
+                }
+            }
+        }
+        assert!(compared > 2000, "{compared} layouts compared");
+    }
 }
 
 /// One entry of a basic index (`s![..]`): an index, a range with a step, a
@@ -1092,16 +1215,8 @@ impl Strided {
                     if step < 0 {
                         return Err(Error::SliceStepNegative);
                     }
-                    let n = out.sizes[dim] as isize;
-                    let clamp = |v: isize| (if v < 0 { v + n } else { v }).clamp(0, n);
-                    let s = clamp(start);
-                    let e = end.map_or(n, clamp).max(s);
-                    // The entries s, s + step, .. below e. (PyTorch's
-                    // `(e - s + step - 1) / step` overflows its int64 for
-                    // steps near 2^63 and reports an internal error; this
-                    // is the length it means, 0 or 1 there.)
-                    let len = ((e - s) as usize).div_ceil(step as usize);
-                    out.offset = add_mul(out.offset, s as usize, out.strides[dim]);
+                    let (s, len) = range_entries(start, end, step, out.sizes[dim]);
+                    out.offset = add_mul(out.offset, s, out.strides[dim]);
                     out.sizes[dim] = len;
                     out.strides[dim] = out.strides[dim].saturating_mul(step as usize);
                     dim += 1;
@@ -1117,4 +1232,109 @@ impl Strided {
         }
         Ok(out)
     }
+}
+
+/// The first entry and the number of entries of `start..end;step` (`step >
+/// 0`) in a dimension of `n`: the bounds count from the end when negative
+/// and are clamped to `0..=n`, as PyTorch clamps them.
+#[inline]
+fn range_entries(start: isize, end: Option<isize>, step: isize, n: usize) -> (usize, usize) {
+    let n = n as isize;
+    let clamp = |v: isize| (if v < 0 { v + n } else { v }).clamp(0, n);
+    let s = clamp(start);
+    let e = end.map_or(n, clamp).max(s);
+    // The entries s, s + step, .. below e. (PyTorch's `(e - s + step - 1) /
+    // step` overflows its int64 for steps near 2^63 and reports an internal
+    // error; this is the length it means, 0 or 1 there.)
+    let span = (e - s) as usize;
+    let len = match step {
+        1 => span,
+        2 => span.div_ceil(2), // a shift, as the common steps need no division
+        _ => span.div_ceil(step as usize),
+    };
+    (s as usize, len)
+}
+
+/// [`Strided::slice`] of the layout `sizes`, `strides`, `offset` written
+/// straight into `out_sizes` and `out_strides` (exactly the result's rank),
+/// in one pass and without the heap: the result's offset, or `None` where
+/// `Strided::slice` must decide (an error, two ellipses, another rank).
+/// Each index and range names entries of its dimension, so the result names
+/// a subset of the layout's elements, or none.
+///
+/// ```
+/// use shaped::layout::views::{SliceItem, Strided, slice_into};
+/// let items = [SliceItem::Index(1), SliceItem::NewAxis, SliceItem::Range { start: 1, end: None, step: 2 }];
+/// let (mut sizes, mut strides) = ([0; 2], [0; 2]);
+/// let offset = slice_into(&[3, 5], &[5, 1], 0, &items, &mut sizes, &mut strides);
+/// let engine = Strided::contiguous(&[3, 5]).slice(&items).unwrap();
+/// assert_eq!((offset, &sizes[..], &strides[..]), (Some(engine.offset()), engine.sizes(), engine.strides()));
+/// ```
+#[inline(always)]
+pub fn slice_into(
+    sizes: &[usize],
+    strides: &[usize],
+    mut offset: usize,
+    items: &[SliceItem],
+    out_sizes: &mut [usize],
+    out_strides: &mut [usize],
+) -> Option<usize> {
+    let rank = sizes.len();
+    let (mut named, mut dropped, mut added, mut ellipses) = (0, 0, 0, 0);
+    for item in items {
+        match item {
+            SliceItem::Index(_) => (named, dropped) = (named + 1, dropped + 1),
+            SliceItem::Range { .. } => named += 1,
+            SliceItem::NewAxis => added += 1,
+            SliceItem::Ellipsis => ellipses += 1,
+        }
+    }
+    if named > rank || ellipses > 1 || out_sizes.len() != rank - dropped + added {
+        return None;
+    }
+    let (mut d, mut p) = (0, 0); // the next dimension read, the next written
+    for item in items {
+        match *item {
+            SliceItem::Index(i) => {
+                let n = sizes[d] as isize;
+                if i < -n || i >= n {
+                    return None;
+                }
+                let i = if i < 0 { i + n } else { i } as usize;
+                offset = add_mul(offset, i, strides[d]);
+                d += 1;
+            }
+            SliceItem::Range { start, end, step } => {
+                if step <= 0 {
+                    return None;
+                }
+                let (s, len) = range_entries(start, end, step, sizes[d]);
+                offset = add_mul(offset, s, strides[d]);
+                out_sizes[p] = len;
+                out_strides[p] = strides[d].saturating_mul(step as usize);
+                (d, p) = (d + 1, p + 1);
+            }
+            SliceItem::NewAxis => {
+                // `unsqueeze` before the next dimension read.
+                out_sizes[p] = 1;
+                out_strides[p] = if d < rank {
+                    sizes[d].saturating_mul(strides[d])
+                } else {
+                    1
+                };
+                p += 1;
+            }
+            SliceItem::Ellipsis => {
+                for _ in 0..rank - named {
+                    (out_sizes[p], out_strides[p]) = (sizes[d], strides[d]);
+                    (d, p) = (d + 1, p + 1);
+                }
+            }
+        }
+    }
+    for k in d..rank {
+        (out_sizes[p], out_strides[p]) = (sizes[k], strides[k]);
+        p += 1;
+    }
+    Some(offset)
 }

@@ -25,9 +25,9 @@ use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynSizes};
 use crate::error::Error;
 use crate::error::OrPanic;
-use crate::layout::{array_from, check_layout};
+use crate::layout::{array_from, check_layout, checked_numel};
 use crate::shape::list::TupleShape;
-use crate::shape::{ExpandTo, FixedShape, Shape, check_expand, resolve_expand};
+use crate::shape::{ExpandTo, FixedShape, Shape, check_expand, expands_to, resolve_expand};
 use crate::storage::{Repr, Storage};
 use crate::tensor::Tensor;
 use crate::view::ViewOf;
@@ -50,6 +50,10 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: ExpandTo<S2>,
     {
+        // The view is made in place here, not moved out of a `Result`.
+        if self.expands_directly(S2::SIZES.as_ref()) {
+            return self.expanded_directly::<S2>(S2::SIZES);
+        }
         self.try_expand().or_panic()
     }
 
@@ -66,6 +70,9 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: ExpandTo<S2>,
     {
+        if self.expands_directly(S2::SIZES.as_ref()) {
+            return Ok(self.expanded_directly::<S2>(S2::SIZES));
+        }
         check_expand(self.layout.sizes(), S2::SIZES.as_ref(), T::DTYPE)?;
         self.expanded::<S2>(S2::SIZES)
     }
@@ -153,8 +160,29 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     where
         S: ExpandTo<S2>,
     {
+        if self.expands_directly(other.layout.sizes()) {
+            return Ok(self.expanded_directly::<S2>(other.shape()));
+        }
         check_expand(self.layout.sizes(), other.layout.sizes(), T::DTYPE)?;
         self.expanded::<S2>(other.shape())
+    }
+
+    /// Whether this tensor expands to `target` with an element count that
+    /// fits in `isize`: then [`expanded_directly`](Self::expanded_directly)
+    /// makes the view, and no check or error text is needed.
+    #[inline]
+    fn expands_directly(&self, target: &[usize]) -> bool {
+        expands_to(self.layout.sizes(), target) && checked_numel(target).is_ok()
+    }
+
+    /// The view for `sizes` that [`expands_directly`](Self::expands_directly)
+    /// accepted: a stretched dimension has stride 0 and a new one size 1 or
+    /// stride 0, the others are this tensor's, so the view names this
+    /// tensor's elements, as many as `sizes` counts.
+    #[inline]
+    fn expanded_directly<S2: Shape>(&self, sizes: S2::Sizes) -> ViewOf<'_, T, S2, D, R> {
+        let (sizes, strides, offset) = self.layout.expand_to(sizes).into_parts();
+        self.sub_view(sizes, strides, offset)
     }
 
     /// The view for sizes already checked to broadcast, or the error of the

@@ -238,6 +238,28 @@ pub fn check_expand(existing: &[usize], target: &[usize], dtype: DType) -> Resul
     resolve_expand(existing, &signed, dtype).map(|_| ())
 }
 
+/// Whether `existing` expands to the sizes `target` (each size equal, or 1
+/// and stretched, and new leading dimensions): [`check_expand`] without
+/// building its error.
+///
+/// ```
+/// use shaped::shape::expands_to;
+/// assert!(expands_to(&[3, 1], &[2, 3, 4]));
+/// assert!(!expands_to(&[3, 2], &[3, 4]));
+/// assert!(!expands_to(&[3, 1], &[1]));
+/// ```
+#[inline]
+pub fn expands_to(existing: &[usize], target: &[usize]) -> bool {
+    let Some(extra) = target.len().checked_sub(existing.len()) else {
+        return false;
+    };
+    existing
+        .iter()
+        .zip(&target[extra..])
+        .all(|(&e, &t)| e == t || e == 1)
+        && target.iter().all(|&t| t <= isize::MAX as usize)
+}
+
 /// The sizes of `existing` expanded to `target` as PyTorch's `expand` reads
 /// it: `-1` keeps an existing size, size-1 dimensions stretch, new leading
 /// dimensions appear. `Err` with PyTorch's texts otherwise.

@@ -49,7 +49,7 @@ pub use broadcast::{
 };
 pub use broadcast_to::{
     BroadcastInto, Expand, ExpandTo, FitsDim, FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace,
-    RankFails, SizeFails, check_expand, check_in_place, resolve_expand,
+    RankFails, SizeFails, check_expand, check_in_place, expands_to, resolve_expand,
 };
 pub use dim::{Dec, Dim, Dyn, MAX_DIGITS, NO_DIGIT, StaticDim};
 pub use matmul::{
@@ -135,6 +135,7 @@ pub trait FixedShape: Shape {
 
 /// Checks runtime `sizes` against a static shape's sizes (`None` for a
 /// `Dyn` dimension): the rank, then every static size, in order.
+#[inline]
 fn check_static_sizes(sizes: &[usize], expected: &[Option<usize>]) -> Result<(), Error> {
     if sizes.len() != expected.len() {
         return Err(Error::RankMismatch {

@@ -107,9 +107,13 @@ impl PieceCount for Dyn {
 }
 impl<N: ArrayLength> PieceCount for N {
     type Array<V> = GenericArray<V, N>;
-    fn collect<V>(pieces: impl Iterator<Item = V>) -> GenericArray<V, N> {
-        GenericArray::try_from_iter(pieces.take(N::USIZE))
-            .expect("the view engine cuts as many pieces as the shape rule counts")
+    #[inline]
+    fn collect<V>(mut pieces: impl Iterator<Item = V>) -> GenericArray<V, N> {
+        <GenericArray<V, N> as generic_array::sequence::GenericSequence<V>>::generate(|_| {
+            pieces
+                .next()
+                .expect("a split cuts as many pieces as the shape rule counts")
+        })
     }
 }
 

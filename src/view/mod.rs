@@ -11,6 +11,7 @@
 
 pub mod complex;
 pub mod copy;
+mod direct;
 pub mod dynamic;
 mod split;
 mod transpose;

@@ -12,7 +12,7 @@ use crate::backend::Elementwise;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::error::OrPanic;
-use crate::layout::views::Strided;
+use crate::layout::views::{Strided, chunk_plan, pieces_of, sections_of, split_count};
 use crate::shape::Shape;
 use crate::shape::list::TupleShape;
 use crate::shape::split::{
@@ -31,11 +31,14 @@ pub trait Pieces<'s, T: Element, D: Backend, R: Repr + 's> {
     /// The views.
     type Output;
 
-    /// The views with the engine's `layouts`, in order.
+    /// The views of the pieces `(start, length)` of dimension `dim`, in
+    /// order; a piece whose shape lacks that dimension is one entry
+    /// (`unbind`).
     #[doc(hidden)]
     fn assemble<S: Shape>(
         source: &'s Tensor<T, S, D, R>,
-        layouts: &mut std::vec::IntoIter<Strided>,
+        dim: usize,
+        pieces: &mut impl ExactSizeIterator<Item = (usize, usize)>,
     ) -> Self::Output;
 }
 
@@ -44,11 +47,14 @@ impl<'s, T: Element, D: Backend, R: Repr + 's, N: PieceCount, S2: Shape> Pieces<
 {
     type Output = N::Array<ViewOf<'s, T, S2, D, R>>;
 
+    #[inline]
     fn assemble<S: Shape>(
         source: &'s Tensor<T, S, D, R>,
-        layouts: &mut std::vec::IntoIter<Strided>,
+        dim: usize,
+        pieces: &mut impl ExactSizeIterator<Item = (usize, usize)>,
     ) -> Self::Output {
-        N::collect(layouts.map(|l| source.reinterpret::<S2>(l).or_panic()))
+        let drop = S2::RANK != S::RANK;
+        N::collect(pieces.map(|(start, len)| source.cut::<S2>(dim, start, len, drop)))
     }
 }
 
@@ -59,12 +65,14 @@ where
 {
     type Output = (A::Output, B::Output);
 
+    #[inline]
     fn assemble<S: Shape>(
         source: &'s Tensor<T, S, D, R>,
-        layouts: &mut std::vec::IntoIter<Strided>,
+        dim: usize,
+        pieces: &mut impl ExactSizeIterator<Item = (usize, usize)>,
     ) -> Self::Output {
-        let first = A::assemble(source, layouts);
-        (first, B::assemble(source, layouts))
+        let first = A::assemble(source, dim, pieces);
+        (first, B::assemble(source, dim, pieces))
     }
 }
 
@@ -72,19 +80,26 @@ where
 pub type PiecesOf<'s, P, T, D, R> = <P as Pieces<'s, T, D, R>>::Output;
 
 impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> {
-    /// The views of plan `P` over the engine's `layouts`.
-    fn pieces<'s, P: Pieces<'s, T, D, R>>(&'s self, layouts: Vec<Strided>) -> P::Output {
-        let mut layouts = layouts.into_iter();
-        let out = P::assemble(self, &mut layouts);
-        debug_assert!(layouts.next().is_none(), "the plan counts every piece");
+    /// The views of plan `P` for the pieces `(start, length)` of dimension
+    /// `dim`, each made directly from this tensor's layout
+    /// ([`Tensor::cut`]).
+    #[inline]
+    fn pieces<'s, P: Pieces<'s, T, D, R>>(
+        &'s self,
+        dim: usize,
+        pieces: impl ExactSizeIterator<Item = (usize, usize)>,
+    ) -> P::Output {
+        let mut pieces = pieces;
+        let out = P::assemble(self, dim, &mut pieces);
+        debug_assert!(pieces.next().is_none(), "the plan counts every piece");
         out
     }
 
-    /// The engine's pieces for arguments the compiler has checked (what
-    /// can still fail is memory for a `Dyn` count of pieces: that panics
-    /// with PyTorch's text).
-    fn checked(layouts: Result<Vec<Strided>, Error>) -> Vec<Strided> {
-        layouts.or_panic()
+    /// The error of a split that `check` finds, from the view engine.
+    #[cold]
+    #[inline(never)]
+    fn split_error(check: impl FnOnce(&Strided) -> Result<Vec<Strided>, Error>, s: &Self) -> Error {
+        check(&s.strided_layout()).expect_err("the view engine rejects what the static split does")
     }
 
     /// Every entry of dimension `DIM`, as views without that dimension
@@ -108,8 +123,8 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Unbound<DIM>,
         <S as Unbound<DIM>>::Plan: Pieces<'s, T, D, R>,
     {
-        let layouts = Self::checked(self.strided_layout().unbind(axis(DIM)));
-        self.pieces::<<S as Unbound<DIM>>::Plan>(layouts)
+        let n = self.layout.sizes()[DIM];
+        self.pieces::<<S as Unbound<DIM>>::Plan>(DIM, (0..n).map(|i| (i, 1)))
     }
 
     /// Pieces of `SIZE` along dimension `DIM`, the last one shorter when
@@ -139,8 +154,10 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: SplitPlan<DIM, SIZE>,
         <S as SplitPlan<DIM, SIZE>>::Plan: Pieces<'s, T, D, R>,
     {
-        let layouts = Self::checked(self.strided_layout().split(signed(SIZE), axis(DIM)));
-        self.pieces::<<S as SplitPlan<DIM, SIZE>>::Plan>(layouts)
+        // `SplitPlan` proved `DIM` a dimension and `SIZE` > 0.
+        let n = self.layout.sizes()[DIM];
+        let count = split_count(n, SIZE);
+        self.pieces::<<S as SplitPlan<DIM, SIZE>>::Plan>(DIM, pieces_of(n, SIZE, count))
     }
 
     /// `CHUNKS` pieces of equal size along dimension `DIM`, the last one
@@ -164,8 +181,10 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: ChunkPlan<DIM, CHUNKS>,
         <S as ChunkPlan<DIM, CHUNKS>>::Plan: Pieces<'s, T, D, R>,
     {
-        let layouts = Self::checked(self.strided_layout().chunk(signed(CHUNKS), axis(DIM)));
-        self.pieces::<<S as ChunkPlan<DIM, CHUNKS>>::Plan>(layouts)
+        // `ChunkPlan` proved `DIM` a dimension and `CHUNKS` > 0.
+        let n = self.layout.sizes()[DIM];
+        let (step, count) = chunk_plan(n, CHUNKS);
+        self.pieces::<<S as ChunkPlan<DIM, CHUNKS>>::Plan>(DIM, pieces_of(n, step, count))
     }
 
     /// `SECTIONS` pieces along dimension `DIM` whose sizes differ by at most
@@ -189,11 +208,9 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: TensorSplitPlan<DIM, SECTIONS>,
         <S as TensorSplitPlan<DIM, SECTIONS>>::Plan: Pieces<'s, T, D, R>,
     {
-        let layouts = Self::checked(
-            self.strided_layout()
-                .tensor_split(signed(SECTIONS), axis(DIM)),
-        );
-        self.pieces::<<S as TensorSplitPlan<DIM, SECTIONS>>::Plan>(layouts)
+        // `TensorSplitPlan` proved `DIM` a dimension and `SECTIONS` > 0.
+        let n = self.layout.sizes()[DIM];
+        self.pieces::<<S as TensorSplitPlan<DIM, SECTIONS>>::Plan>(DIM, sections_of(n, SECTIONS))
     }
 
     /// `SECTIONS` equal pieces along dimension 1, or 0 for a vector
@@ -236,8 +253,14 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: HSplit<SECTIONS>,
         <S as HSplit<SECTIONS>>::Plan: Pieces<'s, T, D, R>,
     {
-        let layouts = self.strided_layout().hsplit(signed(SECTIONS))?;
-        Ok(self.pieces::<<S as HSplit<SECTIONS>>::Plan>(layouts))
+        // `HSplit` proved the rank at least 1 and `SECTIONS` > 0; a `Dyn`
+        // size may not divide.
+        let dim = usize::from(self.layout.sizes().len() > 1);
+        let n = self.layout.sizes()[dim];
+        if !n.is_multiple_of(SECTIONS) {
+            return Err(Self::split_error(|l| l.hsplit(signed(SECTIONS)), self));
+        }
+        Ok(self.pieces::<<S as HSplit<SECTIONS>>::Plan>(dim, sections_of(n, SECTIONS)))
     }
 
     /// `SECTIONS` equal pieces along dimension 0 of a tensor of rank 2 or
@@ -271,8 +294,13 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: VSplit<SECTIONS>,
         <S as VSplit<SECTIONS>>::Plan: Pieces<'s, T, D, R>,
     {
-        let layouts = self.strided_layout().vsplit(signed(SECTIONS))?;
-        Ok(self.pieces::<<S as VSplit<SECTIONS>>::Plan>(layouts))
+        // `VSplit` proved the rank at least 2 and `SECTIONS` > 0; a `Dyn`
+        // size may not divide.
+        let n = self.layout.sizes()[0];
+        if !n.is_multiple_of(SECTIONS) {
+            return Err(Self::split_error(|l| l.vsplit(signed(SECTIONS)), self));
+        }
+        Ok(self.pieces::<<S as VSplit<SECTIONS>>::Plan>(0, sections_of(n, SECTIONS)))
     }
 
     /// Windows of `SIZE` entries every `STEP` along dimension `DIM`

@@ -3,8 +3,12 @@
 //! a bad permutation or a view to a different number of elements (see
 //! `ui-tests/fail/view_*.rs`). Runtime arguments (a start, an index) are
 //! checked at run time: the plain forms panic with PyTorch's message, the
-//! `try_` forms return it. All of them go through the same view engine as
-//! the dynamic API ([`crate::layout::views`]).
+//! `try_` forms return it. The views whose static arguments fix the
+//! result's layout as a few moves of the input's (`transpose`, `permute`,
+//! `movedim`, `narrow`, `select`, `slice`, `unsqueeze`, `squeeze`,
+//! `diagonal`) build it directly ([`super::direct`]); errors, and the views
+//! whose layout needs real work (`view`, `as_strided`), come from the same
+//! view engine as the dynamic API ([`crate::layout::views`]).
 
 use super::{CowOf, ViewOf, signed as axis, signed_dims as signed};
 use crate::backend::Backend;
@@ -13,9 +17,8 @@ use crate::dtype::Element;
 use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::error::OrPanic;
-use crate::layout::StridedLayout;
-use crate::layout::views::SliceItem;
 use crate::layout::views::Strided;
+use crate::layout::views::{SliceItem, slice_into};
 use crate::shape::axes::{
     Diagonal, LastTwoSwapped, MovedDim, Narrowed, PermuteBy, Remove, SameNumel, Squeeze, Transposed,
 };
@@ -34,6 +37,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let v = t.transpose::<0, 2>(); // a view of shape![4, 3, 2]
     /// assert_eq!((v.shape(), v.strides()), ([4, 3, 2], [1, 4, 12]));
     /// ```
+    #[inline]
     pub fn transpose<const I: usize, const J: usize>(
         &self,
     ) -> ViewOf<'_, T, <S as Transposed<I, J>>::Output, D, R>
@@ -78,6 +82,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     // `O` names the result shape so that a rank-1 receiver is reported by
     // `LastTwoSwapped`'s own message rather than "method exists but its
     // trait bounds were not satisfied".
+    #[inline]
     pub fn mt<O: Shape>(&self) -> ViewOf<'_, T, O, D, R>
     where
         S: LastTwoSwapped<Output = O>,
@@ -100,6 +105,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let p = t.permute::<axes![2, 0, 1]>();
     /// assert_eq!((p.shape(), p.strides()), ([4, 2, 3], [1, 12, 4]));
     /// ```
+    #[inline]
     pub fn permute<P: FixedShape>(&self) -> ViewOf<'_, T, <S as PermuteBy<P>>::Output, D, R>
     where
         S: PermuteBy<P>,
@@ -109,37 +115,6 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         self.permuted(|d| order.as_ref()[d])
     }
 
-    /// The view whose dimension `d` is dimension `from(d)` of this tensor,
-    /// for a `from` that the caller's shape rule proved a permutation: the
-    /// sizes and strides of a checked layout in another order keep the
-    /// tensor invariant (the same element count, indices and span), so the
-    /// view is made without the layout engine or its check, a few moves for
-    /// a static rank. The permutation is checked all the same (a bit per
-    /// dimension), since a repeated dimension could reach past the storage.
-    #[inline]
-    fn permuted<S2: Shape>(&self, from: impl Fn(usize) -> usize) -> ViewOf<'_, T, S2, D, R> {
-        let (sizes, strides) = (self.layout.sizes(), self.layout.strides());
-        let rank = sizes.len();
-        let mut out_sizes = <S2::Sizes as SizeArray>::filled(rank, 0);
-        let mut out_strides = <S2::Sizes as SizeArray>::filled(rank, 0);
-        let mut seen = 0u64;
-        for d in 0..rank {
-            let src = from(d);
-            out_sizes.as_mut()[d] = sizes[src];
-            out_strides.as_mut()[d] = strides[src];
-            seen |= 1 << src;
-        }
-        assert_eq!(
-            seen.count_ones() as usize,
-            rank,
-            "a permutation of the dimensions"
-        );
-        Tensor {
-            data: R::viewed(&self.data),
-            layout: StridedLayout::from_parts(out_sizes, out_strides, self.layout.offset()),
-        }
-    }
-
     /// Dimension `SRC` moved to position `DST`, the others kept in order.
     ///
     /// ```
@@ -147,14 +122,22 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let t = Tensor::<f32, shape![2, 3, 4]>::zeros();
     /// assert_eq!(t.movedim::<0, 2>().shape(), [3, 4, 2]);
     /// ```
+    #[inline]
     pub fn movedim<const SRC: usize, const DST: usize>(
         &self,
     ) -> ViewOf<'_, T, <S as MovedDim<SRC, DST>>::Output, D, R>
     where
         S: MovedDim<SRC, DST>,
     {
-        self.reinterpret(self.engine(|l| l.movedim(&[axis(SRC)], &[axis(DST)])))
-            .or_panic()
+        // `MovedDim` proved `SRC` and `DST` dimensions of `S`: result
+        // dimension `DST` is `SRC`, the others keep their order.
+        self.permuted(|d| {
+            if d == DST {
+                return SRC;
+            }
+            let rest = if d < DST { d } else { d - 1 }; // among the others
+            if rest < SRC { rest } else { rest + 1 }
+        })
     }
 
     /// `LEN` entries of dimension `DIM` from `start` (PyTorch's `narrow`):
@@ -167,6 +150,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let t = Tensor::<i64, shape![4]>::arange();
     /// assert_eq!(t.narrow::<0, 2>(1).to_vec(), vec![1, 2]);
     /// ```
+    #[inline]
     pub fn narrow<const DIM: usize, const LEN: usize>(
         &self,
         start: usize,
@@ -174,7 +158,11 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Narrowed<DIM, LEN>,
     {
-        self.try_narrow::<DIM, LEN>(start).or_panic()
+        // The view is made in place here, not moved out of a `Result`.
+        match narrow_start(self.layout.sizes()[DIM], start, LEN) {
+            Some(start) => self.cut(DIM, start, LEN, false),
+            None => self.try_narrow::<DIM, LEN>(start).or_panic(),
+        }
     }
 
     /// [`narrow`](Self::narrow), or `Err` with PyTorch's message when
@@ -188,6 +176,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     ///     "start (3) + length (2) exceeds dimension size (4)."
     /// );
     /// ```
+    #[inline]
     pub fn try_narrow<const DIM: usize, const LEN: usize>(
         &self,
         start: usize,
@@ -195,14 +184,17 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Narrowed<DIM, LEN>,
     {
-        let start = isize::try_from(start).map_err(|_| Error::NarrowStart {
-            start: isize::MAX,
-            size: self.layout.sizes()[DIM],
-        })?;
-        let l = self
-            .strided_layout()
-            .narrow(axis(DIM), start, LEN as isize)?;
-        self.reinterpret(l)
+        let size = self.layout.sizes()[DIM];
+        if let Some(start) = narrow_start(size, start, LEN) {
+            return Ok(self.cut(DIM, start, LEN, false));
+        }
+        self.by_engine(|l| {
+            let start = isize::try_from(start).map_err(|_| Error::NarrowStart {
+                start: isize::MAX,
+                size,
+            })?;
+            l.narrow(axis(DIM), start, LEN as isize)
+        })
     }
 
     /// Entry `index` of dimension `DIM`, which disappears from the shape
@@ -216,6 +208,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let row = t.select::<0>(1); // a view of shape![3]
     /// assert_eq!(row.to_vec(), vec![3, 4, 5]);
     /// ```
+    #[inline]
     pub fn select<const DIM: usize>(
         &self,
         index: isize,
@@ -224,10 +217,15 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Remove<DIM>,
         <S as Remove<DIM>>::Output: Shape,
     {
-        self.try_select::<DIM>(index).or_panic()
+        // The view is made in place here, not moved out of a `Result`.
+        match select_index(self.layout.sizes()[DIM], index) {
+            Some(index) => self.cut(DIM, index, 1, true),
+            None => self.try_select::<DIM>(index).or_panic(),
+        }
     }
 
     /// [`select`](Self::select), or `Err` with PyTorch's message.
+    #[inline]
     pub fn try_select<const DIM: usize>(
         &self,
         index: isize,
@@ -236,8 +234,10 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Remove<DIM>,
         <S as Remove<DIM>>::Output: Shape,
     {
-        let l = self.strided_layout().select(axis(DIM), index)?;
-        self.reinterpret(l)
+        if let Some(index) = select_index(self.layout.sizes()[DIM], index) {
+            return Ok(self.cut(DIM, index, 1, true));
+        }
+        self.by_engine(|l| l.select(axis(DIM), index))
     }
 
     /// A new dimension of size 1 before dimension `DIM` (`DIM` may be the
@@ -248,6 +248,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let t = Tensor::<f32, shape![4, 4]>::zeros();
     /// assert_eq!(t.unsqueeze::<0>().shape(), [1, 4, 4]);
     /// ```
+    #[inline]
     pub fn unsqueeze<const DIM: usize>(
         &self,
     ) -> ViewOf<'_, T, <S as crate::shape::axes::Insert<DIM, Dec<1>>>::Output, D, R>
@@ -255,8 +256,8 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: crate::shape::axes::Insert<DIM, Dec<1>>,
         <S as crate::shape::axes::Insert<DIM, Dec<1>>>::Output: Shape,
     {
-        self.reinterpret(self.engine(|l| l.unsqueeze(axis(DIM))))
-            .or_panic()
+        // `Insert` proved `DIM` at most the rank.
+        self.unsqueezed(DIM)
     }
 
     /// Every dimension of static size 1 removed (PyTorch's `squeeze()`); a
@@ -268,11 +269,12 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let t = Tensor::<f32, shape![1, 3, 1, 2]>::zeros();
     /// assert_eq!(t.squeeze().shape(), [3, 2]);
     /// ```
+    #[inline]
     pub fn squeeze(&self) -> ViewOf<'_, T, <S as Squeeze>::Output, D, R>
     where
         S: Squeeze,
     {
-        self.reinterpret(self.strided_layout().squeeze()).or_panic()
+        self.squeezed()
     }
 
     /// The main diagonal of dimensions 0 and 1, as a new last dimension
@@ -285,12 +287,13 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// assert_eq!((d.to_vec(), d.strides()), (vec![0, 5, 10], [5]));
     /// ```
     // `O` as in `mt`: a rank-1 receiver gets `Diagonal`'s own message.
+    #[inline]
     pub fn diagonal<O: Shape>(&self) -> ViewOf<'_, T, O, D, R>
     where
         S: Diagonal<Output = O>,
     {
-        self.reinterpret(self.engine(|l| l.diagonal(0, 0, 1)))
-            .or_panic()
+        // `Diagonal` proved the rank at least 2.
+        self.diagonal_01()
     }
 
     /// PyTorch's basic indexing `t[..]` with an `s![..]` list (indices,
@@ -310,6 +313,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// let r: TensorView<'_, i64, shape![1, 4]> = t.slice(s![row, NewAxis]);
     /// assert_eq!(r.to_vec(), vec![8, 9, 10, 11]);
     /// ```
+    #[inline]
     pub fn slice<L, const N: usize>(
         &self,
         items: SliceSpec<L, N>,
@@ -317,7 +321,11 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Sliced<L>,
     {
-        self.try_slice(items).or_panic()
+        // The view is made in place here, not moved out of a `Result`.
+        match self.slice_parts(&items) {
+            Some((sizes, strides, offset)) => self.sub_view(sizes, strides, offset),
+            None => self.try_slice(items).or_panic(),
+        }
     }
 
     /// [`slice`](Self::slice), or `Err` with PyTorch's message when a
@@ -332,6 +340,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     ///     "index 5 is out of bounds for dimension 1 with size 3"
     /// );
     /// ```
+    #[inline]
     pub fn try_slice<L, const N: usize>(
         &self,
         items: SliceSpec<L, N>,
@@ -339,14 +348,61 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: Sliced<L>,
     {
-        let l = self.strided_layout().slice(items.as_ref())?;
-        assert!(
-            <S as Sliced<L>>::Output::check_sizes(l.sizes()).is_ok(),
-            "the static slice rules and the view engine disagree: {:?} for {:?}",
+        if let Some((sizes, strides, offset)) = self.slice_parts(&items) {
+            return Ok(self.sub_view(sizes, strides, offset));
+        }
+        // Errors and two ellipses: the engine.
+        self.by_engine(|l| {
+            let l = l.slice(items.as_ref())?;
+            assert!(
+                <S as Sliced<L>>::Output::check_sizes(l.sizes()).is_ok(),
+                "the static slice rules and the view engine disagree: {:?} for {:?}",
+                l.sizes(),
+                items
+            );
+            Ok(l)
+        })
+    }
+
+    /// The sizes, strides and offset of the view `items` of this tensor
+    /// ([`slice_into`]), or `None` where the engine must decide.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn slice_parts<L, const N: usize>(
+        &self,
+        items: &SliceSpec<L, N>,
+    ) -> Option<(SizesOf<S, L>, SizesOf<S, L>, usize)>
+    where
+        S: Sliced<L>,
+    {
+        let rank = <S as Sliced<L>>::Output::RANK?;
+        let mut sizes = <SizesOf<S, L> as SizeArray>::filled(rank, 0);
+        let mut strides = sizes.clone();
+        let l = &self.layout;
+        let offset = slice_into(
             l.sizes(),
-            items
-        );
-        self.reinterpret(l)
+            l.strides(),
+            l.offset(),
+            items.as_ref(),
+            sizes.as_mut(),
+            strides.as_mut(),
+        )?;
+        if <S as Sliced<L>>::Output::check_sizes(sizes.as_ref()).is_err() {
+            slice_rules_disagree(sizes.as_ref(), items.as_ref());
+        }
+        Some((sizes, strides, offset))
+    }
+
+    /// The view engine's transform `f` of this tensor's layout, checked:
+    /// the errors of the views made directly, and what they leave to the
+    /// engine, out of line so that their fast paths inline.
+    #[cold]
+    #[inline(never)]
+    fn by_engine<S2: Shape>(
+        &self,
+        f: impl FnOnce(&Strided) -> Result<Strided, Error>,
+    ) -> Result<ViewOf<'_, T, S2, D, R>, Error> {
+        self.reinterpret(f(&self.strided_layout())?)
     }
 
     /// A view of the static shape `S2` with any strides and offset over the
@@ -421,12 +477,6 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     {
         self.view::<S2>()
     }
-
-    /// Runs a view transform that cannot fail for these static arguments.
-    #[inline]
-    fn engine(&self, f: impl FnOnce(&Strided) -> Result<Strided, Error>) -> Strided {
-        f(&self.strided_layout()).expect("static view arguments are checked at compile time")
-    }
 }
 
 impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
@@ -468,4 +518,30 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
     {
         self.reshape::<S2>()
     }
+}
+
+/// `start` when entries `start..start + len` lie in a dimension of `size`.
+#[inline]
+fn narrow_start(size: usize, start: usize, len: usize) -> Option<usize> {
+    (start <= size && len <= size - start).then_some(start)
+}
+
+/// `index` counted from 0 when it names an entry of a dimension of `size`
+/// (a negative one counts from the end).
+#[inline]
+fn select_index(size: usize, index: isize) -> Option<usize> {
+    let n = size as isize;
+    (-n..n)
+        .contains(&index)
+        .then_some(if index < 0 { index + n } else { index } as usize)
+}
+
+/// The size array of the result of slicing `S` by the items `L`.
+type SizesOf<S, L> = <<S as Sliced<L>>::Output as Shape>::Sizes;
+
+/// The panic of a slice whose result disagrees with its static shape.
+#[cold]
+#[inline(never)]
+fn slice_rules_disagree(sizes: &[usize], items: &[SliceItem]) -> ! {
+    panic!("the static slice rules and the view engine disagree: {sizes:?} for {items:?}")
 }
