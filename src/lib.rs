@@ -161,7 +161,7 @@
 //! let kept: Tensor<f32, shape![2, 1]> = x.sum_keepdim::<1>();
 //! let cols: Tensor<f32, shape![3]> = x.mean_dims::<axes![0]>();
 //! assert_eq!(cols.to_vec(), vec![2.5, 3.5, 4.5]);
-//! let (values, indices) = x.max_dim::<1>()?; // indices are i64
+//! let (values, indices) = x.max_dim::<1>(); // indices are i64
 //! assert_eq!((values.to_vec(), indices.to_vec()), (vec![5.0, 6.0], vec![1, 2]));
 //! # Ok::<(), shaped::Error>(())
 //! ```

@@ -219,12 +219,12 @@ proptest! {
         prop_assert_eq!(s.sum_dims::<axes![2, 0]>().to_vec(), d.sum(&[0, 2], false).unwrap().to_vec());
         prop_assert_eq!(s.sum().to_vec(), d.sum_all().to_vec());
         prop_assert_eq!(s.prod_keepdim::<0>().to_vec(), d.prod(0, true).unwrap().to_vec());
-        prop_assert_eq!(s.amin_dims_keepdim::<axes![1]>().unwrap().to_vec(), d.amin(&[1], true).unwrap().to_vec());
-        let (sv, si) = s.max_dim::<2>().unwrap();
+        prop_assert_eq!(s.amin_dims_keepdim::<axes![1]>().to_vec(), d.amin(&[1], true).unwrap().to_vec());
+        let (sv, si) = s.max_dim::<2>();
         let (dv, di) = d.max(2, false).unwrap();
         prop_assert_eq!((sv.to_vec(), si.to_vec()), (dv.to_vec(), di.to_vec()));
-        prop_assert_eq!(s.argmin_keepdim::<0>().unwrap().to_vec(), d.argmin(0, true).unwrap().to_vec());
-        prop_assert_eq!(s.argmax().unwrap().to_vec(), d.argmax_all().unwrap().to_vec());
+        prop_assert_eq!(s.argmin_keepdim::<0>().to_vec(), d.argmin(0, true).unwrap().to_vec());
+        prop_assert_eq!(s.argmax().to_vec(), d.argmax_all().unwrap().to_vec());
         prop_assert_eq!(s.any_dim::<1>().to_vec(), d.any(&[1], false).unwrap().to_vec());
         let f = s.cast::<f64>();
         prop_assert_eq!(f.mean_dims::<axes![0, 1]>().to_vec(), f.clone().into_dyn().mean(&[0, 1], false).unwrap().to_vec());
@@ -232,4 +232,43 @@ proptest! {
         let t = s.transpose::<0, 2>();
         prop_assert_eq!(t.sum_dim::<0>().to_vec(), t.to_owned().sum_dim::<0>().to_vec());
     }
+}
+
+/// The static order reductions return their tensors where the types prove
+/// an element along each reduced axis; a `Dyn` size of 0 panics with
+/// PyTorch's message, which the `try_` forms return (as for `bool` argmax).
+#[test]
+fn static_extremes_are_infallible_where_the_types_prove_an_element() {
+    let x = Tensor::<i32, shape![2, 3]>::from_vec(vec![4, -1, 9, 0, 9, -7]).unwrap();
+    assert_eq!(x.amax_dim::<1>().to_vec(), vec![9, 9]);
+    assert_eq!(x.amin_keepdim::<0>().shape(), [1, 3]);
+    assert_eq!(x.amax_dims::<axes![0, 1]>().to_vec(), vec![9]);
+    assert_eq!(x.argmax().to_vec(), vec![2]);
+    assert_eq!(x.argmin_dim::<1>().to_vec(), vec![1, 2]);
+    assert_eq!(x.min().to_vec(), vec![-7]);
+    let (v, i) = x.max_keepdim::<0>();
+    assert_eq!((v.to_vec(), i.to_vec()), (vec![4, 9, 9], vec![0, 1, 0]));
+    // A `Dyn` axis: the same methods, checked at run time.
+    let rows = Tensor::<f32, shape![Dyn, 2]>::zeros_with(&[0, 2]);
+    assert_eq!(rows.amax_dim::<1>().shape(), [0]);
+    assert_eq!(
+        rows.try_amax_dim::<0>().unwrap_err().to_string(),
+        "amax(): Expected reduction dim 0 to have non-zero size."
+    );
+    assert_eq!(
+        rows.try_max().unwrap_err().to_string(),
+        "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+    );
+    let panic = std::panic::catch_unwind(|| rows.argmax_dim::<0>()).unwrap_err();
+    assert_eq!(
+        panic.downcast_ref::<String>().map(String::as_str),
+        Some("argmax(): Expected reduction dim 0 to have non-zero size.")
+    );
+    // The `try_` forms take any element type; bool argmax is PyTorch's error.
+    let b = Tensor::<bool, shape![2]>::ones();
+    assert_eq!(
+        b.try_argmax_dim::<0>().unwrap_err().to_string(),
+        "argmax(): does not support bool input"
+    );
+    assert_eq!(b.max().to_vec(), vec![true]);
 }

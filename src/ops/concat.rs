@@ -173,7 +173,7 @@ fn stack_buffer<T: Element, A: SizeArray, D: Elementwise>(
 /// tensors whose sizes may differ along `AXIS`, or an array of tensors of
 /// one shape.
 #[diagnostic::on_unimplemented(
-    message = "`cat` cannot join `{Self}`: the parts must have one element type and live on one device",
+    message = "`cat` cannot join these parts: they must have one element type and live on one device",
     label = "not a tuple of 2 or 3 tensors of one element type and device, nor an array of tensors of one shape",
     note = "a static `cat` joins one element type: `cast::<U>()` a part first, or use `AnyTensor::cat`, which promotes",
     note = "parts on different devices: `.to_device(&gpu)?` or `.to_cpu()?` one of them first"
@@ -191,7 +191,7 @@ pub trait CatParts<const AXIS: usize> {
 
 /// The parts of a static `stack` along `AXIS`: tensors of one shape.
 #[diagnostic::on_unimplemented(
-    message = "`stack` cannot join `{Self}`: the parts must have one element type and shape, and live on one device",
+    message = "`stack` cannot join these parts: they must have one element type and shape, and live on one device",
     label = "not a pair or an array of tensors of one element type, shape and device",
     note = "a static `stack` joins one element type: `cast::<U>()` a part first, or use `AnyTensor::stack`, which promotes",
     note = "parts on different devices: `.to_device(&gpu)?` or `.to_cpu()?` one of them first"

@@ -605,7 +605,7 @@ pub type WhereDevice<DC, DA, DB> = <<DC as JoinDevice<DA>>::Out as JoinDevice<DB
 /// takes::<Cpu>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "expected all tensors to be on the same device, but `where_` got a tensor of shape `{S}` on `{D}` with tensors on `{Self}`",
+    message = "expected all tensors to be on the same device, but `where_` got a tensor on `{D}` with tensors on `{Self}`",
     label = "one of these tensors, of shape `{S}`, lives on `{D}`",
     note = "move it first: `to_device(&gpu)` or `to_cpu()` (only a rank-0 CPU tensor may join CUDA tensors)"
 )]

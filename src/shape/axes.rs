@@ -22,8 +22,8 @@ use typenum::{False, IsEqual, True, Unsigned};
 
 /// Dimension `I` of a static shape.
 #[diagnostic::on_unimplemented(
-    message = "dimension {I} is out of range for the shape `{Self}`",
-    label = "this shape has no dimension {I}",
+    message = "dimension {I} is out of range for this shape",
+    label = "the shape `{Self}` has no dimension {I}",
     note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
 )]
 pub trait At<const I: usize> {
@@ -33,8 +33,8 @@ pub trait At<const I: usize> {
 
 /// Dimension `I` of a static shape, `I` given as a `Dec` (for `axes![..]`).
 #[diagnostic::on_unimplemented(
-    message = "axis `{I}` is out of range for the shape `{Self}`",
-    label = "this shape has no such dimension",
+    message = "an axis of `axes![..]` is out of range for this shape",
+    label = "the shape `{Self}` has no dimension `{I}`",
     note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
 )]
 pub trait AtDec<I> {
@@ -44,8 +44,8 @@ pub trait AtDec<I> {
 
 /// The shape with dimension `I` replaced by `X`.
 #[diagnostic::on_unimplemented(
-    message = "dimension {I} is out of range for the shape `{Self}`",
-    label = "this shape has no dimension {I}"
+    message = "dimension {I} is out of range for this shape",
+    label = "the shape `{Self}` has no dimension {I}"
 )]
 pub trait Replace<const I: usize, X> {
     /// The new shape.
@@ -54,8 +54,8 @@ pub trait Replace<const I: usize, X> {
 
 /// The shape without dimension `I`.
 #[diagnostic::on_unimplemented(
-    message = "dimension {I} is out of range for the shape `{Self}`",
-    label = "this shape has no dimension {I}",
+    message = "dimension {I} is out of range for this shape",
+    label = "the shape `{Self}` has no dimension {I}",
     note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
 )]
 pub trait Remove<const I: usize> {
@@ -65,8 +65,8 @@ pub trait Remove<const I: usize> {
 
 /// The shape with `X` inserted before dimension `I` (`I` may be the rank).
 #[diagnostic::on_unimplemented(
-    message = "cannot insert a dimension at position {I} of the shape `{Self}`",
-    label = "positions go from 0 to the rank, and static shapes have at most 8 dimensions"
+    message = "cannot insert a dimension at position {I}: positions go from 0 to the rank",
+    label = "the shape `{Self}`; static shapes have at most 8 dimensions"
 )]
 pub trait Insert<const I: usize, X> {
     /// The new shape.
@@ -84,8 +84,8 @@ pub trait PermuteBy<P> {
 
 /// A type-level list contains `K`.
 #[diagnostic::on_unimplemented(
-    message = "not a permutation: axis `{K}` is missing",
-    label = "a permutation lists every dimension exactly once",
+    message = "not a permutation: an axis is missing",
+    label = "axis `{K}` is missing: a permutation lists every dimension exactly once",
     note = "`permute::<axes![..]>()` takes each of 0..rank once, e.g. `axes![2, 0, 1]` for rank 3"
 )]
 pub trait ListHas<K> {}
@@ -119,8 +119,8 @@ macro_rules! permute_by {
 
 /// A static shape of rank `N`.
 #[diagnostic::on_unimplemented(
-    message = "the permutation lists {N} axes, but the shape `{Self}` has a different rank",
-    label = "`axes![..]` must name every dimension once",
+    message = "the permutation lists {N} axes, but the shape has a different rank",
+    label = "`axes![..]` must name every dimension of `{Self}` once",
     note = "`permute::<axes![..]>()` takes each of 0..rank once, e.g. `axes![2, 0, 1]` for rank 3"
 )]
 pub trait RankIs<const N: usize> {}
@@ -143,8 +143,8 @@ rank_is! {
 
 /// A permutation of rank `n` mentions axis `K` (`K < n`).
 #[diagnostic::on_unimplemented(
-    message = "not a permutation: axis `{K}` is missing from `{Self}`",
-    label = "a permutation lists every dimension exactly once",
+    message = "not a permutation: an axis is missing",
+    label = "axis `{K}` is missing from `{Self}`: a permutation lists every dimension exactly once",
     note = "`permute::<axes![..]>()` takes each of 0..rank once, e.g. `axes![2, 0, 1]` for rank 3"
 )]
 pub trait PermutationHas<K> {}
@@ -320,8 +320,8 @@ where
 
 /// The shape with its last two dimensions swapped (`mt()`).
 #[diagnostic::on_unimplemented(
-    message = "`mt()` needs a matrix or a batch of matrices, not the shape `{Self}`",
-    label = "fewer than two dimensions"
+    message = "`mt()` needs a matrix or a batch of matrices",
+    label = "the shape `{Self}` has fewer than two dimensions"
 )]
 pub trait LastTwoSwapped {
     /// The new shape.
@@ -420,8 +420,8 @@ impl<L: DigitCount, X: DigitCount> LengthFits for (False, L, X) where
 /// The shape of `diagonal()`: dimensions 0 and 1 replaced by a last
 /// dimension as long as the shorter of them.
 #[diagnostic::on_unimplemented(
-    message = "`diagonal()` needs at least two dimensions, not the shape `{Self}`",
-    label = "fewer than two dimensions"
+    message = "`diagonal()` needs at least two dimensions",
+    label = "the shape `{Self}` has fewer than two"
 )]
 pub trait Diagonal {
     /// The new shape.
@@ -468,8 +468,8 @@ where
 /// The shape with one more dimension `X` at the end (`view_as_real` adds a
 /// last dimension of 2). A runtime-rank shape stays one.
 #[diagnostic::on_unimplemented(
-    message = "cannot add a dimension to the shape `{Self}`: a static shape has at most 8",
-    label = "the result would have 9 dimensions",
+    message = "cannot add a dimension: a static shape has at most 8",
+    label = "the shape `{Self}` has 8 already",
     note = "use a `DynTensor` (`into_dyn()`) for more dimensions"
 )]
 pub trait Append<X> {

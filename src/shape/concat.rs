@@ -36,8 +36,8 @@ shaped_macros::size_mismatch_diagnostic! {
 
 /// Two shapes of different ranks passed to `cat` or `stack`.
 #[diagnostic::on_unimplemented(
-    message = "cannot concatenate tensors of different ranks: the shapes `{A}` and `{B}`",
-    label = "tensors must have the same number of dimensions",
+    message = "cannot concatenate tensors of different ranks",
+    label = "the shapes `{A}` and `{B}` differ in rank",
     note = "PyTorch raises `Tensors must have same number of dimensions: got m and n`; `unsqueeze` the smaller one first"
 )]
 pub trait CatRankMismatch<A, B> {}

@@ -16,16 +16,16 @@
 
 use super::Shape;
 use super::axes::AtDec;
-use super::digits::SizeEq;
-use super::dim::{Dec, Dim};
+use super::digits::{Many, One, SizeEq, SizeKind};
+use super::dim::{Dec, Dim, Dyn};
 use super::list::{Cons, FromForward, Nil, TupleShape};
 use core::ops::BitOr;
 use typenum::{False, True};
 
 /// The shape reduced along dimension `I`.
 #[diagnostic::on_unimplemented(
-    message = "cannot reduce along dimension {I}: the shape `{Self}` has no dimension {I}",
-    label = "this shape has no dimension {I}",
+    message = "cannot reduce along dimension {I}: the shape has no dimension {I}",
+    label = "the shape `{Self}` has no dimension {I}",
     note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
 )]
 pub trait ReduceAxis<const I: usize> {
@@ -98,8 +98,8 @@ impl<K: AxisRepeated, T> LacksAxisStep for (True, K, T) {}
 
 /// Holds for nothing: a list of reduced axes names `Self` twice.
 #[diagnostic::on_unimplemented(
-    message = "axis `{Self}` appears more than once in the list of axes to reduce",
-    label = "a repeated axis",
+    message = "an axis appears more than once in the list of axes to reduce",
+    label = "axis `{Self}` is named twice",
     note = "PyTorch raises `dim 0 appears multiple times in the list of dims`; name each axis once"
 )]
 pub trait AxisRepeated {}
@@ -176,6 +176,106 @@ reduce_axes!(A 0 B 1 C 2 D 3 E 4);
 reduce_axes!(A 0 B 1 C 2 D 3 E 4 F 5);
 reduce_axes!(A 0 B 1 C 2 D 3 E 4 F 5 G 6);
 reduce_axes!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7);
+
+/// A dimension that `amax`, `max` and `argmax` can reduce along: a static
+/// size of 1 or more, or `Dyn` (whose size the plain forms check at run
+/// time, panicking with PyTorch's message, and the `try_` forms return).
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::shape::reduce::HoldsElements;
+/// fn holds<X: HoldsElements>() {}
+/// holds::<Dec<3>>();
+/// holds::<Dyn>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot take a maximum or minimum along a dimension of size 0",
+    label = "this dimension has no elements to compare",
+    note = "PyTorch raises \"Expected reduction dim to have non-zero size\" here; sums, means and products of nothing are fine"
+)]
+pub trait HoldsElements {}
+impl HoldsElements for Dyn {}
+impl<X: SizeKind> HoldsElements for X where X::Kind: NonZeroKind {}
+
+/// The size kinds [`One`] and [`Many`]: not [`Zero`](super::digits::Zero).
+#[diagnostic::on_unimplemented(
+    message = "cannot take a maximum or minimum along a dimension of size 0",
+    label = "this dimension has no elements to compare",
+    note = "PyTorch raises \"Expected reduction dim to have non-zero size\" here; sums, means and products of nothing are fine"
+)]
+pub trait NonZeroKind {}
+impl NonZeroKind for One {}
+impl NonZeroKind for Many {}
+
+/// Dimension `I` of the shape exists and holds elements ([`HoldsElements`]):
+/// what `amax_dim::<I>()`, `max_dim::<I>()` and `argmax_dim::<I>()` need
+/// to return their tensors rather than a `Result`.
+#[diagnostic::on_unimplemented(
+    message = "cannot reduce along dimension {I}: the shape has no dimension {I}",
+    label = "the shape `{Self}` has no dimension {I}",
+    note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
+)]
+pub trait ExtremeAxis<const I: usize> {
+    /// Without dimension `I`: [`ReduceAxis::Removed`].
+    type Removed: Shape;
+    /// With dimension `I` of size 1: [`ReduceAxis::Kept`].
+    type Kept: Shape;
+}
+
+/// `impl ExtremeAxis<i>` for every position `i` of one tuple rank.
+macro_rules! extreme_axis {
+    (@at [$($pre:ident)*] [$x:ident $($post:ident)*] [$i:literal $($is:literal)*]) => {
+        impl<$($pre: Dim,)* $x: Dim + HoldsElements, $($post: Dim,)*> ExtremeAxis<$i> for ($($pre,)* $x, $($post,)*) {
+            type Removed = <Self as ReduceAxis<$i>>::Removed;
+            type Kept = <Self as ReduceAxis<$i>>::Kept;
+        }
+        extreme_axis!(@at [$($pre)* $x] [$($post)*] [$($is)*]);
+    };
+    (@at [$($pre:ident)*] [] []) => {};
+    ($($t:ident)*; $($i:literal)*) => {
+        extreme_axis!(@at [] [$($t)*] [$($i)*]);
+    };
+}
+extreme_axis!(A; 0);
+extreme_axis!(A B; 0 1);
+extreme_axis!(A B C; 0 1 2);
+extreme_axis!(A B C D; 0 1 2 3);
+extreme_axis!(A B C D E; 0 1 2 3 4);
+extreme_axis!(A B C D E F; 0 1 2 3 4 5);
+extreme_axis!(A B C D E F G; 0 1 2 3 4 5 6);
+extreme_axis!(A B C D E F G H; 0 1 2 3 4 5 6 7);
+
+/// The axes `L` are a valid reduction of the shape ([`ReduceAxes`]) and
+/// each holds elements ([`HoldsElements`]).
+pub trait ExtremeAxes<L>: ReduceAxes<L> {}
+impl<L: TupleShape, S: ReduceAxes<L>> ExtremeAxes<L> for S where L::Fwd: AxesHoldElements<S> {}
+
+/// Every axis of a list names a dimension of `S` that holds elements.
+pub trait AxesHoldElements<S> {}
+impl<S> AxesHoldElements<S> for Nil {}
+impl<S: AtDec<H>, H, T: AxesHoldElements<S>> AxesHoldElements<S> for Cons<H, T> where
+    <S as AtDec<H>>::Output: HoldsElements
+{
+}
+
+/// Every dimension of the shape holds elements ([`HoldsElements`]), so the
+/// whole-tensor `amax()`, `max()` and `argmax()` have an element to return
+/// (a rank-0 shape holds one).
+pub trait AllHoldElements {}
+macro_rules! all_hold_elements {
+    ($($t:ident)*) => {
+        impl<$($t: HoldsElements),*> AllHoldElements for ($($t,)*) {}
+    };
+}
+all_hold_elements!();
+all_hold_elements!(A);
+all_hold_elements!(A B);
+all_hold_elements!(A B C);
+all_hold_elements!(A B C D);
+all_hold_elements!(A B C D E);
+all_hold_elements!(A B C D E F);
+all_hold_elements!(A B C D E F G);
+all_hold_elements!(A B C D E F G H);
 
 /// The axes `L` as a runtime mask over a shape of rank `rank`.
 pub(crate) fn axes_mask<L: Shape + super::FixedShape>(

@@ -450,8 +450,8 @@ where
 
 /// Holds for no shape: more indices and ranges than dimensions.
 #[diagnostic::on_unimplemented(
-    message = "too many indices for a tensor of shape `{Self}`",
-    label = "each index or range names one dimension; `NewAxis` and `Ellipsis` name none"
+    message = "too many indices for this tensor: more indices and ranges than dimensions",
+    label = "the shape `{Self}`: each index or range names one dimension; `NewAxis` and `Ellipsis` name none"
 )]
 pub trait TooManyIndices {}
 

@@ -654,8 +654,8 @@ impl<S: FlattenRange<START, END>, const START: usize, const END: usize> Flattene
 
 /// [`Unflattened`] for each rank, position and number of sizes.
 #[diagnostic::on_unimplemented(
-    message = "cannot unflatten dimension {DIM} of the shape `{Self}` into `{L}`",
-    label = "`unflatten::<DIM, L>` needs a dimension DIM of the tensor and sizes L written `shape![..]`",
+    message = "cannot unflatten dimension {DIM} into these sizes: the shape has no dimension {DIM}, or the sizes are not `shape![..]`",
+    label = "the shape `{Self}`, the sizes `{L}`",
     note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
 )]
 pub trait UnflattenAt<const DIM: usize, L> {
@@ -665,8 +665,8 @@ pub trait UnflattenAt<const DIM: usize, L> {
 
 /// [`Flattened`] for each rank and range.
 #[diagnostic::on_unimplemented(
-    message = "cannot flatten dimensions {START} to {END} of the shape `{Self}`",
-    label = "a dimension is out of range",
+    message = "cannot flatten dimensions {START} to {END}: a dimension is out of range",
+    label = "the shape `{Self}` has no dimension {END}, or {START} is after {END}",
     note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
 )]
 pub trait FlattenRange<const START: usize, const END: usize> {
@@ -774,15 +774,15 @@ pub trait UnfoldStepZero {}
 
 /// Holds for no shape: `hsplit` of a scalar.
 #[diagnostic::on_unimplemented(
-    message = "`hsplit` needs at least one dimension, not the shape `{Self}`",
+    message = "`hsplit` needs at least one dimension, not a scalar",
     label = "a scalar has nothing to split"
 )]
 pub trait HSplitOfAScalar {}
 
 /// Holds for no shape: `vsplit` of a scalar or a vector.
 #[diagnostic::on_unimplemented(
-    message = "`vsplit` needs at least two dimensions, not the shape `{Self}`",
-    label = "fewer than two dimensions",
+    message = "`vsplit` needs at least two dimensions",
+    label = "the shape `{Self}` has fewer than two",
     note = "`vsplit` splits dimension 0 of a matrix or more; `hsplit` or `tensor_split::<0, SECTIONS>` split a vector"
 )]
 pub trait VSplitOfAVector {}

@@ -40,8 +40,8 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 /// The shapes of CPU tensors that may take part in an operation with a
 /// CUDA tensor: rank 0 only.
 #[diagnostic::on_unimplemented(
-    message = "expected all tensors to be on the same device, but found a CPU tensor of shape `{Self}` with a CUDA tensor",
-    label = "this CPU tensor has dimensions: it cannot join an operation on a CUDA tensor",
+    message = "expected all tensors to be on the same device, but found a CPU tensor with dimensions beside a CUDA tensor",
+    label = "this CPU tensor, of shape `{Self}`, cannot join an operation on a CUDA tensor",
     note = "only a rank-0 CPU tensor (`shape![]`) may take part in an operation with a CUDA tensor",
     note = "copy it to the GPU first with `.to_device(&gpu)?`, or the CUDA tensor to the host with `.to_cpu()?`"
 )]

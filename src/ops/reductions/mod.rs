@@ -25,15 +25,17 @@
 //! shapes, PyTorch's error on `DynTensor`); `all`/`any` give `bool` (`u8`
 //! for `u8` input); the order-based reductions do not take complex input
 //! (again a compile error, or PyTorch's error). The ones that need an
-//! element (`amax`, `amin`, `max`, `min`, `argmax`, `argmin`) return
-//! `Result` on every shape: a dimension of size 0 is an error.
+//! element (`amax`, `amin`, `max`, `min`, `argmax`, `argmin`) return their
+//! tensors on static shapes whose reduced sizes are static and not 0 (a
+//! static 0 does not compile; a `Dyn` size of 0 panics with PyTorch's
+//! message), and `Result` in their `try_` forms and on `DynTensor`.
 //!
 //! ```
 //! use shaped::prelude::*;
 //! let x = Tensor::<f32, shape![2, 3]>::from_vec(vec![1., 5., 3., 4., 2., 6.]).unwrap();
 //! let rows: Tensor<f32, shape![2]> = x.sum_dim::<1>();
 //! assert_eq!(rows.to_vec(), vec![9., 12.]);
-//! let (values, indices) = x.max_dim::<1>().unwrap();
+//! let (values, indices) = x.max_dim::<1>();
 //! assert_eq!((values.to_vec(), indices.to_vec()), (vec![5., 6.], vec![1, 2]));
 //!
 //! let d = x.into_dyn();
@@ -49,18 +51,20 @@ use crate::backend::Reductions;
 use crate::backend::StridedRef;
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
-use crate::error::or_panic;
 use crate::error::{Error, kernel_on};
+use crate::error::{OrPanic, or_panic};
 use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from, checked_storage};
 use crate::shape::list::TupleShape;
-use crate::shape::reduce::{ReduceAxes, ReduceAxis, axes_mask};
+use crate::shape::reduce::{
+    AllHoldElements, ExtremeAxes, ExtremeAxis, ReduceAxes, ReduceAxis, axes_mask,
+};
 use crate::shape::{FixedShape, Shape, SizeArray};
 use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use reducers::{
-    Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement, Prod, Smallest,
-    Sum, Summable, Truth,
+    ArgExtremum, Direction, Extreme, ExtremeAt, Extremum, Largest, Logical, Mean, MeanElement,
+    Prod, Smallest, Sum, Summable, Truth,
 };
 use smallvec::SmallVec;
 
@@ -980,13 +984,35 @@ impl<T: Extremum, S: Shape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
 
 /// The static forms of `amax`/`amin` (whole, one axis, several axes), and
 /// of `max`/`min` (values and indices) and `argmax`/`argmin` along one axis.
+/// Where the types prove an element along every reduced axis (static sizes
+/// of 1 or more, [`ExtremeAxis`]), the plain forms return the tensors; a
+/// `Dyn` size is checked at run time (a panic with PyTorch's message), and
+/// the `try_` forms, which take any shape, return that error instead.
 macro_rules! static_extremes {
-    ($w:ty, $amax:ident $amax_dim:ident $amax_keepdim:ident $amax_dims:ident $amax_dims_keepdim:ident,
-     $max:ident $max_dim:ident $max_keepdim:ident, $argmax:ident $argmax_dim:ident $argmax_keepdim:ident,
-     $op:literal, $aop:literal, $argop:literal, $what:literal) => {
+    ($w:ty, $what:literal, $ex:literal, $op:literal, $aop:literal, $argop:literal,
+     $amax:ident $try_amax:ident,
+     $amax_dim:ident $try_amax_dim:ident,
+     $amax_keepdim:ident $try_amax_keepdim:ident,
+     $amax_dims:ident $try_amax_dims:ident,
+     $amax_dims_keepdim:ident $try_amax_dims_keepdim:ident,
+     $max:ident $try_max:ident,
+     $max_dim:ident $try_max_dim:ident,
+     $max_keepdim:ident $try_max_keepdim:ident,
+     $argmax:ident $try_argmax:ident,
+     $argmax_dim:ident $try_argmax_dim:ident,
+     $argmax_keepdim:ident $try_argmax_keepdim:ident) => {
         impl<T: Element, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
-            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor; an error for an empty tensor.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax), "().unwrap().shape(), []);\n```")]
-            pub fn $amax(&self) -> Result<Tensor<T, (), D>, Error>
+            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor (PyTorch's `", $aop, "()`). A static size 0 does not compile; a `Dyn` one of 0 panics with PyTorch's message ([`", stringify!($try_amax), "`](Self::", stringify!($try_amax), ") returns it).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax), "().to_vec(), vec![", $ex, "]);\n```")]
+            pub fn $amax(&self) -> Tensor<T, (), D>
+            where
+                T: Extremum,
+                S: AllHoldElements,
+            {
+                self.$try_amax().or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($amax), "`](Self::", stringify!($amax), "), or `Err` with PyTorch's message for an empty tensor.\n\n```\nuse shaped::prelude::*;\nlet x = Tensor::<f32, shape![0, 2]>::zeros();\nassert!(x.", stringify!($try_amax), "().is_err());\n```")]
+            pub fn $try_amax(&self) -> Result<Tensor<T, (), D>, Error>
             where
                 T: Extremum,
             {
@@ -994,8 +1020,17 @@ macro_rules! static_extremes {
                 Ok(from_parts!(reduced!(self, &all_mask(self.layout.rank()), false, Extreme::<$w>::default())?))
             }
 
-            #[doc = concat!("The ", $what, " values along axis `I`, which leaves the type; an error if that axis has size 0.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dim), "::<0>().unwrap().shape(), [2]);\n```")]
-            pub fn $amax_dim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Removed, D>, Error>
+            #[doc = concat!("The ", $what, " values along axis `I`, which leaves the type. The axis must hold elements: a static size 0 does not compile; a `Dyn` one of 0 panics with PyTorch's message ([`", stringify!($try_amax_dim), "`](Self::", stringify!($try_amax_dim), ") returns it).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet m: Tensor<i64, shape![2]> = x.", stringify!($amax_dim), "::<0>();\n```")]
+            pub fn $amax_dim<const I: usize>(&self) -> Tensor<T, <S as ExtremeAxis<I>>::Removed, D>
+            where
+                T: Extremum,
+                S: ExtremeAxis<I>,
+            {
+                self.extreme_along::<$w, _>($aop, &[I], false).or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($amax_dim), "`](Self::", stringify!($amax_dim), ") for any axis, or `Err` with PyTorch's message when it has size 0.")]
+            pub fn $try_amax_dim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Removed, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -1003,8 +1038,17 @@ macro_rules! static_extremes {
                 self.extreme_along::<$w, _>($aop, &[I], false)
             }
 
-            #[doc = concat!("The ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
-            pub fn $amax_keepdim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Kept, D>, Error>
+            #[doc = concat!("The ", $what, " values along axis `I`, kept with size 1 (see [`", stringify!($amax_dim), "`](Self::", stringify!($amax_dim), ")).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_keepdim), "::<0>().shape(), [1, 2]);\n```")]
+            pub fn $amax_keepdim<const I: usize>(&self) -> Tensor<T, <S as ExtremeAxis<I>>::Kept, D>
+            where
+                T: Extremum,
+                S: ExtremeAxis<I>,
+            {
+                self.extreme_along::<$w, _>($aop, &[I], true).or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($amax_keepdim), "`](Self::", stringify!($amax_keepdim), ") for any axis, or `Err` with PyTorch's message when it has size 0.")]
+            pub fn $try_amax_keepdim<const I: usize>(&self) -> Result<Tensor<T, <S as ReduceAxis<I>>::Kept, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -1012,8 +1056,17 @@ macro_rules! static_extremes {
                 self.extreme_along::<$w, _>($aop, &[I], true)
             }
 
-            #[doc = concat!("The ", $what, " values along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims), "::<axes![0, 1]>().unwrap().to_vec().len(), 1);\n```")]
-            pub fn $amax_dims<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Removed, D>, Error>
+            #[doc = concat!("The ", $what, " values along the axes `L` (`axes![0, 1]`), which leave the type; each must hold elements (see [`", stringify!($amax_dim), "`](Self::", stringify!($amax_dim), ")).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims), "::<axes![0, 1]>().to_vec().len(), 1);\n```")]
+            pub fn $amax_dims<L: FixedShape>(&self) -> Tensor<T, <S as ReduceAxes<L>>::Removed, D>
+            where
+                T: Extremum,
+                S: ExtremeAxes<L>,
+            {
+                self.$try_amax_dims::<L>().or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($amax_dims), "`](Self::", stringify!($amax_dims), ") for any axes, or `Err` with PyTorch's message when one has size 0.")]
+            pub fn $try_amax_dims<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Removed, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxes<L>,
@@ -1021,8 +1074,17 @@ macro_rules! static_extremes {
                 self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), false)
             }
 
-            #[doc = concat!("The ", $what, " values along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims_keepdim), "::<axes![1]>().unwrap().shape(), [2, 1]);\n```")]
-            pub fn $amax_dims_keepdim<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Kept, D>, Error>
+            #[doc = concat!("The ", $what, " values along the axes `L`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($amax_dims_keepdim), "::<axes![1]>().shape(), [2, 1]);\n```")]
+            pub fn $amax_dims_keepdim<L: FixedShape>(&self) -> Tensor<T, <S as ReduceAxes<L>>::Kept, D>
+            where
+                T: Extremum,
+                S: ExtremeAxes<L>,
+            {
+                self.$try_amax_dims_keepdim::<L>().or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($amax_dims_keepdim), "`](Self::", stringify!($amax_dims_keepdim), ") for any axes, or `Err` with PyTorch's message when one has size 0.")]
+            pub fn $try_amax_dims_keepdim<L: FixedShape>(&self) -> Result<Tensor<T, <S as ReduceAxes<L>>::Kept, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxes<L>,
@@ -1030,8 +1092,17 @@ macro_rules! static_extremes {
                 self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), true)
             }
 
-            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().unwrap().shape(), []);\n```")]
-            pub fn $max(&self) -> Result<Tensor<T, (), D>, Error>
+            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()` (see [`", stringify!($amax), "`](Self::", stringify!($amax), ")).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().shape(), []);\n```")]
+            pub fn $max(&self) -> Tensor<T, (), D>
+            where
+                T: Extremum,
+                S: AllHoldElements,
+            {
+                self.$try_max().or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($max), "`](Self::", stringify!($max), "), or `Err` with PyTorch's message for an empty tensor.")]
+            pub fn $try_max(&self) -> Result<Tensor<T, (), D>, Error>
             where
                 T: Extremum,
             {
@@ -1039,9 +1110,21 @@ macro_rules! static_extremes {
                 Ok(from_parts!(reduced!(self, &all_mask(self.layout.rank()), false, Extreme::<$w>::default())?))
             }
 
-            #[doc = concat!("The ", $what, " values along axis `I` and their indices (the first NaN, or else the first extreme value), the axis leaving the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_dim), "::<1>().unwrap();\nassert_eq!((values.shape(), indices.shape()), ([2], [2]));\n```")]
+            #[doc = concat!("The ", $what, " values along axis `I` and their indices (the first NaN, or else the first extreme value), the axis leaving the type (see [`", stringify!($amax_dim), "`](Self::", stringify!($amax_dim), ") for empty axes).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_dim), "::<1>();\nassert_eq!((values.shape(), indices.shape()), ([2], [2]));\n```")]
             #[allow(clippy::type_complexity)]
             pub fn $max_dim<const I: usize>(
+                &self,
+            ) -> (Tensor<T, <S as ExtremeAxis<I>>::Removed, D>, Tensor<i64, <S as ExtremeAxis<I>>::Removed, D>)
+            where
+                T: Extremum,
+                S: ExtremeAxis<I>,
+            {
+                self.extreme_at_axis::<$w, _>($op, I, false).or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($max_dim), "`](Self::", stringify!($max_dim), ") for any axis, or `Err` with PyTorch's message when it has size 0.")]
+            #[allow(clippy::type_complexity)]
+            pub fn $try_max_dim<const I: usize>(
                 &self,
             ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Removed, D>, Tensor<i64, <S as ReduceAxis<I>>::Removed, D>), Error>
             where
@@ -1051,9 +1134,21 @@ macro_rules! static_extremes {
                 self.extreme_at_axis::<$w, _>($op, I, false)
             }
 
-            #[doc = concat!("The ", $what, " values along axis `I` and their indices, the axis kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_keepdim), "::<1>().unwrap();\nassert_eq!((values.shape(), indices.shape()), ([2, 1], [2, 1]));\n```")]
+            #[doc = concat!("The ", $what, " values along axis `I` and their indices, the axis kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet (values, indices) = x.", stringify!($max_keepdim), "::<1>();\nassert_eq!((values.shape(), indices.shape()), ([2, 1], [2, 1]));\n```")]
             #[allow(clippy::type_complexity)]
             pub fn $max_keepdim<const I: usize>(
+                &self,
+            ) -> (Tensor<T, <S as ExtremeAxis<I>>::Kept, D>, Tensor<i64, <S as ExtremeAxis<I>>::Kept, D>)
+            where
+                T: Extremum,
+                S: ExtremeAxis<I>,
+            {
+                self.extreme_at_axis::<$w, _>($op, I, true).or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($max_keepdim), "`](Self::", stringify!($max_keepdim), ") for any axis, or `Err` with PyTorch's message when it has size 0.")]
+            #[allow(clippy::type_complexity)]
+            pub fn $try_max_keepdim<const I: usize>(
                 &self,
             ) -> Result<(Tensor<T, <S as ReduceAxis<I>>::Kept, D>, Tensor<i64, <S as ReduceAxis<I>>::Kept, D>), Error>
             where
@@ -1063,8 +1158,17 @@ macro_rules! static_extremes {
                 self.extreme_at_axis::<$w, _>($op, I, true)
             }
 
-            #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().unwrap().shape(), []);\n```")]
-            pub fn $argmax(&self) -> Result<Tensor<i64, (), D>, Error>
+            #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`. A `bool` tensor does not compile (PyTorch rejects it); empty tensors as [`", stringify!($amax), "`](Self::", stringify!($amax), ").\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().shape(), []);\n```")]
+            pub fn $argmax(&self) -> Tensor<i64, (), D>
+            where
+                T: ArgExtremum,
+                S: AllHoldElements,
+            {
+                self.$try_argmax().or_panic()
+            }
+
+            #[doc = concat!("[`", stringify!($argmax), "`](Self::", stringify!($argmax), "), or `Err` with PyTorch's message for an empty or `bool` tensor.")]
+            pub fn $try_argmax(&self) -> Result<Tensor<i64, (), D>, Error>
             where
                 T: Extremum,
             {
@@ -1074,8 +1178,17 @@ macro_rules! static_extremes {
                 Ok(self.flat_extreme_at($argop, extreme_at)?.1)
             }
 
-            #[doc = concat!("The indices of the ", $what, " values along axis `I`, which leaves the type.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet i: Tensor<i64, shape![2]> = x.", stringify!($argmax_dim), "::<1>().unwrap();\nassert_eq!(i.shape(), [2]);\n```")]
-            pub fn $argmax_dim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Removed, D>, Error>
+            #[doc = concat!("The indices of the ", $what, " values along axis `I`, which leaves the type (see [`", stringify!($argmax), "`](Self::", stringify!($argmax), ")).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nlet i: Tensor<i64, shape![2]> = x.", stringify!($argmax_dim), "::<1>();\n```")]
+            pub fn $argmax_dim<const I: usize>(&self) -> Tensor<i64, <S as ExtremeAxis<I>>::Removed, D>
+            where
+                T: ArgExtremum,
+                S: ExtremeAxis<I>,
+            {
+                self.extreme_at_axis::<$w, _>($argop, I, false).or_panic().1
+            }
+
+            #[doc = concat!("[`", stringify!($argmax_dim), "`](Self::", stringify!($argmax_dim), ") for any axis and element type, or `Err` with PyTorch's message.")]
+            pub fn $try_argmax_dim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Removed, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -1083,8 +1196,17 @@ macro_rules! static_extremes {
                 Ok(self.extreme_at_axis::<$w, _>($argop, I, false)?.1)
             }
 
-            #[doc = concat!("The indices of the ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax_keepdim), "::<0>().unwrap().shape(), [1, 2]);\n```")]
-            pub fn $argmax_keepdim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Kept, D>, Error>
+            #[doc = concat!("The indices of the ", $what, " values along axis `I`, kept with size 1.\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax_keepdim), "::<0>().shape(), [1, 2]);\n```")]
+            pub fn $argmax_keepdim<const I: usize>(&self) -> Tensor<i64, <S as ExtremeAxis<I>>::Kept, D>
+            where
+                T: ArgExtremum,
+                S: ExtremeAxis<I>,
+            {
+                self.extreme_at_axis::<$w, _>($argop, I, true).or_panic().1
+            }
+
+            #[doc = concat!("[`", stringify!($argmax_keepdim), "`](Self::", stringify!($argmax_keepdim), ") for any axis and element type, or `Err` with PyTorch's message.")]
+            pub fn $try_argmax_keepdim<const I: usize>(&self) -> Result<Tensor<i64, <S as ReduceAxis<I>>::Kept, D>, Error>
             where
                 T: Extremum,
                 S: ReduceAxis<I>,
@@ -1094,8 +1216,16 @@ macro_rules! static_extremes {
         }
     };
 }
-static_extremes!(Largest, amax amax_dim amax_keepdim amax_dims amax_dims_keepdim, max max_dim max_keepdim, argmax argmax_dim argmax_keepdim, "max", "amax", "argmax", "largest");
-static_extremes!(Smallest, amin amin_dim amin_keepdim amin_dims amin_dims_keepdim, min min_dim min_keepdim, argmin argmin_dim argmin_keepdim, "min", "amin", "argmin", "smallest");
+static_extremes!(Largest, "largest", 7, "max", "amax", "argmax",
+    amax try_amax, amax_dim try_amax_dim, amax_keepdim try_amax_keepdim,
+    amax_dims try_amax_dims, amax_dims_keepdim try_amax_dims_keepdim,
+    max try_max, max_dim try_max_dim, max_keepdim try_max_keepdim,
+    argmax try_argmax, argmax_dim try_argmax_dim, argmax_keepdim try_argmax_keepdim);
+static_extremes!(Smallest, "smallest", 1, "min", "amin", "argmin",
+    amin try_amin, amin_dim try_amin_dim, amin_keepdim try_amin_keepdim,
+    amin_dims try_amin_dims, amin_dims_keepdim try_amin_dims_keepdim,
+    min try_min, min_dim try_min_dim, min_keepdim try_min_keepdim,
+    argmin try_argmin, argmin_dim try_argmin_dim, argmin_keepdim try_argmin_keepdim);
 
 #[cfg(test)]
 mod tests {

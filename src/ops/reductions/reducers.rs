@@ -223,6 +223,19 @@ extremum! {
     bool: false, true, |_x| false;
 }
 
+/// Element types whose `argmax` and `argmin` PyTorch computes: every
+/// [`Extremum`] type but `bool`.
+#[diagnostic::on_unimplemented(
+    message = "argmax and argmin do not take `{Self}` tensors",
+    label = "PyTorch's argmax and argmin reject this element type",
+    note = "PyTorch raises \"argmax(): does not support bool input\"; cast first (`.cast::<u8>()`), or use `max_dim` for values and indices"
+)]
+pub trait ArgExtremum: Extremum {}
+macro_rules! arg_extremum {
+    ($($t:ty),*) => {$(impl ArgExtremum for $t {})*};
+}
+arg_extremum!(f16, bf16, f32, f64, u8, i8, i16, i32, i64);
+
 /// Element types with `all` and `any`: all twelve. A value is true when it
 /// is not zero (NaN is true).
 pub trait Truth: Element {
