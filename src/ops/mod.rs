@@ -92,16 +92,19 @@ where
     F: BinaryFn<A, B, U>,
 {
     let rank = a.sizes.len().max(b.sizes.len());
-    let mut sizes = Z::filled(rank, 0);
-    if a.sizes == b.sizes {
+    // Compared in line: a slice `==` calls `memcmp`, which costs more than
+    // the few sizes it compares.
+    let same = a.sizes.len() == b.sizes.len() && a.sizes.iter().zip(b.sizes).all(|(x, y)| x == y);
+    if same {
         // Nothing to broadcast (the common case): the operands' own strides
         // serve. The output is new memory, so its size is checked even so (a
         // view may have sizes whose product overflows, with a 0 after).
-        sizes.as_mut().copy_from_slice(a.sizes);
+        let sizes = Z::copied(a.sizes);
         checked_numel(sizes.as_ref())?;
         let buffer = D::map2(sizes.as_ref(), a, b, f)?;
         return Ok((buffer, StridedLayout::contiguous(sizes)));
     }
+    let mut sizes = Z::filled(rank, 0);
     broadcast_sizes_into(a.sizes, b.sizes, sizes.as_mut())?;
     checked_numel(sizes.as_ref())?;
     let mut a_strides = Z::filled(rank, 0);

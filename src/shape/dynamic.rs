@@ -57,7 +57,30 @@ impl DynSizes {
 impl SizeArray for DynSizes {
     #[inline]
     fn filled(rank: usize, value: usize) -> Self {
+        if rank <= INLINE_RANK {
+            // Inline, without `from_elem`'s out-of-line call.
+            let mut v = SmallVec::from_buf([value; INLINE_RANK]);
+            v.truncate(rank);
+            return DynSizes(v);
+        }
         DynSizes(SmallVec::from_elem(value, rank))
+    }
+
+    #[inline]
+    fn copied(values: &[usize]) -> Self {
+        if values.len() <= INLINE_RANK {
+            // Entry by entry from a full inline buffer: a copy of a
+            // runtime length would call `memcpy`, which costs more than the
+            // few sizes of a small tensor.
+            let mut buf = [0; INLINE_RANK];
+            for (d, &v) in buf.iter_mut().zip(values) {
+                *d = v;
+            }
+            let mut v = SmallVec::from_buf(buf);
+            v.truncate(values.len());
+            return DynSizes(v);
+        }
+        DynSizes(SmallVec::from_slice(values))
     }
 }
 

@@ -76,12 +76,26 @@ pub trait SizeArray:
 {
     /// An array of `rank` entries, each `value`. Panics if a static rank differs.
     fn filled(rank: usize, value: usize) -> Self;
+
+    /// A copy of `values`. Panics if a static rank differs.
+    #[inline]
+    fn copied(values: &[usize]) -> Self {
+        let mut out = Self::filled(values.len(), 0);
+        out.as_mut().copy_from_slice(values);
+        out
+    }
 }
 
 impl<const N: usize> SizeArray for [usize; N] {
+    #[inline]
     fn filled(rank: usize, value: usize) -> Self {
         assert_eq!(rank, N, "rank mismatch");
         [value; N]
+    }
+
+    #[inline]
+    fn copied(values: &[usize]) -> Self {
+        values.try_into().expect("rank mismatch")
     }
 }
 

@@ -139,10 +139,27 @@ pub(crate) fn out_of_memory<T>(len: usize) -> Error {
 /// assert!(try_vec_with_capacity::<f32>(1 << 62).is_err());
 /// ```
 pub(crate) fn try_vec_with_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| out_of_memory::<T>(len))?;
-    Ok(v)
+    vec_with_capacity(len).ok_or_else(|| out_of_memory::<T>(len))
+}
+
+/// An empty `Vec` with room for exactly `len` elements, or `None` when the
+/// allocator refuses: `try_reserve_exact` without its out-of-line growth
+/// path (a measurable share of a 3x3 addition).
+#[inline]
+fn vec_with_capacity<T>(len: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: `layout` has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout
+    // of `len` elements of `T` (`Layout::array`), the layout a `Vec<T>` of
+    // capacity `len` deallocates with; no element is initialized (length 0).
+    Some(unsafe { Vec::from_raw_parts(ptr, 0, len) })
 }
 
 /// The items of `iter` in a `Vec` allocated as [`try_vec_with_capacity`]
@@ -284,10 +301,9 @@ impl<T: Element> CpuBuffer<T> {
         let bytes = len
             .checked_mul(size_of::<T>())
             .filter(|&b| b <= isize::MAX as usize - BLOCK_STEP)
-            .ok_or(out_of_memory(usize::MAX))?;
+            .ok_or_else(|| out_of_memory(usize::MAX))?;
         if bytes < POOL_MIN_BYTES {
-            let mut v: Vec<T> = Vec::new();
-            v.try_reserve_exact(len).map_err(|_| out_of_memory(bytes))?;
+            let mut v = vec_with_capacity::<T>(len).ok_or_else(|| out_of_memory(bytes))?;
             fill(&mut v.spare_capacity_mut()[..len])?;
             // SAFETY: `fill` returned `Ok`, so it initialized the first
             // `len` elements (the caller's contract).
@@ -295,7 +311,7 @@ impl<T: Element> CpuBuffer<T> {
             return Ok(v.into());
         }
         let block_bytes = bytes.div_ceil(BLOCK_STEP) * BLOCK_STEP;
-        let block = take_block(block_bytes).ok_or(out_of_memory(bytes))?;
+        let block = take_block(block_bytes).ok_or_else(|| out_of_memory(bytes))?;
         // Zero-length until filled: if `fill` fails or panics, the block
         // goes back.
         let mut buffer = CpuBuffer {
