@@ -7,7 +7,12 @@
 //! Cases (f32, operands filled with deterministic values):
 //! - `1024`: (1024, 1024) · (1024, 1024);
 //! - `4096`: (4096, 4096) · (4096, 4096);
-//! - `batched`: (64, 128, 128) · (64, 128, 128).
+//! - `batched`: (64, 128, 128) · (64, 128, 128);
+//! - `complex64_512`: (512, 512) · (512, 512) of `Complex<f32>`, which
+//!   gemm's complex kernel computes with the `complex-gemm` feature and four
+//!   real products without it (run it both ways: `cargo bench --bench
+//!   matmul [--features complex-gemm] -- complex`). A complex product is
+//!   four real ones: throughput counts `8 m k n` operations.
 //!
 //! Throughput is in elements where one "element" is one floating-point
 //! operation (`2 m k n` per product), so criterion's "Gelem/s" reads as
@@ -84,5 +89,31 @@ fn batched(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, matmul_1024, matmul_4096, batched);
+fn complex64_512(c: &mut Criterion) {
+    use num_complex::Complex;
+    const N: usize = 512;
+    let mut group = c.benchmark_group("matmul/complex64_512");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(8 * (N * N * N) as u64));
+    let parts = |seed| {
+        let (re, im) = (values(N * N, seed), values(N * N, seed + 7));
+        re.into_iter()
+            .zip(im)
+            .map(|(r, i)| Complex::new(r, i))
+            .collect::<Vec<_>>()
+    };
+    let a = DynTensor::<Complex<f32>>::from_vec(parts(1), &[N, N]).unwrap();
+    let b = DynTensor::<Complex<f32>>::from_vec(parts(2), &[N, N]).unwrap();
+    group.bench_function("shaped", |bench| {
+        bench.iter(|| black_box(&a).matmul(black_box(&b)).unwrap())
+    });
+    let na = Array2::from_shape_vec((N, N), a.to_vec()).unwrap();
+    let nb = Array2::from_shape_vec((N, N), b.to_vec()).unwrap();
+    group.bench_function("ndarray", |bench| {
+        bench.iter(|| black_box(&na).dot(black_box(&nb)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, matmul_1024, matmul_4096, batched, complex64_512);
 criterion_main!(benches);

@@ -256,6 +256,44 @@ proptest! {
             }
         }
     }
+
+    /// Complex products with imaginary parts (`x + (2x - 1)i`), over
+    /// transposed and batched operands: the reference's four real products
+    /// (`re = ar br - ai bi`, `im = ar bi + ai br`), each result element
+    /// encoded as `re * 10^6 + im`. Both complex types, and both orders of
+    /// the kernel's operands (`n > 1` computes `b^T a^T`).
+    #[test]
+    fn complex_matmul_matches_four_real_products(case in cases()) {
+        let imag = |v: &[i64]| v.iter().map(|&x| 2 * x - 1).collect::<Vec<_>>();
+        let (ai, bi) = (imag(&case.a), imag(&case.b));
+        let product = |a: &[i64], b: &[i64]| reference::matmul(a, &case.sa, b, &case.sb);
+        let want = match (product(&case.a, &case.b), product(&ai, &bi), product(&case.a, &bi), product(&ai, &case.b)) {
+            (Some((sizes, rr)), Some((_, ii)), Some((_, ri)), Some((_, ir))) => Some((
+                sizes,
+                (0..rr.len()).map(|i| (rr[i] - ii[i]) * 1_000_000 + ri[i] + ir[i]).collect::<Vec<_>>(),
+            )),
+            _ => None,
+        };
+        let outcomes = [
+            dynamic::<num_complex::Complex<f32>>(
+                &case,
+                |x| num_complex::Complex::new(x as f32, (2 * x - 1) as f32),
+                |z| z.re as i64 * 1_000_000 + z.im as i64,
+            ),
+            dynamic::<num_complex::Complex<f64>>(
+                &case,
+                |x| num_complex::Complex::new(x as f64, (2 * x - 1) as f64),
+                |z| z.re as i64 * 1_000_000 + z.im as i64,
+            ),
+        ];
+        for got in outcomes {
+            match (&want, got) {
+                (Some(w), Ok(g)) => prop_assert_eq!(w, &g),
+                (None, Err(_)) => {}
+                (w, g) => prop_assert!(false, "reference {:?}, shaped {:?}", w, g),
+            }
+        }
+    }
 }
 
 /// One static pair: the static product equals the dynamic one and the

@@ -17,6 +17,13 @@ debug builds, where an unchanged crate mostly relinks).
 `--only add|matmul|sum|transpose|cat` writes 200 operations of one kind, to
 see what each kind costs.
 
+`--dependencies` measures what a new user meets instead: each program built
+from nothing, its dependencies included (a fresh target directory, as after
+`cargo new`), once; it prints the wall and CPU seconds (user + system, all
+of cargo's processes), the number of crates compiled and the binary's size.
+`--features` passes features to shaped (with `--no-default-features` in it
+if wanted), to see what a lighter dependency saves.
+
 The projects are written under `target/compile-time/` (ignored by git).
 """
 
@@ -24,6 +31,8 @@ import argparse
 import os
 import pathlib
 import random
+import resource
+import shutil
 import subprocess
 import time
 
@@ -124,18 +133,52 @@ def build_seconds(project, release, runs, incremental):
     return best
 
 
+def shaped_dependency(features):
+    """The `[dependencies]` line for shaped with `features` ("" for the
+    defaults; "no-default-features" turns them off)."""
+    wanted = [f for f in features.split(",") if f and f != "no-default-features"]
+    extra = ", default-features = false" if "no-default-features" in features else ""
+    listed = f", features = {wanted!r}".replace("'", '"') if wanted else ""
+    return f'shaped = {{ path = "{ROOT}"{extra}{listed} }}'
+
+
+def build_from_nothing(project, release):
+    """Wall seconds, CPU seconds, crates compiled and binary bytes of a
+    build of `project` and its dependencies into a fresh target directory."""
+    flags = ["--release"] if release else []
+    target = project / "target-fresh"
+    shutil.rmtree(target, ignore_errors=True)
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        ["cargo", "build", *flags], cwd=project, env=env, check=True,
+        capture_output=True, text=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    crates = sum(1 for line in done.stderr.splitlines() if line.strip().startswith("Compiling "))
+    binary = target / ("release" if release else "debug") / project.name
+    return wall, cpu, crates, binary.stat().st_size
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ops", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--release", action="store_true")
     parser.add_argument("--only", choices=KINDS, help="operations of this kind only")
+    parser.add_argument("--dependencies", action="store_true",
+                        help="build each program and its dependencies from nothing, once")
+    parser.add_argument("--features", default="",
+                        help="shaped's features, e.g. 'no-default-features' or 'half,complex'")
     args = parser.parse_args()
     rng = random.Random(7)
     pairs = [op_pair(i, rng, args.only) for i in range(args.ops)]
     shaped = write_project(
         "ops_shaped",
-        f'shaped = {{ path = "{ROOT}" }}',
+        shaped_dependency(args.features),
         "use shaped::prelude::*;",
         [p[0] for p in pairs],
     )
@@ -146,6 +189,16 @@ def main():
         [p[1] for p in pairs],
     )
     profile = "release" if args.release else "debug"
+    if args.dependencies:
+        print(f"{args.ops} ops, {profile} build from nothing, dependencies included:")
+        print(f"  {'':8} {'wall':>8} {'cpu':>8} {'crates':>7} {'binary':>9}")
+        results = {}
+        for name, project in (("shaped", shaped), ("ndarray", ndarray)):
+            wall, cpu, crates, size = build_from_nothing(project, args.release)
+            results[name] = cpu
+            print(f"  {name:8} {wall:7.1f}s {cpu:7.1f}s {crates:7} {size / 1e6:7.1f}MB")
+        print(f"  cpu ratio {results['shaped'] / results['ndarray']:.2f}")
+        return
     print(f"{args.ops} ops, {profile} build of the program's crate (best of {args.runs}):")
     print(f"  {'':12} {'shaped':>8} {'ndarray':>8} {'ratio':>6}")
     for incremental in (False, True):

@@ -190,31 +190,109 @@ macro_rules! gemm_product {
 }
 gemm_product!(
     f32 => gemm_f32::gemm::f32,
-    f64 => gemm_f64::gemm::f64,
+    f64 => gemm_f64::gemm::f64
+);
+#[cfg(feature = "complex-gemm")]
+gemm_product!(
     Complex<f32> => gemm_c32::gemm::f32,
     Complex<f64> => gemm_c64::gemm::f64
 );
 
-/// `rows x cols` elements of a strided matrix, widened to f32, row-major;
-/// `Err` when the memory cannot be had.
+/// Complex products without the `complex-gemm` feature: four real products
+/// by the real type's kernel, over the real and imaginary parts in place
+/// (`re = ar br - ai bi`, `im = ar bi + ai br`; a `Complex<T>` is `[T; 2]`
+/// in memory, so each part is the real matrix with doubled strides). About
+/// 1.45x the time of gemm's complex kernels, which `complex-gemm` adds at
+/// 16 s of CPU time in a dependent's first build (docs/design.md). (Real
+/// products over contiguous copies of the parts were slower still, 2.2x.)
+#[cfg(not(feature = "complex-gemm"))]
+macro_rules! complex_by_real_products {
+    ($($t:ty => $kernels:path),*) => {$(
+        impl MatmulElement for Complex<$t> {
+            unsafe fn product(p: Product<Self>) -> Result<(), Error> {
+                use $kernels as kernels;
+                let (m, n, dst_cs, dst_rs, lhs, lhs_cs, lhs_rs, rhs, rhs_cs, rhs_rs) =
+                    column_major(&p);
+                let gemm = kernels::get_gemm_fn();
+                // A part of a complex matrix as a real one: its first real
+                // (`imag` false) or imaginary element, every stride doubled.
+                let part = |ptr: *const Complex<$t>, imag: bool| {
+                    ptr.cast::<$t>().wrapping_add(usize::from(imag))
+                };
+                let out = p.out.cast::<$t>();
+                // (a's imaginary part?, b's?, accumulate?, into the
+                // imaginary part?, sign): `re = ar br`, `re -= ai bi`,
+                // `im = ar bi`, `im += ai br`.
+                let steps = [
+                    (false, false, false, false, 1.0),
+                    (true, true, true, false, -1.0),
+                    (false, true, false, true, 1.0),
+                    (true, false, true, true, 1.0),
+                ];
+                for (a_imag, b_imag, read_dst, dst_imag, sign) in steps {
+                    // `column_major` passes `b^T a^T` when `n > 1`.
+                    let (lhs_imag, rhs_imag) = if p.n > 1 { (b_imag, a_imag) } else { (a_imag, b_imag) };
+                    // SAFETY: as `gemm_product`'s call: every index the
+                    // kernel reads is an operand index of the product, here
+                    // `2 * index` (+ 1 for an imaginary part) of the
+                    // operand's buffer seen as `2 * len` reals, which
+                    // `Complex<T>` (`#[repr(C)]`, two `T`s) is; it writes
+                    // `out`'s parts the same way, and with `read_dst` reads
+                    // only parts it wrote in an earlier step. Doubled
+                    // strides fit in `isize`: a `Complex<T>` has at least 8
+                    // bytes, so twice a stride in elements is at most the
+                    // stride in bytes within one allocation.
+                    unsafe {
+                        gemm(
+                            m,
+                            n,
+                            p.k,
+                            out.wrapping_add(usize::from(dst_imag)),
+                            2 * dst_cs,
+                            2 * dst_rs,
+                            read_dst,
+                            part(lhs, lhs_imag),
+                            2 * lhs_cs,
+                            2 * lhs_rs,
+                            part(rhs, rhs_imag),
+                            2 * rhs_cs,
+                            2 * rhs_rs,
+                            if read_dst { 1.0 } else { 0.0 },
+                            sign,
+                            false,
+                            false,
+                            false,
+                            parallelism(p.threads),
+                        )
+                    }
+                }
+                Ok(())
+            }
+        }
+    )*};
+}
+#[cfg(not(feature = "complex-gemm"))]
+complex_by_real_products!(f32 => gemm_f32::gemm::f32, f64 => gemm_f64::gemm::f64);
+
+/// `rows x cols` elements of a strided matrix, each through `f` (widened
+/// to f32, or one part of a complex number), row-major; `Err` when the
+/// memory cannot be had.
 ///
 /// # Safety
 /// Every index `i * strides.rows + j * strides.cols` lies in the buffer at `ptr`.
-unsafe fn widen<T: Copy>(
+unsafe fn gather<T: Copy, U>(
     ptr: *const T,
     rows: usize,
     cols: usize,
     strides: MatrixStrides,
-    to_f32: fn(T) -> f32,
-) -> Result<Vec<f32>, Error> {
+    f: impl Fn(T) -> U,
+) -> Result<Vec<U>, Error> {
     // `rows * cols` elements of the operand exist, so the count fits.
     let mut out = try_vec_with_capacity(rows * cols)?;
     for i in 0..rows {
         for j in 0..cols {
             // SAFETY: an index of the matrix, in the buffer by the contract.
-            out.push(to_f32(unsafe {
-                *ptr.add(i * strides.rows + j * strides.cols)
-            }));
+            out.push(f(unsafe { *ptr.add(i * strides.rows + j * strides.cols) }));
         }
     }
     Ok(out)
@@ -228,8 +306,8 @@ macro_rules! widened_product {
                 // SAFETY: the plan's indices of both operands are in bounds.
                 let (a, b) = unsafe {
                     (
-                        widen(p.a, m, k, p.a_strides, <$t>::to_f32)?,
-                        widen(p.b, k, n, p.b_strides, <$t>::to_f32)?,
+                        gather(p.a, m, k, p.a_strides, <$t>::to_f32)?,
+                        gather(p.b, k, n, p.b_strides, <$t>::to_f32)?,
                     )
                 };
                 let mut out = try_vec_with_capacity::<f32>(m * n)?;
