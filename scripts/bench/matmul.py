@@ -7,6 +7,9 @@ Cases (float32, deterministic values in [0, 1)):
   1024      (1024, 1024) @ (1024, 1024)
   4096      (4096, 4096) @ (4096, 4096)
   batched   (64, 128, 128) @ (64, 128, 128)
+  complex64_512  (512, 512) @ (512, 512) complex64 (real parts as above,
+            imaginary parts the values with seed + 7); GFLOP/s counts
+            8 m k n (a complex product is four real ones)
 
 PyTorch runs with torch.set_num_threads(2); numpy's BLAS (OpenBLAS) is
 limited to 2 threads through OPENBLAS_NUM_THREADS / OMP_NUM_THREADS, set
@@ -66,6 +69,16 @@ def main():
         t_numpy = best_seconds(lambda: np.matmul(a, b), args.repeat, number)
         print(f"{name:8} torch {t_torch * 1e3:9.2f} ms {flops / t_torch / 1e9:7.1f} GFLOP/s   "
               f"numpy {t_numpy * 1e3:9.2f} ms {flops / t_numpy / 1e9:7.1f} GFLOP/s")
+    n = 512
+    a = values((n, n), 1) + 1j * values((n, n), 8)
+    b = values((n, n), 2) + 1j * values((n, n), 9)
+    a, b = a.astype(np.complex64), b.astype(np.complex64)
+    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+    flops = 8 * n * n * n
+    t_torch = best_seconds(lambda: torch.matmul(ta, tb), args.repeat, 10)
+    t_numpy = best_seconds(lambda: np.matmul(a, b), args.repeat, 10)
+    print(f"{'complex64_512':8} torch {t_torch * 1e3:9.2f} ms {flops / t_torch / 1e9:7.1f} GFLOP/s   "
+          f"numpy {t_numpy * 1e3:9.2f} ms {flops / t_numpy / 1e9:7.1f} GFLOP/s")
 
 
 if __name__ == "__main__":
