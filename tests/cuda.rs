@@ -229,26 +229,47 @@ fn static_views_on_the_device() -> Result<(), Error> {
     let g = x.to_device(&gpu)?;
     let (gv, xv) = (g.narrow::<2, 3>(1), x.narrow::<2, 3>(1));
     assert_eq!(gv.to_cpu()?.to_vec(), xv.to_vec());
-    assert_eq!(g.select::<0>(-1).to_cpu()?.to_vec(), x.select::<0>(-1).to_vec());
-    let (gs, xs) = (g.slice(s![1.., ..;2, NewAxis, -2]), x.slice(s![1.., ..;2, NewAxis, -2]));
+    assert_eq!(
+        g.select::<0>(-1).to_cpu()?.to_vec(),
+        x.select::<0>(-1).to_vec()
+    );
+    let (gs, xs) = (
+        g.slice(s![1.., ..;2, NewAxis, -2]),
+        x.slice(s![1.., ..;2, NewAxis, -2]),
+    );
     assert_eq!((gs.shape(), gs.strides()), (xs.shape(), xs.strides()));
     assert_eq!(gs.to_cpu()?.to_vec(), xs.to_vec());
     let gu = gv.unsqueeze::<1>();
     assert_eq!(gu.to_cpu()?.to_vec(), xv.unsqueeze::<1>().to_vec());
     assert_eq!(gu.squeeze().to_cpu()?.to_vec(), xv.to_vec());
-    assert_eq!(g.movedim::<0, 2>().to_cpu()?.to_vec(), x.movedim::<0, 2>().to_vec());
+    assert_eq!(
+        g.movedim::<0, 2>().to_cpu()?.to_vec(),
+        x.movedim::<0, 2>().to_vec()
+    );
     assert_eq!(g.diagonal().to_cpu()?.to_vec(), x.diagonal().to_vec());
     let row = g.select::<0>(1).select::<0>(2);
     let wide = row.expand::<shape![2, 5]>();
-    assert_eq!(wide.to_cpu()?.to_vec(), x.select::<0>(1).select::<0>(2).expand::<shape![2, 5]>().to_vec());
+    assert_eq!(
+        wide.to_cpu()?.to_vec(),
+        x.select::<0>(1)
+            .select::<0>(2)
+            .expand::<shape![2, 5]>()
+            .to_vec()
+    );
     let (gfull, glast) = g.chunk::<1, 3>();
     let (xfull, xlast) = x.chunk::<1, 3>();
     for (a, b) in gfull.iter().zip(xfull.iter()) {
         assert_eq!(a.to_cpu()?.to_vec(), b.to_vec());
     }
     assert_eq!(glast.len(), xlast.len());
-    assert_eq!(g.amax_dim::<2>().to_cpu()?.to_vec(), x.amax_dim::<2>().to_vec());
-    assert_eq!(gv.argmax_dim::<1>().to_cpu()?.to_vec(), xv.argmax_dim::<1>().to_vec());
+    assert_eq!(
+        g.amax_dim::<2>().to_cpu()?.to_vec(),
+        x.amax_dim::<2>().to_vec()
+    );
+    assert_eq!(
+        gv.argmax_dim::<1>().to_cpu()?.to_vec(),
+        xv.argmax_dim::<1>().to_vec()
+    );
     Ok(())
 }
 
