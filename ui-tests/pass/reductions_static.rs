@@ -28,18 +28,26 @@ fn main() {
     let i = Tensor::<i32, shape![2, 3]>::ones();
     let _: Tensor<i64, shape![]> = i.sum();
     let _: Tensor<i64, shape![2]> = i.prod_dim::<1>();
-    let _: Tensor<i32, shape![]> = i.amax().unwrap();
-    let _: Tensor<i32, shape![3]> = i.amin_dim::<0>().unwrap();
-    let _: Tensor<i32, shape![1, 3]> = i.amax_keepdim::<0>().unwrap();
-    let _: Tensor<i32, shape![]> = i.amin_dims::<axes![1, 0]>().unwrap();
-    let _: Tensor<i32, shape![1, 1]> = i.amax_dims_keepdim::<axes![0, 1]>().unwrap();
-    let _: Tensor<i32, shape![]> = i.max().unwrap();
-    let _: Tensor<i32, shape![]> = i.min().unwrap();
-    let (_, _): (Tensor<i32, shape![2]>, Tensor<i64, shape![2]>) = i.max_dim::<1>().unwrap();
-    let (_, _): (Tensor<i32, shape![2, 1]>, Tensor<i64, shape![2, 1]>) = i.min_keepdim::<1>().unwrap();
-    let _: Tensor<i64, shape![]> = i.argmax().unwrap();
-    let _: Tensor<i64, shape![3]> = i.argmin_dim::<0>().unwrap();
-    let _: Tensor<i64, shape![1, 3]> = i.argmax_keepdim::<0>().unwrap();
+    let _: Tensor<i32, shape![]> = i.amax();
+    let _: Tensor<i32, shape![3]> = i.amin_dim::<0>();
+    let _: Tensor<i32, shape![1, 3]> = i.amax_keepdim::<0>();
+    let _: Tensor<i32, shape![]> = i.amin_dims::<axes![1, 0]>();
+    let _: Tensor<i32, shape![1, 1]> = i.amax_dims_keepdim::<axes![0, 1]>();
+    let _: Tensor<i32, shape![]> = i.max();
+    let _: Tensor<i32, shape![]> = i.min();
+    let (_, _): (Tensor<i32, shape![2]>, Tensor<i64, shape![2]>) = i.max_dim::<1>();
+    let (_, _): (Tensor<i32, shape![2, 1]>, Tensor<i64, shape![2, 1]>) = i.min_keepdim::<1>();
+    let _: Tensor<i64, shape![]> = i.argmax();
+    let _: Tensor<i64, shape![3]> = i.argmin_dim::<0>();
+    let _: Tensor<i64, shape![1, 3]> = i.argmax_keepdim::<0>();
+    // The order reductions need an element: on static non-empty axes they
+    // return tensors; the `try_` forms take any shape (a `Dyn` size is
+    // checked at run time) and return `Result`.
+    let r = Tensor::<i32, shape![Dyn, 3]>::zeros_with(&[2, 3]);
+    let _: Tensor<i32, shape![Dyn]> = r.amax_dim::<1>();
+    let _: Result<Tensor<i32, shape![3]>, shaped::Error> = r.try_amin_dim::<0>();
+    let _: Result<Tensor<i64, shape![]>, shaped::Error> = r.try_argmax();
+    let _: Result<(Tensor<i32, shape![Dyn]>, Tensor<i64, shape![Dyn]>), shaped::Error> = r.try_max_dim::<1>();
 
     let u = Tensor::<u8, shape![4]>::ones();
     let _: Tensor<u8, shape![]> = u.all();
