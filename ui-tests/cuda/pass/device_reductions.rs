@@ -10,7 +10,7 @@ fn main() -> Result<(), Error> {
     let kept: Tensor<f32, shape![2, 1, 4], Cuda> = x.mean_keepdim::<1>();
     let whole: Tensor<f32, shape![], Cuda> = x.sum();
     let (values, indices): (Tensor<f32, shape![3, 4], Cuda>, Tensor<i64, shape![3, 4], Cuda>) =
-        x.max_dim::<0>()?;
+        x.max_dim::<0>();
     let n = Tensor::<i32, shape![5]>::ones().to_device(&gpu)?;
     let total: Tensor<i64, shape![], Cuda> = n.sum();
     let any: Tensor<bool, shape![], Cuda> = n.any();
