@@ -1274,67 +1274,149 @@ fn range_entries(start: isize, end: Option<isize>, step: isize, n: usize) -> (us
 pub fn slice_into(
     sizes: &[usize],
     strides: &[usize],
-    mut offset: usize,
+    offset: usize,
     items: &[SliceItem],
     out_sizes: &mut [usize],
     out_strides: &mut [usize],
 ) -> Option<usize> {
-    let rank = sizes.len();
-    let (mut named, mut dropped, mut added, mut ellipses) = (0, 0, 0, 0);
-    for item in items {
+    let counts = items.iter().fold(ItemCounts::default(), ItemCounts::with);
+    let mut cursor = SliceCursor::start(counts, sizes, strides, offset, out_sizes, out_strides)?;
+    for &item in items {
+        cursor.step(item)?;
+    }
+    Some(cursor.finish())
+}
+
+/// What [`slice_into`] counts before it starts: the indices and ranges (each
+/// names a dimension), the indices (each drops one), the new axes and the
+/// ellipses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ItemCounts {
+    named: usize,
+    dropped: usize,
+    added: usize,
+    ellipses: usize,
+}
+
+impl ItemCounts {
+    /// The counts with `item` added.
+    #[inline(always)]
+    pub fn with(self, item: &SliceItem) -> Self {
+        let mut c = self;
         match item {
-            SliceItem::Index(_) => (named, dropped) = (named + 1, dropped + 1),
-            SliceItem::Range { .. } => named += 1,
-            SliceItem::NewAxis => added += 1,
-            SliceItem::Ellipsis => ellipses += 1,
+            SliceItem::Index(_) => (c.named, c.dropped) = (c.named + 1, c.dropped + 1),
+            SliceItem::Range { .. } => c.named += 1,
+            SliceItem::NewAxis => c.added += 1,
+            SliceItem::Ellipsis => c.ellipses += 1,
         }
+        c
     }
-    if named > rank || ellipses > 1 || out_sizes.len() != rank - dropped + added {
-        return None;
+}
+
+/// [`slice_into`] one item at a time: the next dimension read (`d`) and
+/// written (`p`), and the offset so far. A static slice steps through its
+/// items in line, one per kind in its type, so that literal items fold.
+pub struct SliceCursor<'a> {
+    sizes: &'a [usize],
+    strides: &'a [usize],
+    out_sizes: &'a mut [usize],
+    out_strides: &'a mut [usize],
+    named: usize,
+    d: usize,
+    p: usize,
+    offset: usize,
+}
+
+impl<'a> SliceCursor<'a> {
+    /// A cursor at the first item, or `None` when the counts rule the slice
+    /// out here (too many indices, two ellipses, another rank).
+    #[inline(always)]
+    pub fn start(
+        counts: ItemCounts,
+        sizes: &'a [usize],
+        strides: &'a [usize],
+        offset: usize,
+        out_sizes: &'a mut [usize],
+        out_strides: &'a mut [usize],
+    ) -> Option<Self> {
+        let rank = sizes.len();
+        let ItemCounts {
+            named,
+            dropped,
+            added,
+            ellipses,
+        } = counts;
+        if named > rank || ellipses > 1 || out_sizes.len() != rank - dropped + added {
+            return None;
+        }
+        Some(SliceCursor {
+            sizes,
+            strides,
+            out_sizes,
+            out_strides,
+            named,
+            d: 0,
+            p: 0,
+            offset,
+        })
     }
-    let (mut d, mut p) = (0, 0); // the next dimension read, the next written
-    for item in items {
-        match *item {
+
+    /// Applies one item; `None` where the engine must decide (an index out
+    /// of range, a step below 1).
+    #[inline(always)]
+    pub fn step(&mut self, item: SliceItem) -> Option<()> {
+        let (sizes, strides, d) = (self.sizes, self.strides, self.d);
+        match item {
             SliceItem::Index(i) => {
                 let n = sizes[d] as isize;
                 if i < -n || i >= n {
                     return None;
                 }
                 let i = if i < 0 { i + n } else { i } as usize;
-                offset = add_mul(offset, i, strides[d]);
-                d += 1;
+                self.offset = add_mul(self.offset, i, strides[d]);
+                self.d += 1;
             }
             SliceItem::Range { start, end, step } => {
                 if step <= 0 {
                     return None;
                 }
                 let (s, len) = range_entries(start, end, step, sizes[d]);
-                offset = add_mul(offset, s, strides[d]);
-                out_sizes[p] = len;
-                out_strides[p] = strides[d].saturating_mul(step as usize);
-                (d, p) = (d + 1, p + 1);
+                self.offset = add_mul(self.offset, s, strides[d]);
+                self.put(len, strides[d].saturating_mul(step as usize));
+                self.d += 1;
             }
             SliceItem::NewAxis => {
                 // `unsqueeze` before the next dimension read.
-                out_sizes[p] = 1;
-                out_strides[p] = if d < rank {
+                let stride = if d < sizes.len() {
                     sizes[d].saturating_mul(strides[d])
                 } else {
                     1
                 };
-                p += 1;
+                self.put(1, stride);
             }
             SliceItem::Ellipsis => {
-                for _ in 0..rank - named {
-                    (out_sizes[p], out_strides[p]) = (sizes[d], strides[d]);
-                    (d, p) = (d + 1, p + 1);
+                for _ in 0..sizes.len() - self.named {
+                    self.put(sizes[self.d], strides[self.d]);
+                    self.d += 1;
                 }
             }
         }
+        Some(())
     }
-    for k in d..rank {
-        (out_sizes[p], out_strides[p]) = (sizes[k], strides[k]);
-        p += 1;
+
+    /// Writes the next output dimension.
+    #[inline(always)]
+    fn put(&mut self, size: usize, stride: usize) {
+        (self.out_sizes[self.p], self.out_strides[self.p]) = (size, stride);
+        self.p += 1;
     }
-    Some(offset)
+
+    /// The dimensions no item named, copied; the result's offset.
+    #[inline(always)]
+    pub fn finish(mut self) -> usize {
+        for k in self.d..self.sizes.len() {
+            self.put(self.sizes[k], self.strides[k]);
+        }
+        self.offset
+    }
 }

@@ -30,7 +30,7 @@ use super::diagnostics::{IndexFromEndOutOfBounds, IndexOutOfBounds};
 use super::digits::DigitCount;
 use super::dim::{Dec, Dyn, StaticDim};
 use super::list::{Cons, FromForward, Nil, TupleShape};
-use crate::layout::views::{Ellipsis, NewAxis, SliceItem};
+use crate::layout::views::{Ellipsis, ItemCounts, NewAxis, SliceCursor, SliceItem};
 use core::marker::PhantomData;
 use core::ops::{Add, Deref, Div, Sub};
 use typenum::{
@@ -177,6 +177,102 @@ impl SliceArg for Ellipsis {
 impl SliceArg for SliceItem {
     type Kind = AnyItem;
     type Stepped = AnyItem;
+}
+
+/// The value of an item of a literal kind, as a constant the compiler folds
+/// into the view's layout arithmetic (`None` for a kind known only at run
+/// time, whose runtime value serves).
+///
+/// ```
+/// use shaped::prelude::*;
+/// use shaped::layout::views::SliceItem;
+/// use shaped::shape::slice::{Front, LiteralItem, Open, Range};
+/// assert_eq!(
+///     <Range<Front<Dec<1>>, Open, Dec<2>> as LiteralItem>::LITERAL, // `1..;2`
+///     Some(SliceItem::Range { start: 1, end: None, step: 2 })
+/// );
+/// ```
+pub trait LiteralItem {
+    /// The item, when its kind holds its value.
+    const LITERAL: Option<SliceItem>;
+}
+impl<const I: isize, M> LiteralItem for Index<I, M> {
+    const LITERAL: Option<SliceItem> = Some(SliceItem::Index(I));
+}
+impl<const I: isize, M> LiteralItem for IndexFromEnd<I, M> {
+    const LITERAL: Option<SliceItem> = Some(SliceItem::Index(I));
+}
+impl<B: RangeBound, E: RangeBound, St: StaticDim> LiteralItem for Range<B, E, St> {
+    const LITERAL: Option<SliceItem> = Some(SliceItem::Range {
+        start: match B::VALUE {
+            Some(v) => v,
+            None => 0,
+        },
+        end: E::VALUE,
+        step: St::N as isize,
+    });
+}
+impl LiteralItem for NewAxis {
+    const LITERAL: Option<SliceItem> = Some(SliceItem::NewAxis);
+}
+impl LiteralItem for Ellipsis {
+    const LITERAL: Option<SliceItem> = Some(SliceItem::Ellipsis);
+}
+macro_rules! runtime_items {
+    ($($k:ty),*) => {$(
+        impl LiteralItem for $k {
+            const LITERAL: Option<SliceItem> = None;
+        }
+    )*};
+}
+runtime_items!(AnyIndex, AnyRange, AnyItem);
+
+/// A literal range bound's value: `M`, `-M`, or none for [`Open`].
+pub trait RangeBound {
+    /// The bound.
+    const VALUE: Option<isize>;
+}
+impl<M: StaticDim> RangeBound for Front<M> {
+    const VALUE: Option<isize> = Some(M::N as isize);
+}
+impl<M: StaticDim> RangeBound for Back<M> {
+    const VALUE: Option<isize> = Some(-(M::N as isize));
+}
+impl RangeBound for Open {
+    const VALUE: Option<isize> = None;
+}
+
+/// A list of item kinds, walked in line by a static slice: each item is
+/// its kind's literal value (see [`LiteralItem`]) or, for a kind known only
+/// at run time, the runtime item; `slice(s![1.., ..;2])` thus computes its
+/// layout from constants, a few moves once inlined.
+pub trait LiteralItems {
+    /// [`ItemCounts`] of the items from position `at`.
+    fn counts(items: &[SliceItem], at: usize, counts: ItemCounts) -> ItemCounts;
+    /// Steps `cursor` through the items from position `at`.
+    fn steps(items: &[SliceItem], at: usize, cursor: &mut SliceCursor<'_>) -> Option<()>;
+}
+impl LiteralItems for Nil {
+    #[inline(always)]
+    fn counts(_: &[SliceItem], _: usize, counts: ItemCounts) -> ItemCounts {
+        counts
+    }
+    #[inline(always)]
+    fn steps(_: &[SliceItem], _: usize, _: &mut SliceCursor<'_>) -> Option<()> {
+        Some(())
+    }
+}
+impl<K: LiteralItem, T: LiteralItems> LiteralItems for Cons<K, T> {
+    #[inline(always)]
+    fn counts(items: &[SliceItem], at: usize, counts: ItemCounts) -> ItemCounts {
+        let item = K::LITERAL.unwrap_or(items[at]);
+        T::counts(items, at + 1, counts.with(&item))
+    }
+    #[inline(always)]
+    fn steps(items: &[SliceItem], at: usize, cursor: &mut SliceCursor<'_>) -> Option<()> {
+        cursor.step(K::LITERAL.unwrap_or(items[at]))?;
+        T::steps(items, at + 1, cursor)
+    }
 }
 
 /// How many dimensions an item consumes: 1 for indices and ranges, 0 for

@@ -18,12 +18,12 @@ use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::Strided;
-use crate::layout::views::{SliceItem, slice_into};
+use crate::layout::views::{ItemCounts, SliceCursor, SliceItem};
 use crate::shape::axes::{
     Diagonal, LastTwoSwapped, MovedDim, Narrowed, PermuteBy, Remove, SameNumel, Squeeze, Transposed,
 };
 use crate::shape::list::TupleShape;
-use crate::shape::slice::{SliceSpec, Sliced};
+use crate::shape::slice::{LiteralItems, SliceSpec, Sliced};
 use crate::shape::{Dec, FixedShape, Shape, SizeArray};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -320,6 +320,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     ) -> ViewOf<'_, T, <S as Sliced<L>>::Output, D, R>
     where
         S: Sliced<L>,
+        L: LiteralItems,
     {
         // The view is made in place here, not moved out of a `Result`.
         match self.slice_parts(&items) {
@@ -347,6 +348,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     ) -> Result<ViewOf<'_, T, <S as Sliced<L>>::Output, D, R>, Error>
     where
         S: Sliced<L>,
+        L: LiteralItems,
     {
         if let Some((sizes, strides, offset)) = self.slice_parts(&items) {
             return Ok(self.sub_view(sizes, strides, offset));
@@ -374,19 +376,25 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     ) -> Option<(SizesOf<S, L>, SizesOf<S, L>, usize)>
     where
         S: Sliced<L>,
+        L: LiteralItems,
     {
         let rank = <S as Sliced<L>>::Output::RANK?;
         let mut sizes = <SizesOf<S, L> as SizeArray>::filled(rank, 0);
         let mut strides = sizes.clone();
+        // Item by item in line, the literal ones from their kinds:
+        // constants, which fold.
         let l = &self.layout;
-        let offset = slice_into(
+        let counts = L::counts(items.as_ref(), 0, ItemCounts::default());
+        let mut cursor = SliceCursor::start(
+            counts,
             l.sizes(),
             l.strides(),
             l.offset(),
-            items.as_ref(),
             sizes.as_mut(),
             strides.as_mut(),
         )?;
+        L::steps(items.as_ref(), 0, &mut cursor)?;
+        let offset = cursor.finish();
         if <S as Sliced<L>>::Output::check_sizes(sizes.as_ref()).is_err() {
             slice_rules_disagree(sizes.as_ref(), items.as_ref());
         }

@@ -202,7 +202,7 @@ gemm_product!(
 /// by the real type's kernel, over the real and imaginary parts in place
 /// (`re = ar br - ai bi`, `im = ar bi + ai br`; a `Complex<T>` is `[T; 2]`
 /// in memory, so each part is the real matrix with doubled strides). About
-/// 1.45x the time of gemm's complex kernels, which `complex-gemm` adds at
+/// 1.2-1.45x the time of gemm's complex kernels, which `complex-gemm` adds at
 /// 16 s of CPU time in a dependent's first build (docs/design.md). (Real
 /// products over contiguous copies of the parts were slower still, 2.2x.)
 #[cfg(not(feature = "complex-gemm"))]
