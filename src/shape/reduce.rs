@@ -35,10 +35,16 @@ pub trait ReduceAxis<const I: usize> {
     type Kept: Shape;
 }
 
-/// `impl ReduceAxis<i>` for every position `i` of one tuple rank.
+/// `impl ReduceAxis<i>` and `impl ExtremeAxis<i>` (the same, for a
+/// dimension that [`HoldsElements`]) for every position `i` of one tuple
+/// rank.
 macro_rules! reduce_axis {
     (@at [$($pre:ident)*] [$x:ident $($post:ident)*] [$i:literal $($is:literal)*]) => {
         impl<$($pre: Dim,)* $x: Dim, $($post: Dim,)*> ReduceAxis<$i> for ($($pre,)* $x, $($post,)*) {
+            type Removed = ($($pre,)* $($post,)*);
+            type Kept = ($($pre,)* Dec<1>, $($post,)*);
+        }
+        impl<$($pre: Dim,)* $x: Dim + HoldsElements, $($post: Dim,)*> ExtremeAxis<$i> for ($($pre,)* $x, $($post,)*) {
             type Removed = ($($pre,)* $($post,)*);
             type Kept = ($($pre,)* Dec<1>, $($post,)*);
         }
@@ -222,28 +228,7 @@ pub trait ExtremeAxis<const I: usize> {
     type Kept: Shape;
 }
 
-/// `impl ExtremeAxis<i>` for every position `i` of one tuple rank.
-macro_rules! extreme_axis {
-    (@at [$($pre:ident)*] [$x:ident $($post:ident)*] [$i:literal $($is:literal)*]) => {
-        impl<$($pre: Dim,)* $x: Dim + HoldsElements, $($post: Dim,)*> ExtremeAxis<$i> for ($($pre,)* $x, $($post,)*) {
-            type Removed = <Self as ReduceAxis<$i>>::Removed;
-            type Kept = <Self as ReduceAxis<$i>>::Kept;
-        }
-        extreme_axis!(@at [$($pre)* $x] [$($post)*] [$($is)*]);
-    };
-    (@at [$($pre:ident)*] [] []) => {};
-    ($($t:ident)*; $($i:literal)*) => {
-        extreme_axis!(@at [] [$($t)*] [$($i)*]);
-    };
-}
-extreme_axis!(A; 0);
-extreme_axis!(A B; 0 1);
-extreme_axis!(A B C; 0 1 2);
-extreme_axis!(A B C D; 0 1 2 3);
-extreme_axis!(A B C D E; 0 1 2 3 4);
-extreme_axis!(A B C D E F; 0 1 2 3 4 5);
-extreme_axis!(A B C D E F G; 0 1 2 3 4 5 6);
-extreme_axis!(A B C D E F G H; 0 1 2 3 4 5 6 7);
+// `impl ExtremeAxis<i>` come with `impl ReduceAxis<i>` (`reduce_axis!`).
 
 /// The axes `L` are a valid reduction of the shape ([`ReduceAxes`]) and
 /// each holds elements ([`HoldsElements`]).
