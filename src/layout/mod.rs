@@ -295,9 +295,7 @@ pub fn check_contiguous_strides(sizes: &[usize]) -> Result<(), Error> {
 /// A shape's array type holding a copy of `values` (whose length is its rank).
 #[inline]
 pub(crate) fn array_from<A: SizeArray>(values: &[usize]) -> A {
-    let mut out = A::filled(values.len(), 0);
-    out.as_mut().copy_from_slice(values);
-    out
+    A::copied(values)
 }
 
 /// Row-major strides for `sizes` (size-0 and size-1 dimensions get the

@@ -52,6 +52,21 @@ pub(crate) fn add_mul(offset: usize, index: usize, stride: usize) -> usize {
     offset.saturating_add(index.saturating_mul(stride))
 }
 
+/// `index` counted from 0 when it names an entry of a dimension of `size`
+/// (a negative one counts from the end), as `select` and indexing read it.
+///
+/// ```
+/// use shaped::layout::views::wrap_index;
+/// assert_eq!((wrap_index(-1, 4), wrap_index(3, 4), wrap_index(4, 4)), (Some(3), Some(3), None));
+/// ```
+#[inline]
+pub fn wrap_index(index: isize, size: usize) -> Option<usize> {
+    let n = size as isize;
+    (-n..n)
+        .contains(&index)
+        .then_some(if index < 0 { index + n } else { index } as usize)
+}
+
 /// Wraps a possibly negative dimension of a tensor of rank `rank` (PyTorch's
 /// `maybe_wrap_dim`; a rank-0 tensor accepts -1 and 0).
 ///
@@ -250,15 +265,11 @@ impl Strided {
             return Err(Error::SelectRankZero);
         }
         let d = wrap_dim(dim, self.rank())?;
-        let size = self.sizes[d] as isize;
-        if index < -size || index >= size {
-            return Err(Error::SelectIndex {
-                index,
-                sizes: self.sizes.to_vec(),
-                dim: d,
-            });
-        }
-        let index = if index < 0 { index + size } else { index } as usize;
+        let index = wrap_index(index, self.sizes[d]).ok_or_else(|| Error::SelectIndex {
+            index,
+            sizes: self.sizes.to_vec(),
+            dim: d,
+        })?;
         let mut out = self.clone();
         out.offset = add_mul(out.offset, index, self.strides[d]);
         out.sizes.remove(d);
@@ -1192,18 +1203,15 @@ impl Strided {
                     dim += 1;
                 }
                 SliceItem::Index(i) => {
-                    let n = out.sizes[dim] as isize;
-                    if i < -n || i >= n {
-                        // PyTorch names the item's position in the index
-                        // (`real_dim`), not a dimension: `x[None, 2, 7]`
-                        // reports dimension 2.
-                        return Err(Error::IndexOutOfRange {
+                    // PyTorch names the item's position in the index
+                    // (`real_dim`), not a dimension: `x[None, 2, 7]`
+                    // reports dimension 2.
+                    let i =
+                        wrap_index(i, out.sizes[dim]).ok_or_else(|| Error::IndexOutOfRange {
                             index: i,
                             dim: position,
-                            size: n as usize,
-                        });
-                    }
-                    let i = if i < 0 { i + n } else { i } as usize;
+                            size: out.sizes[dim],
+                        })?;
                     out.offset = add_mul(out.offset, i, out.strides[dim]);
                     out.sizes.remove(dim);
                     out.strides.remove(dim);
@@ -1368,11 +1376,7 @@ impl<'a> SliceCursor<'a> {
         let (sizes, strides, d) = (self.sizes, self.strides, self.d);
         match item {
             SliceItem::Index(i) => {
-                let n = sizes[d] as isize;
-                if i < -n || i >= n {
-                    return None;
-                }
-                let i = if i < 0 { i + n } else { i } as usize;
+                let i = wrap_index(i, sizes[d])?;
                 self.offset = add_mul(self.offset, i, strides[d]);
                 self.d += 1;
             }

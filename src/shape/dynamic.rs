@@ -65,23 +65,6 @@ impl SizeArray for DynSizes {
         }
         DynSizes(SmallVec::from_elem(value, rank))
     }
-
-    #[inline]
-    fn copied(values: &[usize]) -> Self {
-        if values.len() <= INLINE_RANK {
-            // Entry by entry from a full inline buffer: a copy of a
-            // runtime length would call `memcpy`, which costs more than the
-            // few sizes of a small tensor.
-            let mut buf = [0; INLINE_RANK];
-            for (d, &v) in buf.iter_mut().zip(values) {
-                *d = v;
-            }
-            let mut v = SmallVec::from_buf(buf);
-            v.truncate(values.len());
-            return DynSizes(v);
-        }
-        DynSizes(SmallVec::from_slice(values))
-    }
 }
 
 impl Deref for DynSizes {

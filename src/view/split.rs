@@ -98,8 +98,9 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     /// The error of a split that `check` finds, from the view engine.
     #[cold]
     #[inline(never)]
-    fn split_error(check: impl FnOnce(&Strided) -> Result<Vec<Strided>, Error>, s: &Self) -> Error {
-        check(&s.strided_layout()).expect_err("the view engine rejects what the static split does")
+    fn split_error(&self, check: impl FnOnce(&Strided) -> Result<Vec<Strided>, Error>) -> Error {
+        check(&self.strided_layout())
+            .expect_err("the view engine rejects what the static split does")
     }
 
     /// Every entry of dimension `DIM`, as views without that dimension
@@ -258,7 +259,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         let dim = usize::from(self.layout.sizes().len() > 1);
         let n = self.layout.sizes()[dim];
         if !n.is_multiple_of(SECTIONS) {
-            return Err(Self::split_error(|l| l.hsplit(signed(SECTIONS)), self));
+            return Err(self.split_error(|l| l.hsplit(signed(SECTIONS))));
         }
         Ok(self.pieces::<<S as HSplit<SECTIONS>>::Plan>(dim, sections_of(n, SECTIONS)))
     }
@@ -298,7 +299,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         // size may not divide.
         let n = self.layout.sizes()[0];
         if !n.is_multiple_of(SECTIONS) {
-            return Err(Self::split_error(|l| l.vsplit(signed(SECTIONS)), self));
+            return Err(self.split_error(|l| l.vsplit(signed(SECTIONS))));
         }
         Ok(self.pieces::<<S as VSplit<SECTIONS>>::Plan>(0, sections_of(n, SECTIONS)))
     }

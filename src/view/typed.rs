@@ -18,7 +18,7 @@ use crate::dynamic::DynShape;
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::Strided;
-use crate::layout::views::{ItemCounts, SliceCursor, SliceItem};
+use crate::layout::views::{ItemCounts, SliceCursor, SliceItem, wrap_index};
 use crate::shape::axes::{
     Diagonal, LastTwoSwapped, MovedDim, Narrowed, PermuteBy, Remove, SameNumel, Squeeze, Transposed,
 };
@@ -218,7 +218,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         <S as Remove<DIM>>::Output: Shape,
     {
         // The view is made in place here, not moved out of a `Result`.
-        match select_index(self.layout.sizes()[DIM], index) {
+        match wrap_index(index, self.layout.sizes()[DIM]) {
             Some(index) => self.cut(DIM, index, 1, true),
             None => self.try_select::<DIM>(index).or_panic(),
         }
@@ -234,7 +234,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
         S: Remove<DIM>,
         <S as Remove<DIM>>::Output: Shape,
     {
-        if let Some(index) = select_index(self.layout.sizes()[DIM], index) {
+        if let Some(index) = wrap_index(index, self.layout.sizes()[DIM]) {
             return Ok(self.cut(DIM, index, 1, true));
         }
         self.by_engine(|l| l.select(axis(DIM), index))
@@ -532,16 +532,6 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
 #[inline]
 fn narrow_start(size: usize, start: usize, len: usize) -> Option<usize> {
     (start <= size && len <= size - start).then_some(start)
-}
-
-/// `index` counted from 0 when it names an entry of a dimension of `size`
-/// (a negative one counts from the end).
-#[inline]
-fn select_index(size: usize, index: isize) -> Option<usize> {
-    let n = size as isize;
-    (-n..n)
-        .contains(&index)
-        .then_some(if index < 0 { index + n } else { index } as usize)
 }
 
 /// The size array of the result of slicing `S` by the items `L`.
