@@ -70,10 +70,7 @@ impl<T: Element, S: Shape + TupleShape, D: Backend, R: Repr> Tensor<T, S, D, R> 
     where
         S: ExpandTo<S2>,
     {
-        if self.expands_directly(S2::SIZES.as_ref()) {
-            return Ok(self.expanded_directly::<S2>(S2::SIZES));
-        }
-        check_expand(self.layout.sizes(), S2::SIZES.as_ref(), T::DTYPE)?;
+        self.check_expands_to(S2::SIZES.as_ref())?;
         self.expanded::<S2>(S2::SIZES)
     }
 
@@ -160,10 +157,7 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     where
         S: ExpandTo<S2>,
     {
-        if self.expands_directly(other.layout.sizes()) {
-            return Ok(self.expanded_directly::<S2>(other.shape()));
-        }
-        check_expand(self.layout.sizes(), other.layout.sizes(), T::DTYPE)?;
+        self.check_expands_to(other.layout.sizes())?;
         self.expanded::<S2>(other.shape())
     }
 
@@ -173,6 +167,16 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     #[inline]
     fn expands_directly(&self, target: &[usize]) -> bool {
         expands_to(self.layout.sizes(), target) && checked_numel(target).is_ok()
+    }
+
+    /// `Ok` when this tensor expands to `target`, else PyTorch's error
+    /// (built only then).
+    #[inline]
+    fn check_expands_to(&self, target: &[usize]) -> Result<(), Error> {
+        if expands_to(self.layout.sizes(), target) {
+            return Ok(());
+        }
+        check_expand(self.layout.sizes(), target, T::DTYPE)
     }
 
     /// The view for `sizes` that [`expands_directly`](Self::expands_directly)
@@ -188,6 +192,9 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
     /// The view for sizes already checked to broadcast, or the error of the
     /// layout check every view passes (an element count past `isize::MAX`).
     fn expanded<S2: Shape>(&self, sizes: S2::Sizes) -> Result<ViewOf<'_, T, S2, D, R>, Error> {
+        if checked_numel(sizes.as_ref()).is_ok() {
+            return Ok(self.expanded_directly::<S2>(sizes));
+        }
         let layout = self
             .layout
             .expand_to(array_from::<S2::Sizes>(sizes.as_ref()));
