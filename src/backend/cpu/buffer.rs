@@ -21,6 +21,10 @@ use std::sync::Mutex;
 /// Buffers of at least this many bytes are drawn from (and returned to) the cache.
 pub const POOL_MIN_BYTES: usize = 1 << 20;
 
+/// The lengths [`CpuBuffer::try_small_with`] allocates in line: far below
+/// [`POOL_MIN_BYTES`] for any element type.
+pub const SMALL_BUFFER_ELEMENTS: usize = 1 << 10;
+
 /// Large blocks are sized and aligned in steps of this (a huge page).
 const BLOCK_STEP: usize = 2 << 20;
 
@@ -269,6 +273,31 @@ impl<T: Element> CpuBuffer<T> {
                 Ok(())
             })
         }
+    }
+
+    /// [`CpuBuffer::try_new_with`] for a few elements (under
+    /// [`SMALL_BUFFER_ELEMENTS`]), compiled in line at its caller: a `Vec`
+    /// straight from the allocator, without the trait object the general
+    /// path goes through (a third of a 3x3 addition's own work). Larger
+    /// lengths take the general path.
+    ///
+    /// # Safety
+    /// As [`CpuBuffer::try_new_with`].
+    #[inline]
+    pub(crate) unsafe fn try_small_with(
+        len: usize,
+        fill: impl FnOnce(&mut [MaybeUninit<T>]),
+    ) -> Result<Self, Error> {
+        if len >= SMALL_BUFFER_ELEMENTS {
+            // SAFETY: the caller's contract.
+            return unsafe { Self::try_new_with(len, fill) };
+        }
+        let mut v = vec_with_capacity::<T>(len).ok_or_else(|| out_of_memory::<T>(len))?;
+        fill(&mut v.spare_capacity_mut()[..len]);
+        // SAFETY: `fill` initialized the first `len` elements (the caller's
+        // contract).
+        unsafe { v.set_len(len) };
+        Ok(v.into())
     }
 
     /// [`CpuBuffer::try_new_with`] whose `fill` may fail: its `Err` is
