@@ -7,6 +7,9 @@
 
 use half::{bf16, f16};
 use num_complex::Complex;
+mod common;
+
+use common::number;
 use serde_json::Value;
 use shaped::dtype::Scalar;
 use shaped::ops::reductions::Reduce;
@@ -16,19 +19,6 @@ use shaped::prelude::*;
 trait FromJson: Reduce {
     fn from_json(v: &Value) -> Self;
     fn from_f64(v: f64) -> Self;
-}
-
-fn number(v: &Value) -> f64 {
-    match v {
-        Value::String(s) => match s.as_str() {
-            "nan" => f64::NAN,
-            "inf" => f64::INFINITY,
-            "-inf" => f64::NEG_INFINITY,
-            _ => panic!("bad number {s}"),
-        },
-        Value::Bool(b) => f64::from(u8::from(*b)),
-        _ => v.as_f64().expect("a number"),
-    }
 }
 
 macro_rules! from_json {

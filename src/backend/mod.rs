@@ -27,7 +27,7 @@ pub use cpu::Cpu;
 pub use cuda::Cuda;
 
 use crate::device::Device;
-use crate::dtype::Element;
+use crate::dtype::{Element, IndexElement};
 use crate::error::Error;
 use crate::layout::StridedLayout;
 use crate::ops::functions::{BinaryFn, UnaryFn};
@@ -204,6 +204,94 @@ pub trait Elementwise: Backend {
         axis: usize,
         sizes: &[usize],
     ) -> Result<Self::Buffer<T>, Error>;
+}
+
+/// The elements a gather reads: a source laid over the output's sizes
+/// (stride 0 along the gathered dimension and along stretched ones), and
+/// the dimension the index chooses along: its stride and its length.
+#[derive(Debug)]
+pub struct GatherSource<'a, T: Element, D: Backend> {
+    /// The source over the output's sizes; its offset is that of the
+    /// first element of the gathered dimension.
+    pub(crate) elements: StridedRef<'a, T, D>,
+    /// The stride of the gathered dimension.
+    pub(crate) dim_stride: usize,
+    /// The length of the gathered dimension: indices go from 0 up to it.
+    pub(crate) dim_len: usize,
+}
+
+/// Why a gather gave no result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GatherFault {
+    /// An index outside the gathered dimension: the first one in row-major
+    /// order of the output (each operation words its own error).
+    Index(i64),
+    /// Anything else: no memory, a device failure.
+    Failed(Error),
+}
+
+impl From<Error> for GatherFault {
+    fn from(e: Error) -> Self {
+        GatherFault::Failed(e)
+    }
+}
+
+/// How an index outside `0..len` is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexWrap {
+    /// It is a fault (`gather`, `index_select`).
+    Never,
+    /// `-len..0` counts from the end; anything else outside is a fault
+    /// (`take`).
+    FromEnd,
+    /// Every index is taken modulo `len`, the remainder's sign that of
+    /// `len` as Python's `%` (`take_along_dim` along a dim); a length of 0
+    /// is a fault.
+    Modulo,
+}
+
+impl IndexWrap {
+    /// The position `raw` reads along a dimension of `len`, or `None` for a
+    /// fault.
+    #[inline(always)]
+    pub fn resolve(self, raw: i64, len: usize) -> Option<usize> {
+        let len = len as u64;
+        let at = match (u64::try_from(raw), self) {
+            (Ok(at), IndexWrap::Never | IndexWrap::FromEnd) => at,
+            (Err(_), IndexWrap::FromEnd) => len.checked_sub(raw.unsigned_abs())?,
+            (Err(_), IndexWrap::Never) => return None,
+            // A dimension's length is at most `isize::MAX`, so it fits `i64`.
+            (_, IndexWrap::Modulo) => raw.checked_rem_euclid(len as i64)? as u64,
+        };
+        (at < len).then_some(at as usize)
+    }
+}
+
+/// Reading elements at positions held by an index tensor: the kernel of
+/// `gather`, `index_select`, `take` and `take_along_dim`, shape-erased as
+/// the elementwise ones (compiled once per element and index dtype).
+pub trait Indexing: Elementwise {
+    /// For each position `p` of `sizes`, the source element `p` with the
+    /// gathered coordinate set to `index[p]`, into a new contiguous buffer.
+    /// `index` is laid over `sizes` (stride 0 where stretched). `wrap` says
+    /// how an index outside `0..len` reads ([`IndexWrap`]); a fault
+    /// outside `0..len` is a [`GatherFault::Index`], and the buffer is not
+    /// returned.
+    fn gather<T: Element, I: IndexElement>(
+        sizes: &[usize],
+        source: GatherSource<'_, T, Self>,
+        index: StridedRef<'_, I, Self>,
+        wrap: IndexWrap,
+    ) -> Result<Self::Buffer<T>, GatherFault>;
+
+    /// Checks every index of `index` against a dimension of `len` without
+    /// reading anything (PyTorch checks an `index_select` of an empty
+    /// tensor): the first fault in row-major order.
+    fn check_indices<I: IndexElement>(
+        index: StridedRef<'_, I, Self>,
+        len: usize,
+        wrap: IndexWrap,
+    ) -> Result<(), GatherFault>;
 }
 
 /// The reductions a backend provides: one kernel per [`Reducer`] and dtype,

@@ -169,6 +169,45 @@ pub trait Element:
     fn to_scalar(self) -> Scalar;
 }
 
+/// The dtypes of index tensors: int64 everywhere, int32 where PyTorch takes
+/// it too (`index_select`).
+///
+/// ```
+/// use shaped::dtype::IndexElement;
+/// assert_eq!(IndexElement::to_index(-3i32), -3i64);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "an index tensor holds integers of dtype int64 (or int32 for `index_select`), not `{Self}`",
+    label = "this index holds `{Self}`",
+    note = "convert the index first: `idx.cast::<i64>()`"
+)]
+pub trait IndexElement: Element {
+    /// The index as a signed 64-bit number.
+    fn to_index(self) -> i64;
+}
+impl IndexElement for i64 {
+    #[inline(always)]
+    fn to_index(self) -> i64 {
+        self
+    }
+}
+impl IndexElement for i32 {
+    #[inline(always)]
+    fn to_index(self) -> i64 {
+        self.into()
+    }
+}
+
+/// The dtype of index tensors for `gather`, `take` and `take_along_dim`,
+/// which take int64 only.
+#[diagnostic::on_unimplemented(
+    message = "this operation takes an index of dtype int64, not `{Self}`",
+    label = "this index holds `{Self}`",
+    note = "convert the index first: `idx.cast::<i64>()`"
+)]
+pub trait LongIndex: IndexElement {}
+impl LongIndex for i64 {}
+
 /// Element types with `+`, `-`, `*` and unary `-`, as PyTorch computes them:
 /// integers wrap on overflow, half types compute in `f32` and round once.
 ///

@@ -25,6 +25,7 @@
 //! ```
 
 mod any;
+mod any_index;
 mod any_math;
 mod construct;
 mod convert;

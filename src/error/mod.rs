@@ -511,6 +511,70 @@ pub enum Error {
         /// The tensor's dtype.
         dtype: DType,
     },
+    /// An index tensor whose dtype the operation does not take.
+    IndexDType {
+        /// The operation.
+        op: IndexOp,
+        /// The index's dtype.
+        dtype: DType,
+    },
+    /// `index_select` with an index of more than one dimension.
+    IndexSelectRank,
+    /// `index_select` of a rank-0 tensor with other than one index.
+    IndexToScalar {
+        /// The number of indices.
+        count: usize,
+    },
+    /// `index_select` of an empty tensor along a dimension of size 0, with
+    /// indices.
+    IndexSelectEmptyAxis,
+    /// `index_select` along dimension 1 of a tensor of rank 2 or more (or
+    /// any dimension of an empty one) with an index outside it: the text of
+    /// PyTorch's fast path there.
+    IndicesOutOfData {
+        /// The first index outside, in the index's order.
+        id: i64,
+        /// The dimension's size.
+        axis_dim: usize,
+    },
+    /// `take` from an empty tensor with indices.
+    TakeFromEmpty,
+    /// `take_along_dim` along a dimension of size 0 with indices (PyTorch
+    /// takes the indices modulo the size).
+    ZeroDivision,
+    /// `gather` with an index of another rank than the input's.
+    GatherRank,
+    /// `gather` with an index larger than the input on a dimension it does
+    /// not gather along.
+    GatherSize {
+        /// The first such dimension.
+        dim: usize,
+        /// The index's sizes.
+        index: Vec<usize>,
+        /// The input's sizes.
+        input: Vec<usize>,
+        /// The gathered dimension.
+        gathered: usize,
+    },
+    /// `take_along_dim` with an index of another rank than the input's.
+    TakeAlongRank {
+        /// The input's rank.
+        input: usize,
+        /// The index's rank.
+        index: usize,
+    },
+    /// An index outside the dimension read along, in the words of the
+    /// operation that met it.
+    IndexOutOfBounds {
+        /// The operation.
+        op: IndexOp,
+        /// The index.
+        index: i64,
+        /// The dimension (for `take`: none, the tensor is flattened).
+        dim: usize,
+        /// The dimension's size (for `take`: the element count).
+        size: usize,
+    },
     /// An operation that does not take input of a kind of dtype:
     /// `max(dim)` of complex input, `argmax` of bool input.
     UnsupportedInput {
@@ -521,6 +585,19 @@ pub enum Error {
     },
     /// A shape mistake of a matrix product (PyTorch's texts).
     Matmul(MatmulError),
+}
+
+/// The operations that read by index tensors, for the texts of their errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexOp {
+    /// `gather`.
+    Gather,
+    /// `index_select`.
+    IndexSelect,
+    /// `take`.
+    Take,
+    /// `take_along_dim`.
+    TakeAlongDim,
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -706,6 +783,72 @@ impl fmt::Display for Error {
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
                 dtype.torch_name()
             ),
+            Error::IndexDType { op, dtype } => match op {
+                IndexOp::Gather => write!(f, "gather(): Expected dtype int32/int64 for index"),
+                IndexOp::IndexSelect => {
+                    write!(f, "index_select(): Expected dtype int32 or int64 for index")
+                }
+                IndexOp::Take => write!(
+                    f,
+                    "take(): Expected a long tensor for index, but got {}",
+                    dtype.torch_name()
+                ),
+                IndexOp::TakeAlongDim => write!(
+                    f,
+                    "torch.take_along_dim(): dtype of indices should be Long but got {}",
+                    dtype.torch_name()
+                ),
+            },
+            Error::IndexSelectRank => write!(f, "index_select(): Index is supposed to be a vector"),
+            Error::IndexToScalar { count } => write!(
+                f,
+                "index_select(): Index to scalar can have only 1 value, got {count} value(s)"
+            ),
+            Error::IndexSelectEmptyAxis => {
+                write!(
+                    f,
+                    "index_select(): self indexing axis dim should be positive"
+                )
+            }
+            Error::IndicesOutOfData { id, axis_dim } => write!(
+                f,
+                "INDICES element is out of DATA bounds, id={id} axis_dim={axis_dim}"
+            ),
+            Error::TakeFromEmpty => write!(f, "take(): tried to take from an empty tensor"),
+            Error::ZeroDivision => write!(f, "ZeroDivisionError"),
+            Error::GatherRank => write!(
+                f,
+                "Index tensor must have the same number of dimensions as input tensor"
+            ),
+            Error::GatherSize {
+                dim,
+                index,
+                input,
+                gathered,
+            } => write!(
+                f,
+                "Size does not match at dimension {dim} expected index {index:?} to be no larger than self {input:?} apart from dimension {gathered}"
+            ),
+            Error::TakeAlongRank { input, index } => write!(
+                f,
+                "torch.take_along_dim(): input and indices should have the same number of dimensions, but got {input} dimensions for input, and {index} dimensions for indices"
+            ),
+            Error::IndexOutOfBounds {
+                op,
+                index,
+                dim,
+                size,
+            } => match op {
+                IndexOp::Gather | IndexOp::TakeAlongDim => write!(
+                    f,
+                    "index {index} is out of bounds for dimension {dim} with size {size}"
+                ),
+                IndexOp::IndexSelect => write!(f, "index out of range in self"),
+                IndexOp::Take => write!(
+                    f,
+                    "out of range: tried to access index {index} on a tensor of {size} elements."
+                ),
+            },
             Error::UnsupportedInput { op, kind } => {
                 write!(f, "{op}(): does not support {kind} input")
             }

@@ -25,6 +25,7 @@ pub mod concat;
 pub mod convert;
 pub mod expand;
 pub mod functions;
+pub mod indexing;
 pub mod math;
 pub mod matmul;
 pub mod op_codes;

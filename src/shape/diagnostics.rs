@@ -91,3 +91,10 @@ shaped_macros::size_mismatch_diagnostic! {
     label: "these shapes cannot be multiplied: size {a} vs size {b}",
     note: "in `a.matmul(&b)`, a's last dimension must equal b's second-to-last dimension (its only one if b is 1-d)",
 }
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: GatherIndexTooLarge,
+    message: "cannot gather: the index's size {a} is larger than the input's size {b} at dimension {i}",
+    label: "the index has size {a} where the input has {b} (dimension {i})",
+    note: "`gather` reads along one dimension; on every other the index may be no larger than the input",
+}

@@ -35,6 +35,7 @@ pub mod diagnostics;
 pub mod digits;
 mod dim;
 pub mod dynamic;
+pub mod index;
 pub mod list;
 mod matmul;
 pub mod reduce;

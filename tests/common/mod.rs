@@ -303,3 +303,24 @@ pub fn no_panic<R>(f: impl FnOnce() -> Result<R, shaped::Error>) -> Result<R, St
         Err(message) => Err(format!("panicked: {message}")),
     }
 }
+
+// ---------------------------------------------------------------------------
+// Fixture values
+// ---------------------------------------------------------------------------
+
+/// A fixture's number: JSON numbers, bools as 0 and 1, and the texts
+/// `"nan"`, `"inf"` and `"-inf"` the fixtures write for floats that are not
+/// finite.
+pub fn number(v: &serde_json::Value) -> f64 {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => match s.as_str() {
+            "nan" => f64::NAN,
+            "inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            _ => panic!("bad number {s}"),
+        },
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        _ => v.as_f64().expect("a number"),
+    }
+}

@@ -11,6 +11,7 @@
 mod buffer;
 pub mod elementwise;
 pub mod engine;
+mod indexing;
 pub mod matmul;
 mod parallel;
 pub mod precompiled;

@@ -1,0 +1,265 @@
+//! Property tests of indexing by tensors: the dynamic API against a plain
+//! reference (random shapes with sizes 0 to 5, permuted views, random
+//! indices in and out of range), large operations (the engine's threads and
+//! `index_select`'s block copies) against the reference, and the static
+//! forms against the dynamic ones.
+//!
+//! The reference knows nothing of the library: a shape is a `Vec<usize>`,
+//! elements are a row-major `Vec`, and an index reads by coordinates.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use shaped::prelude::*;
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        max_shrink_iters: 400,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Row-major coordinates of position `flat` in `sizes`.
+fn coords(mut flat: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut c = vec![0; sizes.len()];
+    for d in (0..sizes.len()).rev() {
+        c[d] = flat % sizes[d];
+        flat /= sizes[d];
+    }
+    c
+}
+
+/// The row-major position of coordinates `c` in `sizes`.
+fn position(c: &[usize], sizes: &[usize]) -> usize {
+    c.iter().zip(sizes).fold(0, |p, (&k, &n)| p * n + k)
+}
+
+/// PyTorch's `gather` by coordinates: `None` for an index outside.
+fn reference_gather(
+    x: &[i64],
+    sizes: &[usize],
+    dim: usize,
+    idx: &[i64],
+    idx_sizes: &[usize],
+) -> Option<Vec<i64>> {
+    (0..idx.len())
+        .map(|flat| {
+            let mut c = coords(flat, idx_sizes);
+            let i = usize::try_from(idx[flat])
+                .ok()
+                .filter(|&i| i < sizes[dim])?;
+            c[dim] = i;
+            Some(x[position(&c, sizes)])
+        })
+        .collect()
+}
+
+/// A shape of rank 1 to 3, values, a permutation to view them through, a
+/// dim, and index values (some outside, some negative).
+fn case() -> impl Strategy<Value = (Vec<usize>, Vec<usize>, usize, Vec<usize>, Vec<i64>)> {
+    vec(1usize..=5, 1..=3).prop_flat_map(|sizes| {
+        let rank = sizes.len();
+        let longest = *sizes.iter().max().unwrap() as i64;
+        (
+            Just(sizes.clone()),
+            Just((0..rank).collect::<Vec<_>>()).prop_shuffle(),
+            0..rank,
+            vec(0usize..=4, rank),
+            vec(-1..longest + 1, 0..=60),
+        )
+    })
+}
+
+/// Values `0, 1, ...` stored in `perm`'s order of `sizes`' dimensions,
+/// and the inverse permutation that views them with `sizes`.
+fn stored(sizes: &[usize], perm: &[usize]) -> (DynTensor<i64>, Vec<isize>) {
+    let stored: Vec<usize> = perm.iter().map(|&p| sizes[p]).collect();
+    let numel: usize = sizes.iter().product();
+    let base = DynTensor::<i64>::from_vec((0..numel as i64).collect(), &stored).unwrap();
+    let mut inverse = vec![0isize; perm.len()];
+    for (k, &p) in perm.iter().enumerate() {
+        inverse[p] = k as isize;
+    }
+    (base, inverse)
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    /// `gather`, `index_select`, `take` and `take_along_dim` on permuted
+    /// inputs against the reference, errors included.
+    #[test]
+    fn indexing_matches_the_reference((sizes, perm, dim, lens, raw) in case()) {
+        let (base, inverse) = stored(&sizes, &perm);
+        // A permuted view, read through its strides; its row-major values.
+        let view = base.permute(&inverse).unwrap();
+        prop_assert_eq!(view.shape(), &sizes[..]);
+        let values = view.to_owned().to_vec();
+        let rank = sizes.len();
+
+        // gather: an index no larger than the input off `dim`.
+        let idx_sizes: Vec<usize> = (0..rank)
+            .map(|d| if d == dim { lens[d] } else { lens[d].min(sizes[d]) })
+            .collect();
+        let n: usize = idx_sizes.iter().product();
+        let idx_values: Vec<i64> = (0..n).map(|k| raw.get(k).copied().unwrap_or(0)).collect();
+        let idx = DynTensor::<i64>::from_vec(idx_values.clone(), &idx_sizes).unwrap();
+        let got = view.gather(dim as isize, &idx);
+        match reference_gather(&values, &sizes, dim, &idx_values, &idx_sizes) {
+            Some(want) => {
+                let got = got.unwrap();
+                prop_assert_eq!(got.shape(), &idx_sizes[..]);
+                prop_assert_eq!(got.to_vec(), want);
+            }
+            None => prop_assert!(got.unwrap_err().to_string().contains("is out of bounds for dimension")),
+        }
+
+        // index_select: a vector of the first `lens[dim]` raw values.
+        let picks: Vec<i64> = raw.iter().copied().take(lens[dim]).collect();
+        let vector = DynTensor::<i64>::from_vec(picks.clone(), &[picks.len()]).unwrap();
+        let got = view.index_select(dim as isize, &vector);
+        let mut out_sizes = sizes.clone();
+        out_sizes[dim] = picks.len();
+        let expanded: Vec<i64> = (0..out_sizes.iter().product::<usize>())
+            .map(|flat| picks[coords(flat, &out_sizes)[dim]])
+            .collect();
+        match reference_gather(&values, &sizes, dim, &expanded, &out_sizes) {
+            Some(want) => prop_assert_eq!(got.unwrap().to_vec(), want),
+            None => prop_assert!(got.is_err()),
+        }
+
+        // take: negative indices count from the end.
+        let numel = values.len() as i64;
+        let got = view.take(&vector);
+        let want: Option<Vec<i64>> = picks
+            .iter()
+            .map(|&i| {
+                let at = if i < 0 { i + numel } else { i };
+                (0..numel).contains(&at).then(|| values[at as usize])
+            })
+            .collect();
+        match want {
+            Some(want) => prop_assert_eq!(got.unwrap().to_vec(), want),
+            None => prop_assert!(got.is_err()),
+        }
+
+        // take_along_dim: every index modulo the size; the index broadcasts
+        // (size 1 off `dim` where `lens` says 0 or 1).
+        let size = sizes[dim] as i64;
+        let t_sizes: Vec<usize> = (0..rank)
+            .map(|d| if d == dim { lens[d] } else if lens[d] <= 1 { 1 } else { sizes[d] })
+            .collect();
+        let t_n: usize = t_sizes.iter().product();
+        let t_values: Vec<i64> = (0..t_n).map(|k| raw.get(k).copied().unwrap_or(0)).collect();
+        let t_idx = DynTensor::<i64>::from_vec(t_values.clone(), &t_sizes).unwrap();
+        let out_sizes: Vec<usize> = (0..rank).map(|d| if d == dim { lens[d] } else { sizes[d] }).collect();
+        let wrapped: Vec<i64> = (0..out_sizes.iter().product::<usize>())
+            .map(|flat| {
+                let c: Vec<usize> = coords(flat, &out_sizes)
+                    .iter()
+                    .zip(&t_sizes)
+                    .map(|(&k, &n)| if n == 1 { 0 } else { k })
+                    .collect();
+                t_values[position(&c, &t_sizes)].rem_euclid(size)
+            })
+            .collect();
+        let got = view.take_along_dim(&t_idx, Some(dim as isize)).unwrap();
+        prop_assert_eq!(got.shape(), &out_sizes[..]);
+        let want = reference_gather(&values, &sizes, dim, &wrapped, &out_sizes).unwrap();
+        prop_assert_eq!(got.to_vec(), want);
+    }
+}
+
+/// Large operations split across threads and copied in blocks, against the
+/// reference: `index_select` of rows (block copies) and of columns, and
+/// `gather` along each dim of a transposed input.
+#[test]
+fn large_operations_match_the_reference() {
+    let (rows, cols) = (700, 300);
+    let x = DynTensor::<i64>::from_vec((0..(rows * cols) as i64).collect(), &[rows, cols]).unwrap();
+    let values = x.to_vec();
+    let picks: Vec<i64> = (0..1000).map(|k| (k * 7919) % rows as i64).collect();
+    let idx = DynTensor::<i64>::from_vec(picks.clone(), &[1000]).unwrap();
+    let got = x.index_select(0, &idx).unwrap().to_vec();
+    for (r, &p) in picks.iter().enumerate() {
+        assert_eq!(
+            got[r * cols..(r + 1) * cols],
+            values[p as usize * cols..(p as usize + 1) * cols]
+        );
+    }
+    let cols_picked: Vec<i64> = picks.iter().map(|p| p % cols as i64).collect();
+    let idx = DynTensor::<i64>::from_vec(cols_picked.clone(), &[1000]).unwrap();
+    let got = x.index_select(1, &idx).unwrap().to_vec();
+    for r in 0..rows {
+        for (c, &p) in cols_picked.iter().enumerate() {
+            assert_eq!(got[r * 1000 + c], values[r * cols + p as usize]);
+        }
+    }
+    let xt = x.t().unwrap();
+    let xt_values = xt.to_owned().to_vec();
+    let shape = [cols, rows];
+    for dim in 0..2 {
+        let n = cols * rows;
+        let raw: Vec<i64> = (0..n as i64)
+            .map(|k| (k * 31) % shape[dim] as i64)
+            .collect();
+        let idx = DynTensor::<i64>::from_vec(raw.clone(), &shape).unwrap();
+        let got = xt.gather(dim as isize, &idx).unwrap().to_vec();
+        let want = reference_gather(&xt_values, &shape, dim, &raw, &shape).unwrap();
+        assert_eq!(got, want, "gather along {dim}");
+    }
+    // A bad index far into a large operation is found, whichever thread
+    // meets it, and the first in row-major order is reported.
+    let mut raw = vec![0i64; rows * cols];
+    raw[rows * cols - 5] = -3;
+    raw[rows * cols - 1] = 999;
+    let idx = DynTensor::<i64>::from_vec(raw, &[rows, cols]).unwrap();
+    assert_eq!(
+        x.gather(1, &idx).unwrap_err().to_string(),
+        "index -3 is out of bounds for dimension 1 with size 300"
+    );
+}
+
+/// The static forms give the dynamic forms' results.
+#[test]
+fn static_forms_match_the_dynamic_ones() {
+    let x = Tensor::<f32, shape![4, 3]>::from_vec((0..12).map(|v| v as f32).collect()).unwrap();
+    let dx = x.clone().into_dyn();
+    let rows = Tensor::<i32, shape![5]>::from_vec(vec![3, 0, 0, 2, 1]).unwrap();
+    let selected: Tensor<f32, shape![5, 3]> = x.index_select::<0>(&rows);
+    assert_eq!(
+        selected.to_vec(),
+        dx.index_select(0, &rows).unwrap().to_vec()
+    );
+    let one = Tensor::<i64, shape![]>::from_vec(vec![2]).unwrap();
+    let column: Tensor<f32, shape![4, 1]> = x.index_select::<1>(&one);
+    assert_eq!(column.to_vec(), [2.0, 5.0, 8.0, 11.0]);
+
+    let idx = Tensor::<i64, shape![2, 5]>::from_vec(vec![0, 1, 2, 2, 1, 3, 3, 0, 1, 2]).unwrap();
+    let along_rows: Tensor<f32, shape![2, 3]> = x.gather::<0>(&idx.narrow::<1, 3>(0));
+    assert_eq!(
+        along_rows.to_vec(),
+        dx.gather(0, &idx.narrow::<1, 3>(0)).unwrap().to_vec()
+    );
+    let wide: Tensor<f32, shape![2, 5]> = x.gather::<1>(&idx.clamp(0, 2));
+    assert_eq!(
+        wide.to_vec(),
+        dx.gather(1, &idx.clamp(0, 2)).unwrap().to_vec()
+    );
+    assert_eq!(
+        x.try_gather::<1>(&idx).unwrap_err().to_string(),
+        "index 3 is out of bounds for dimension 1 with size 3"
+    );
+
+    let flat = Tensor::<i64, shape![2, 2]>::from_vec(vec![-1, 0, 11, -12]).unwrap();
+    let taken: Tensor<f32, shape![2, 2]> = x.take(&flat);
+    assert_eq!(taken.to_vec(), dx.take(&flat).unwrap().to_vec());
+
+    let per_row = Tensor::<i64, shape![1, 2]>::from_vec(vec![2, -1]).unwrap();
+    let along: Tensor<f32, shape![4, 2]> = x.take_along_dim::<1>(&per_row);
+    assert_eq!(
+        along.to_vec(),
+        dx.take_along_dim(&per_row, Some(1)).unwrap().to_vec()
+    );
+    assert_eq!(along.to_vec(), [2.0, 2.0, 5.0, 5.0, 8.0, 8.0, 11.0, 11.0]);
+}
