@@ -31,26 +31,29 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 5] = [
+const UNITS: [(&str, &[&str]); 6] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
     ("select", &["elementwise.cuh", "math.cuh", "select.cuh"]),
     ("matmul", &["elementwise.cuh", "math.cuh", "matmul.cuh"]),
+    ("indexing", &["elementwise.cuh", "math.cuh", "indexing.cuh"]),
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 12] = [
+const SOURCES: [&str; 14] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
     "select.cuh",
     "matmul.cuh",
+    "indexing.cuh",
     "elementwise.cu",
     "math.cu",
     "reduce.cu",
     "select.cu",
     "matmul.cu",
+    "indexing.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];

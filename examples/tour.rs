@@ -385,6 +385,31 @@ fn operations() {
         compile_error(include_str!("../ui-tests/fail/cat_size_mismatch.stderr"))
     );
 
+    section("Indexing by tensors: gather and index_select, shapes computed");
+    let scores = Tensor::<f32, shape![3, 4]>::from_vec(vec![
+        0.1, 0.7, 0.2, 0.0, 0.5, 0.1, 0.1, 0.3, 0.0, 0.2, 0.2, 0.6,
+    ])
+    .expect("12 elements");
+    let labels = Tensor::<i64, shape![3, 1]>::from_vec(vec![1, 0, 3]).expect("3 labels");
+    let picked: Tensor<f32, shape![3, 1]> = scores.gather::<1>(&labels);
+    println!(
+        "each row's score at its label (gather along 1): {:?}",
+        picked.to_vec()
+    );
+    let rows = Tensor::<i32, shape![2]>::from_vec(vec![2, 0]).expect("2 rows");
+    let chosen: Tensor<f32, shape![2, 4]> = scores.index_select::<0>(&rows);
+    println!(
+        "rows 2 and 0 (index_select along 0):
+{chosen}"
+    );
+    println!(
+        "a (3, 5) index cannot gather along 0 of a (3, 4):
+  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/gather_index_too_large.stderr"
+        ))
+    );
+
     section("Elementwise math, with PyTorch's result types");
     let ints = Tensor::<i64, shape![3]>::from_vec(vec![1, 4, 9]).expect("3 elements");
     let roots: Tensor<f32, shape![3]> = ints.sqrt();

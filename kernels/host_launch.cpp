@@ -6,6 +6,7 @@
 #include "reduce.cu"
 #include "select.cu"
 #include "matmul.cu"
+#include "indexing.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -68,6 +69,33 @@ int run_sequential(const Entry<A> (&table)[N], const char* name, unsigned grid, 
 extern "C" int shaped_host_launch(const char* name, unsigned grid, unsigned block,
                                   const shaped::Args* args) {
     return run_sequential(KERNELS, name, grid, block, args);
+}
+
+namespace {
+#define SHAPED_GATHER_ENTRIES(name, T, numeric) {"shaped_gather_" #name, shaped_gather_##name},
+const Entry<shaped::GatherArgs> GATHER_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_GATHER_ENTRIES)};
+#undef SHAPED_GATHER_ENTRIES
+}  // namespace
+
+// Runs gather kernel `name` (see run_sequential).
+extern "C" int shaped_host_gather_launch(const char* name, unsigned grid, unsigned block,
+                                         const shaped::GatherArgs* args) {
+    return run_sequential(GATHER_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::GatherArgs` as this compiler sees it: size, then
+// the offsets of sizes, out, src, index, dim_stride, fault, rank and
+// index_dtype.
+extern "C" void shaped_host_gather_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::GatherArgs);
+    out[1] = offsetof(shaped::GatherArgs, sizes);
+    out[2] = offsetof(shaped::GatherArgs, out);
+    out[3] = offsetof(shaped::GatherArgs, src);
+    out[4] = offsetof(shaped::GatherArgs, index);
+    out[5] = offsetof(shaped::GatherArgs, dim_stride);
+    out[6] = offsetof(shaped::GatherArgs, fault);
+    out[7] = offsetof(shaped::GatherArgs, rank);
+    out[8] = offsetof(shaped::GatherArgs, index_dtype);
 }
 
 // Runs `where` kernel `name` (see run_sequential).

@@ -21,6 +21,14 @@
 extern "C" void shaped_host_syncthreads(void);
 #define __syncthreads() shaped_host_syncthreads()
 
+// The threads of a launch run one after the other: an atomic is a plain
+// read-modify-write.
+inline unsigned long long atomicMin(unsigned long long* at, unsigned long long v) {
+    unsigned long long old = *at;
+    if (v < old) *at = v;
+    return old;
+}
+
 struct shaped_dim3 { unsigned x, y, z; };
 extern thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;
 

@@ -1273,6 +1273,100 @@ macro_rules! products_of {
     }};
 }
 
+/// `index_select`, `gather`, `take` and `take_along_dim` on the device
+/// give the CPU's results and errors: typed and dynamic forms, int64 and
+/// int32 indices, a transposed source, a stretched index, bad indices (the
+/// error names the first in row-major order, and the device goes on
+/// working), an empty source checked for its indices, and a large gather.
+#[test]
+fn indexing_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("indexing_on_the_device") else {
+        return Ok(());
+    };
+    let x = DynTensor::<f32>::from_vec(values(60, 1), &[5, 12])?;
+    let g = x.to_device(&gpu)?;
+    let (xt, gt) = (x.t()?, g.t()?);
+    let rows = DynTensor::<i64>::from_vec(vec![4, 0, 2, 2, 3], &[5])?;
+    let cols = DynTensor::<i32>::from_vec(vec![11, 0, 5], &[3])?;
+    let (grows, gcols) = (rows.to_device(&gpu)?, cols.to_device(&gpu)?);
+    for dim in [0, -1] {
+        let want = x.index_select(dim, &rows.narrow(0, 0, 5)?)?;
+        let got = g.index_select(dim, &grows.narrow(0, 0, 5)?)?;
+        assert_eq!(got.to_cpu()?.to_vec(), want.to_vec(), "index_select({dim})");
+    }
+    assert_eq!(
+        gt.index_select(1, &gcols)?.to_cpu()?.to_vec(),
+        xt.index_select(1, &cols)?.to_vec()
+    );
+    let idx = DynTensor::<i64>::from_vec((0..24).map(|k| (k * 7) % 12).collect(), &[4, 6])?;
+    let gidx = idx.to_device(&gpu)?;
+    assert_eq!(
+        g.gather(1, &gidx)?.to_cpu()?.to_vec(),
+        x.gather(1, &idx)?.to_vec()
+    );
+    let flat = DynTensor::<i64>::from_vec(vec![-1, 0, 59, -60, 7], &[5])?;
+    let gflat = flat.to_device(&gpu)?;
+    assert_eq!(
+        gt.take(&gflat)?.to_cpu()?.to_vec(),
+        xt.take(&flat)?.to_vec()
+    );
+    let along = DynTensor::<i64>::from_vec(vec![-1, 13, i64::MIN], &[1, 3])?;
+    let galong = along.to_device(&gpu)?;
+    assert_eq!(
+        g.take_along_dim(&galong, Some(1))?.to_cpu()?.to_vec(),
+        x.take_along_dim(&along, Some(1))?.to_vec()
+    );
+    // Bad indices: the same text, and the device still works.
+    let bad = DynTensor::<i64>::from_vec(vec![0, 3, 12, -1, 99, 0], &[2, 3])?;
+    let gbad = bad.to_device(&gpu)?;
+    let want = x.gather(1, &bad).unwrap_err().to_string();
+    assert_eq!(
+        g.gather(1, &gbad).err().map(|e| e.to_string()),
+        Some(want.clone())
+    );
+    assert_eq!(
+        want,
+        "index 12 is out of bounds for dimension 1 with size 12"
+    );
+    assert_eq!(
+        g.index_select(0, &gbad.view(&[-1])?)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        x.index_select(0, &bad.view(&[-1])?)
+            .unwrap_err()
+            .to_string()
+    );
+    let empty = DynTensor::<f32>::zeros(&[0, 4]).to_device(&gpu)?;
+    let four = DynTensor::<i64>::from_vec(vec![1, 4], &[2])?.to_device(&gpu)?;
+    assert_eq!(
+        empty
+            .index_select(1, &four)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        "INDICES element is out of DATA bounds, id=4 axis_dim=4"
+    );
+    // Typed forms, and a gather large enough for many blocks.
+    let s = Tensor::<f32, shape![256, 512]>::from_vec(values(256 * 512, 3))?;
+    let si = Tensor::<i64, shape![256, 512]>::from_vec(
+        (0..256 * 512).map(|k| (k * 31) % 512).collect(),
+    )?;
+    let (gs, gsi) = (s.to_device(&gpu)?, si.to_device(&gpu)?);
+    assert_eq!(
+        gs.gather::<1>(&gsi).to_cpu()?.to_vec(),
+        s.gather::<1>(&si).to_vec()
+    );
+    assert_eq!(
+        gs.index_select::<0>(&gsi.select::<0>(0).narrow::<0, 100>(0))
+            .to_cpu()?
+            .to_vec(),
+        s.index_select::<0>(&si.select::<0>(0).narrow::<0, 100>(0))
+            .to_vec()
+    );
+    Ok(())
+}
+
 #[test]
 fn matmul_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("matmul_on_the_device") else {

@@ -14,8 +14,9 @@ debug builds, where an unchanged crate mostly relinks).
 
     python3 scripts/bench/compile_time.py [--ops 200] [--runs 3] [--release] [--only KIND]
 
-`--only add|matmul|sum|transpose|cat` writes 200 operations of one kind, to
-see what each kind costs.
+`--only add|matmul|sum|transpose|cat|gather` writes 200 operations of one
+kind, to see what each kind costs (the op families added after the first
+five are measured this way only, so that the default mix stays comparable).
 
 `--dependencies` measures what a new user meets instead: each program built
 from nothing, its dependencies included (a fresh target directory, as after
@@ -45,10 +46,25 @@ def sizes(rng, count):
 
 
 KINDS = ["add", "matmul", "sum", "transpose", "cat"]
+# The op families added since: each measured alone with `--only`, so that
+# the default mix stays the program the history in docs/performance.md
+# measured.
+EXTRA_KINDS = ["gather"]
 
 
 def op_pair(i, rng, only=None):
     """The `i`-th operation as (shaped statement, ndarray statement)."""
+    if only == "gather":  # (m, n) gathered along 1 by an (m, k) index
+        m, n, k = sizes(rng, 3)
+        return (
+            f"let a = Tensor::<f32, shape![{m}, {n}]>::ones();\n"
+            f"    let i = Tensor::<i64, shape![{m}, {k}]>::zeros();\n"
+            f"    let c = a.gather::<1>(&i);\n    acc += c[[0, 0]];",
+            f"let a = Array2::<f32>::ones(({m}, {n}));\n"
+            f"    let i = Array2::<i64>::zeros(({m}, {k}));\n"
+            f"    let c = Array2::from_shape_fn(({m}, {k}), |(r, j)| a[[r, i[[r, j]] as usize]]);\n"
+            f"    acc += c[[0, 0]];",
+        )
     kind = KINDS.index(only) if only else i % 5
     if kind == 0:  # (m, 1, k) + (n, k) broadcast to (m, n, k)
         m, n, k = sizes(rng, 3)
@@ -168,7 +184,7 @@ def main():
     parser.add_argument("--ops", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--release", action="store_true")
-    parser.add_argument("--only", choices=KINDS, help="operations of this kind only")
+    parser.add_argument("--only", choices=KINDS + EXTRA_KINDS, help="operations of this kind only")
     parser.add_argument("--dependencies", action="store_true",
                         help="build each program and its dependencies from nothing, once")
     parser.add_argument("--features", default="",

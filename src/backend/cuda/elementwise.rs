@@ -46,7 +46,7 @@ fn run(
 }
 
 /// A new contiguous buffer of `sizes` on `device`, and its strides.
-fn output<U: Element>(
+pub(super) fn output<U: Element>(
     device: usize,
     sizes: &[usize],
 ) -> Result<(CudaBuffer<U>, Vec<usize>), Error> {

@@ -13,6 +13,8 @@ mod elementwise;
 #[cfg(test)]
 mod host_conversion_tests;
 #[cfg(test)]
+mod host_indexing_tests;
+#[cfg(test)]
 mod host_math_tests;
 #[cfg(test)]
 mod host_matmul_tests;
@@ -22,6 +24,7 @@ mod host_reduce_tests;
 mod host_select_tests;
 #[cfg(test)]
 mod host_tests;
+mod indexing;
 pub(crate) mod launch;
 mod matmul;
 mod mixed;
@@ -49,23 +52,26 @@ use std::sync::{Mutex, OnceLock};
 /// `build.rs` from one source file each: `kernels/elementwise.cu` (every
 /// elementwise family but math), `kernels/math.cu` (the `shaped_math_*`
 /// kernels), `kernels/reduce.cu` (`shaped_reduce_*`) and `kernels/select.cu`
-/// (`shaped_where_*`) and `kernels/matmul.cu` (`shaped_matmul_*`), compiled
-/// apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 5] = [
+/// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
+/// `kernels/indexing.cu` (`shaped_gather_*`), compiled apart so that the
+/// builds run in parallel.
+static FATBINS: [&[u8]; 6] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/select.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/matmul.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/indexing.fatbin")),
 ];
 
 /// The kernels' name prefixes, in the order of [`FATBINS`] after the first
 /// (which holds every other kernel).
-const MODULE_PREFIXES: [&str; 4] = [
+const MODULE_PREFIXES: [&str; 5] = [
     "shaped_math_",
     "shaped_reduce_",
     "shaped_where_",
     "shaped_matmul_",
+    "shaped_gather_",
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.

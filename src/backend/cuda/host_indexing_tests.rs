@@ -1,0 +1,288 @@
+//! The gather kernels (`kernels/indexing.cuh`) compiled for the host,
+//! against the CPU backend's `gather`: the layouts `index_select`, `gather`,
+//! `take` and `take_along_dim` give the kernel (rows and columns, a
+//! transposed source, offsets, a stretched index), with int64 and int32
+//! indices and every wrap, including indices outside: the kernel must
+//! report the first bad position in row-major order, as the CPU does, and
+//! `check_indices`' mode must write nothing.
+
+use super::host_tests::{Sample, contiguous, data};
+use super::indexing::{GatherArgs, GatherOperands, plan_gather};
+use super::launch::Operand;
+use crate::backend::cpu::CpuPtr;
+use crate::backend::{Cpu, GatherFault, GatherSource, IndexWrap, Indexing, StridedRef};
+use crate::dtype::IndexElement;
+use core::ffi::c_char;
+use core::mem::offset_of;
+use half::{bf16, f16};
+use num_complex::Complex;
+use std::ffi::CString;
+
+// SAFETY: these are the C++ functions of kernels/host_launch.cpp, with the
+// same signatures; build.rs links that library with the `cuda` feature.
+unsafe extern "C" {
+    fn shaped_host_gather_launch(
+        name: *const c_char,
+        grid: u32,
+        block: u32,
+        args: *const GatherArgs,
+    ) -> i32;
+    fn shaped_host_gather_args_layout(out: *mut u64);
+}
+
+#[test]
+fn gather_args_layout_matches_the_kernels() {
+    let mut c = [0u64; 9];
+    // SAFETY: the function writes 9 values.
+    unsafe { shaped_host_gather_args_layout(c.as_mut_ptr()) };
+    let rust = [
+        size_of::<GatherArgs>(),
+        offset_of!(GatherArgs, sizes),
+        offset_of!(GatherArgs, out),
+        offset_of!(GatherArgs, src),
+        offset_of!(GatherArgs, index),
+        offset_of!(GatherArgs, dim_stride),
+        offset_of!(GatherArgs, fault),
+        offset_of!(GatherArgs, rank),
+        offset_of!(GatherArgs, index_dtype),
+    ];
+    assert_eq!(c.map(|x| x as usize), rust);
+}
+
+/// One gather as the front-end hands it to a device: the output's sizes,
+/// the source's strides over them (0 along the gathered dimension), its
+/// offset, the gathered dimension's stride and length, the index's values,
+/// strides over the sizes and offset, and the wrap.
+struct Case {
+    sizes: &'static [usize],
+    src_len: usize,
+    src_strides: &'static [usize],
+    src_offset: usize,
+    dim_stride: usize,
+    dim_len: usize,
+    index: &'static [i64],
+    index_strides: &'static [usize],
+    index_offset: usize,
+    wrap: IndexWrap,
+}
+
+const CASES: &[Case] = &[
+    // index_select of rows 4, 0, 2, 2 of a (5, 3) matrix.
+    Case {
+        sizes: &[4, 3],
+        src_len: 15,
+        src_strides: &[0, 1],
+        src_offset: 0,
+        dim_stride: 3,
+        dim_len: 5,
+        index: &[4, 0, 2, 2],
+        index_strides: &[1, 0],
+        index_offset: 0,
+        wrap: IndexWrap::Never,
+    },
+    // index_select of columns of a transposed (3, 5) view at an offset.
+    Case {
+        sizes: &[3, 4],
+        src_len: 17,
+        src_strides: &[1, 0],
+        src_offset: 2,
+        dim_stride: 3,
+        dim_len: 5,
+        index: &[0, 4, 1, 3],
+        index_strides: &[0, 1],
+        index_offset: 0,
+        wrap: IndexWrap::Never,
+    },
+    // gather along dim 1 of a (3, 4) matrix with a (3, 2) index at an offset.
+    Case {
+        sizes: &[3, 2],
+        src_len: 12,
+        src_strides: &[4, 0],
+        src_offset: 0,
+        dim_stride: 1,
+        dim_len: 4,
+        index: &[9, 3, 0, 1, 1, 2, 3],
+        index_strides: &[2, 1],
+        index_offset: 1,
+        wrap: IndexWrap::Never,
+    },
+    // take: a (2, 3) index into 12 elements, from the end too.
+    Case {
+        sizes: &[2, 3],
+        src_len: 12,
+        src_strides: &[0, 0],
+        src_offset: 0,
+        dim_stride: 1,
+        dim_len: 12,
+        index: &[-1, 0, 11, -12, 5, 6],
+        index_strides: &[3, 1],
+        index_offset: 0,
+        wrap: IndexWrap::FromEnd,
+    },
+    // take_along_dim: a (1, 3) index stretched over 4 rows, modulo 5.
+    Case {
+        sizes: &[4, 3],
+        src_len: 20,
+        src_strides: &[5, 0],
+        src_offset: 0,
+        dim_stride: 1,
+        dim_len: 5,
+        index: &[-1, 7, i64::MIN],
+        index_strides: &[0, 1],
+        index_offset: 0,
+        wrap: IndexWrap::Modulo,
+    },
+    // Bad indices: the first in row-major order is reported (position 2,
+    // the value -1), not the later 7 nor the larger one before it in memory.
+    Case {
+        sizes: &[2, 3],
+        src_len: 6,
+        src_strides: &[3, 0],
+        src_offset: 0,
+        dim_stride: 1,
+        dim_len: 3,
+        index: &[0, 1, -1, 7, 2, 0],
+        index_strides: &[3, 1],
+        index_offset: 0,
+        wrap: IndexWrap::Never,
+    },
+    Case {
+        sizes: &[2, 3],
+        src_len: 6,
+        src_strides: &[3, 0],
+        src_offset: 0,
+        dim_stride: 1,
+        dim_len: 3,
+        index: &[0, -5, 1, 2, i64::MAX, 0],
+        index_strides: &[1, 2],
+        index_offset: 0,
+        wrap: IndexWrap::FromEnd,
+    },
+];
+
+/// The case on the CPU backend.
+fn on_cpu<T: Sample, I: IndexElement>(
+    c: &Case,
+    src: &mut [T],
+    index: &mut [I],
+) -> Result<Vec<T>, GatherFault> {
+    let source = GatherSource {
+        elements: StridedRef {
+            ptr: CpuPtr::from_mut(src),
+            sizes: c.sizes,
+            strides: c.src_strides,
+            offset: c.src_offset,
+        },
+        dim_stride: c.dim_stride,
+        dim_len: c.dim_len,
+    };
+    let index = StridedRef {
+        ptr: CpuPtr::from_mut(index),
+        sizes: c.sizes,
+        strides: c.index_strides,
+        offset: c.index_offset,
+    };
+    Cpu::gather(c.sizes, source, index, c.wrap).map(|b| b.as_slice().to_vec())
+}
+
+/// The case on the host kernels, into `out` (or checking only): the bad
+/// index first met in row-major order, if any.
+fn on_host<T: Sample, I: IndexElement>(
+    c: &Case,
+    src: &[T],
+    index: &[I],
+    out: Option<&mut [T]>,
+) -> Option<i64> {
+    let mut fault = u64::MAX;
+    let out_strides = contiguous(c.sizes);
+    let x = GatherOperands {
+        element: T::DTYPE,
+        out: out.map(|o| Operand {
+            addr: o.as_mut_ptr() as u64,
+            offset: 0,
+            strides: &out_strides,
+        }),
+        src: Operand {
+            addr: src.as_ptr() as u64,
+            offset: c.src_offset,
+            strides: c.src_strides,
+        },
+        dim_stride: c.dim_stride,
+        dim_len: c.dim_len,
+        index: (
+            I::DTYPE,
+            Operand {
+                addr: index.as_ptr() as u64,
+                offset: c.index_offset,
+                strides: c.index_strides,
+            },
+        ),
+        wrap: c.wrap,
+        fault: &mut fault as *mut u64 as u64,
+    };
+    let launch = plan_gather(c.sizes, x).unwrap().expect("elements");
+    let name = CString::new(launch.kernel.as_str()).unwrap();
+    // At most 2 blocks of 4 threads: the grid-stride loop goes round.
+    let grid = launch.grid(4, 2);
+    // SAFETY: `name` is a C string; the arguments mirror the kernel's
+    // (`gather_args_layout_matches_the_kernels`); the source and index hold
+    // every index of their layouts, the output `numel` elements, and the
+    // fault word is a live `u64`.
+    let status = unsafe { shaped_host_gather_launch(name.as_ptr(), grid, 4, &launch.args) };
+    assert_eq!(status, 0, "{} ran on the host", launch.kernel);
+    (fault != u64::MAX).then(|| index[launch.index_at(fault)].to_index())
+}
+
+fn check<T: Sample, I: IndexElement + TryFrom<i64>>() {
+    for (k, c) in CASES.iter().enumerate() {
+        let Ok(mut index) = c
+            .index
+            .iter()
+            .map(|&v| I::try_from(v))
+            .collect::<Result<Vec<I>, _>>()
+        else {
+            continue;
+        };
+        let mut src = data::<T>(c.src_len, 3);
+        let want = on_cpu(c, &mut src, &mut index);
+        let numel: usize = c.sizes.iter().product();
+        let mut got = vec![T::ONE; numel];
+        let fault = on_host(c, &src, &index, Some(&mut got));
+        match want {
+            Ok(want) => {
+                assert_eq!(fault, None, "case {k}: {:?}", T::DTYPE);
+                #[allow(clippy::eq_op)]
+                let same = got
+                    .iter()
+                    .zip(&want)
+                    .all(|(x, y)| x == y || (x != x && y != y));
+                assert!(
+                    same,
+                    "case {k} of {:?}: host {got:?}, CPU {want:?}",
+                    T::DTYPE
+                );
+            }
+            Err(GatherFault::Index(bad)) => assert_eq!(fault, Some(bad), "case {k}"),
+            Err(e) => panic!("case {k}: {e:?}"),
+        }
+        // Checking only: the same verdict, and nothing written.
+        let checked = on_host::<T, I>(c, &src, &index, None);
+        assert_eq!(checked, fault, "case {k}, checking only");
+    }
+}
+
+#[test]
+fn gather_kernels_match_the_cpu() {
+    check::<f32, i64>();
+    check::<f64, i32>();
+    check::<f16, i64>();
+    check::<bf16, i32>();
+    check::<Complex<f32>, i64>();
+    check::<Complex<f64>, i64>();
+    check::<u8, i64>();
+    check::<i8, i32>();
+    check::<i16, i64>();
+    check::<i32, i32>();
+    check::<i64, i64>();
+    check::<bool, i64>();
+}

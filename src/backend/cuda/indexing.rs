@@ -1,0 +1,265 @@
+//! Reading by index tensors on CUDA: one launch of `shaped_gather_<dtype>`
+//! (`kernels/indexing.cuh`) serves `gather`, `index_select`, `take` and
+//! `take_along_dim`, as on the CPU.
+//!
+//! A bad index is not read through: each thread that meets one lowers a
+//! device word to its output position, which the host reads back after the
+//! launch (the one wait of the operation); it then reads that position's
+//! index for the error and drops the output. PyTorch's CUDA kernels stop
+//! the process with a device-side assertion instead.
+//!
+//! The planning knows nothing of devices, so the tests run the same plans
+//! through the kernels compiled for the host.
+
+use super::elementwise::{output, same_device};
+use super::launch::{
+    BLOCK, MAX_RANK, Operand, OperandArgs, dtype_name, merge, operand_args, queue,
+};
+use super::{Cuda, CudaBuffer, DeviceState, check};
+use crate::backend::{GatherFault, GatherSource, IndexWrap, Indexing, StridedRef};
+use crate::dtype::{DType, Element, IndexElement};
+use crate::error::Error;
+use core::ffi::c_void;
+use cust::sys;
+
+/// The argument block of the gather kernels (`shaped::GatherArgs`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct GatherArgs {
+    pub(crate) numel: u64,
+    pub(crate) sizes: [u64; MAX_RANK],
+    pub(crate) out: OperandArgs,
+    pub(crate) src: OperandArgs,
+    pub(crate) index: OperandArgs,
+    pub(crate) dim_stride: u64,
+    pub(crate) dim_len: u64,
+    pub(crate) fault: u64,
+    pub(crate) rank: i32,
+    pub(crate) wrap: i32,
+    pub(crate) index_dtype: i32,
+}
+
+/// A planned gather.
+#[derive(Clone, Debug)]
+pub(crate) struct GatherLaunch {
+    /// The kernel's name in the module.
+    pub kernel: String,
+    pub args: GatherArgs,
+    /// The merged sizes and the index's merged strides and offset: where
+    /// the index of a faulting position lies.
+    sizes: Vec<usize>,
+    index_strides: Vec<usize>,
+    index_offset: usize,
+}
+
+impl GatherLaunch {
+    /// Blocks of `block` threads for one element per thread, at most
+    /// `max_blocks` (the loop strides over the rest).
+    pub fn grid(&self, block: u32, max_blocks: u32) -> u32 {
+        let blocks = self.args.numel.div_ceil(u64::from(block)).max(1);
+        u32::try_from(blocks).unwrap_or(u32::MAX).min(max_blocks)
+    }
+
+    /// The index's storage offset (in elements) at row-major position
+    /// `position` of the operation.
+    pub fn index_at(&self, position: u64) -> usize {
+        let mut rest = position as usize;
+        let mut at = self.index_offset;
+        for (&n, &s) in self.sizes.iter().zip(&self.index_strides).rev() {
+            at += (rest % n) * s;
+            rest /= n;
+        }
+        at
+    }
+}
+
+/// What a gather reads and writes: the output (`None` to check the indices
+/// only), the source laid over the sizes with the gathered dimension's
+/// stride and length, and the index with its dtype.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct GatherOperands<'a> {
+    pub element: DType,
+    pub out: Option<Operand<'a>>,
+    pub src: Operand<'a>,
+    pub dim_stride: usize,
+    pub dim_len: usize,
+    pub index: (DType, Operand<'a>),
+    pub wrap: IndexWrap,
+    /// The device address of the fault word.
+    pub fault: u64,
+}
+
+/// Plans a gather over `sizes`, or `None` when there are no elements.
+pub(crate) fn plan_gather(
+    sizes: &[usize],
+    x: GatherOperands<'_>,
+) -> Result<Option<GatherLaunch>, Error> {
+    let numel = crate::layout::numel(sizes);
+    if numel == 0 {
+        return Ok(None);
+    }
+    let zeros = vec![0; sizes.len()];
+    let out = x.out.unwrap_or(Operand {
+        addr: 0,
+        offset: 0,
+        strides: &zeros,
+    });
+    let operands = [out, x.src, x.index.1];
+    let merged = merge(sizes, operands.map(|o| o.strides))?;
+    let rank = merged.rank;
+    let mut args = GatherArgs {
+        numel: numel as u64,
+        dim_stride: x.dim_stride as u64,
+        dim_len: x.dim_len as u64,
+        fault: x.fault,
+        rank: rank as i32,
+        wrap: match x.wrap {
+            IndexWrap::Never => 0,
+            IndexWrap::FromEnd => 1,
+            IndexWrap::Modulo => 2,
+        },
+        index_dtype: x.index.0 as i32,
+        ..GatherArgs::default()
+    };
+    for (arg, &size) in args.sizes.iter_mut().zip(&merged.sizes[..rank]) {
+        *arg = size as u64;
+    }
+    [args.out, args.src, args.index] =
+        [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank));
+    Ok(Some(GatherLaunch {
+        kernel: format!("shaped_gather_{}", dtype_name(x.element)),
+        args,
+        sizes: merged.sizes[..rank].to_vec(),
+        index_strides: merged.strides[2][..rank].to_vec(),
+        index_offset: x.index.1.offset,
+    }))
+}
+
+/// Copies `dst.len()` bytes from device address `src` and waits.
+///
+/// # Safety
+/// `src` must address that many bytes of live device memory of `state`'s
+/// device, written by work queued on its stream before this call.
+unsafe fn read_back(state: &DeviceState, src: u64, dst: &mut [u8]) -> Result<(), Error> {
+    // SAFETY: the caller's contract; `dst` holds the bytes.
+    let result = unsafe {
+        sys::cuMemcpyDtoHAsync_v2(
+            dst.as_mut_ptr().cast::<c_void>(),
+            src,
+            dst.len(),
+            state.stream.as_inner(),
+        )
+    };
+    check(result, "copying to the host")?;
+    state.synchronize()
+}
+
+/// Runs a planned gather on `device` with a fresh fault word: `Ok(())`,
+/// or the bad index met first in row-major order.
+fn run(device: usize, sizes: &[usize], x: GatherOperands<'_>) -> Result<(), GatherFault> {
+    let fault = CudaBuffer::<i64>::uninit(device, 1)?;
+    let x = GatherOperands {
+        fault: fault.ptr().addr,
+        ..x
+    };
+    let Some(launch) = plan_gather(sizes, x)? else {
+        return Ok(());
+    };
+    let state = super::state(device)?;
+    state.make_current()?;
+    // SAFETY: the word is the 8 bytes just allocated on this stream.
+    let result =
+        unsafe { sys::cuMemsetD8Async(fault.ptr().addr, 0xff, 8, state.stream.as_inner()) };
+    check(result, "clearing a word")?;
+    let function = state.function(&launch.kernel)?;
+    let grid = launch.grid(
+        BLOCK,
+        state.resident_blocks(&launch.kernel, &function, BLOCK)?,
+    );
+    // SAFETY: the gather kernels take one `shaped::GatherArgs` by value,
+    // which `GatherArgs` mirrors field for field (`repr(C)`, checked by the
+    // host tests). The output is new memory of `sizes`' elements (or none);
+    // the source and index layouts lie inside their buffers, borrowed by
+    // the caller; the kernel reads the source only at indices it checked
+    // against the gathered dimension; the fault word is ours.
+    unsafe { queue(state, &function, grid, BLOCK, launch.args) }?;
+    let mut word = [0u8; 8];
+    // SAFETY: the word, written by the memset and the kernel queued above.
+    unsafe { read_back(state, fault.ptr().addr, &mut word) }?;
+    let position = u64::from_ne_bytes(word);
+    if position == u64::MAX {
+        return Ok(());
+    }
+    let (dtype, index) = x.index;
+    let width = if dtype == DType::I32 { 4 } else { 8 };
+    let addr = index.addr + (launch.index_at(position) * width) as u64;
+    let mut raw = [0u8; 8];
+    // SAFETY: the index element at a position of the operation, inside the
+    // index's layout and buffer.
+    unsafe { read_back(state, addr, &mut raw[..width]) }?;
+    let value = match width {
+        4 => i64::from(i32::from_ne_bytes(raw[..4].try_into().expect("4 bytes"))),
+        _ => i64::from_ne_bytes(raw),
+    };
+    Err(GatherFault::Index(value))
+}
+
+fn operand<'a, T: Element>(x: &StridedRef<'a, T, Cuda>) -> Operand<'a> {
+    Operand {
+        addr: x.ptr.addr,
+        offset: x.offset,
+        strides: x.strides,
+    }
+}
+
+impl Indexing for Cuda {
+    fn gather<T: Element, I: IndexElement>(
+        sizes: &[usize],
+        source: GatherSource<'_, T, Cuda>,
+        index: StridedRef<'_, I, Cuda>,
+        wrap: IndexWrap,
+    ) -> Result<CudaBuffer<T>, GatherFault> {
+        let device = source.elements.ptr.device;
+        same_device(device, index.ptr.device)?;
+        let (buffer, strides) = output::<T>(device, sizes)?;
+        let x = GatherOperands {
+            element: T::DTYPE,
+            out: Some(Operand {
+                addr: buffer.ptr().addr,
+                offset: 0,
+                strides: &strides,
+            }),
+            src: operand(&source.elements),
+            dim_stride: source.dim_stride,
+            dim_len: source.dim_len,
+            index: (I::DTYPE, operand(&index)),
+            wrap,
+            fault: 0,
+        };
+        run(device, sizes, x)?;
+        Ok(buffer)
+    }
+
+    fn check_indices<I: IndexElement>(
+        index: StridedRef<'_, I, Cuda>,
+        len: usize,
+        wrap: IndexWrap,
+    ) -> Result<(), GatherFault> {
+        let zeros = vec![0; index.sizes.len()];
+        let x = GatherOperands {
+            element: I::DTYPE,
+            out: None,
+            src: Operand {
+                addr: 0,
+                offset: 0,
+                strides: &zeros,
+            },
+            dim_stride: 0,
+            dim_len: len,
+            index: (I::DTYPE, operand(&index)),
+            wrap,
+            fault: 0,
+        };
+        run(index.ptr.device, index.sizes, x)
+    }
+}
