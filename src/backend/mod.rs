@@ -267,6 +267,33 @@ impl IndexWrap {
     }
 }
 
+/// Where a scatter writes: the target laid over the index's sizes (stride
+/// 0 along the scattered dimension), and that dimension: its position in
+/// the sizes (`None` for `put`, whose flat positions may meet anywhere),
+/// stride and length.
+#[derive(Debug)]
+pub struct ScatterTarget<'a, T: Element, D: Backend> {
+    /// The target over the index's sizes; its offset is that of the first
+    /// element of the scattered dimension.
+    pub(crate) elements: StridedMut<'a, T, D>,
+    /// The scattered dimension among the sizes.
+    pub(crate) dim: Option<usize>,
+    /// Its stride in the target.
+    pub(crate) dim_stride: usize,
+    /// Its length: indices go from 0 up to it.
+    pub(crate) dim_len: usize,
+}
+
+/// What a scatter writes: a tensor laid over the index's sizes, or one
+/// value everywhere.
+#[derive(Debug)]
+pub enum ScatterValues<'a, T: Element, D: Backend> {
+    /// Element `p` of the tensor for index position `p`.
+    Tensor(StridedRef<'a, T, D>),
+    /// The same value for every position.
+    Value(T),
+}
+
 /// Reading elements at positions held by an index tensor: the kernel of
 /// `gather`, `index_select`, `take` and `take_along_dim`, shape-erased as
 /// the elementwise ones (compiled once per element and index dtype).
@@ -292,6 +319,26 @@ pub trait Indexing: Elementwise {
         len: usize,
         wrap: IndexWrap,
     ) -> Result<(), GatherFault>;
+}
+
+/// Writing elements at positions held by an index tensor: the kernel of
+/// `scatter`, `scatter_add`, `scatter_reduce`, `index_add`, `index_copy`,
+/// `index_fill` and `put`.
+pub trait Scattering: Indexing {
+    /// For each position `p` of `sizes` (in row-major order along the
+    /// scattered dimension, so that repeated indices combine in index
+    /// order), `target[p with the scattered coordinate := index[p]] =
+    /// combine(that element, values[p])`. The caller has checked every
+    /// index ([`Indexing::check_indices`] with the same `wrap`): an index
+    /// outside here is a bug, reported as an error rather than written.
+    fn scatter<T: Element, I: IndexElement, F: BinaryFn<T, T, T>>(
+        sizes: &[usize],
+        target: ScatterTarget<'_, T, Self>,
+        values: ScatterValues<'_, T, Self>,
+        index: StridedRef<'_, I, Self>,
+        wrap: IndexWrap,
+        combine: F,
+    ) -> Result<(), Error>;
 }
 
 /// The reductions a backend provides: one kernel per [`Reducer`] and dtype,

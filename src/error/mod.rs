@@ -539,6 +539,104 @@ pub enum Error {
     },
     /// `take` from an empty tensor with indices.
     TakeFromEmpty,
+    /// `index_add` with an index of more than one dimension.
+    IndexAddVector {
+        /// The index's rank.
+        rank: usize,
+        /// Its dtype.
+        dtype: DType,
+        /// Its sizes.
+        sizes: Vec<usize>,
+    },
+    /// `index_add` along a dimension the source does not have.
+    IndexAddSourceDim {
+        /// The dimension.
+        dim: usize,
+        /// The source's rank.
+        rank: usize,
+    },
+    /// `index_add` with an index not as long as the source along the dim.
+    IndexAddCount {
+        /// The number of indices.
+        count: usize,
+        /// The source's size along the dim.
+        size: usize,
+        /// The dim.
+        dim: usize,
+    },
+    /// `index_add` with a source of other sizes than `self` off the dim.
+    IndexAddShape {
+        /// `self`'s sizes.
+        input: Vec<usize>,
+        /// The source's.
+        source: Vec<usize>,
+    },
+    /// `index_copy` with an index of more than one dimension.
+    IndexCopyVector {
+        /// The index's rank.
+        rank: usize,
+    },
+    /// `index_copy` with a source of another rank (neither a scalar).
+    IndexCopyRank {
+        /// The source's rank.
+        source: usize,
+        /// `self`'s.
+        input: usize,
+    },
+    /// `index_copy` with an index not as long as the source along the dim.
+    IndexCopyCount {
+        /// The number of indices.
+        count: usize,
+        /// The source's size along the dim.
+        size: usize,
+    },
+    /// `index_copy` with slices (the sizes off the dim) that differ.
+    IndexCopySlices {
+        /// `self`'s slice sizes.
+        input: Vec<usize>,
+        /// The source's.
+        source: Vec<usize>,
+        /// The dim.
+        dim: usize,
+    },
+    /// `index_copy` with an index outside the dimension.
+    IndexCopyOutOfBounds {
+        /// The index.
+        index: i64,
+        /// The dim.
+        dim: usize,
+        /// Its size.
+        size: usize,
+    },
+    /// `index_fill` with an index of more than one dimension.
+    IndexFillVector,
+    /// `put` with a source of another element count than the index.
+    PutCount {
+        /// The source's element count.
+        source: usize,
+        /// The index's.
+        index: usize,
+    },
+    /// `put` into an empty tensor with indices.
+    PutIntoEmpty,
+    /// A scatter's index of another rank than `self`'s or the source's.
+    ScatterRank {
+        /// `"self"` or `"src"`.
+        what: &'static str,
+    },
+    /// A scatter's index larger than `self` off the scattered dimension,
+    /// or than the source.
+    ScatterSize {
+        /// The index's sizes.
+        index: Vec<usize>,
+        /// `self`'s sizes.
+        input: Vec<usize>,
+        /// The source's sizes (as ranks 0 and 1 are one: `[1]` for rank 0),
+        /// when a source tensor was given (else a number).
+        src: Option<Vec<usize>>,
+        /// The scattered dimension.
+        dim: usize,
+    },
     /// `take_along_dim` along a dimension of size 0 with indices (PyTorch
     /// takes the indices modulo the size).
     ZeroDivision,
@@ -815,6 +913,79 @@ impl fmt::Display for Error {
                 "INDICES element is out of DATA bounds, id={id} axis_dim={axis_dim}"
             ),
             Error::TakeFromEmpty => write!(f, "take(): tried to take from an empty tensor"),
+            Error::IndexAddVector { rank, dtype, sizes } => write!(
+                f,
+                "index_add_(): Index is supposed to be a vector, but got dim: {rank} with type: {} and size: {sizes:?}",
+                dtype.torch_name()
+            ),
+            Error::IndexAddSourceDim { dim, rank } => write!(
+                f,
+                "index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim {rank}"
+            ),
+            Error::IndexAddCount { count, size, dim } => write!(
+                f,
+                "index_add_(): Number of indices ({count}) should be equal to source.size(dim): ({size}), for dim: {dim}"
+            ),
+            Error::IndexAddShape { input, source } => write!(
+                f,
+                "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {input:?} source.shape = {source:?}"
+            ),
+            Error::IndexCopyVector { rank } => write!(
+                f,
+                "index_copy_(): Index should have dimension 1 or 0 (got {rank})"
+            ),
+            Error::IndexCopyRank { source, input } => write!(
+                f,
+                "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source dimensionality ({source}), destination dimensionality ({input})"
+            ),
+            Error::IndexCopyCount { count, size } => write!(
+                f,
+                "index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({size})"
+            ),
+            Error::IndexCopySlices { input, source, dim } => {
+                let list = |v: &[usize]| {
+                    v.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                write!(
+                    f,
+                    "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: {} at dimension {dim} and source slice shape: {} at dimension 0.",
+                    list(input),
+                    list(source)
+                )
+            }
+            Error::IndexCopyOutOfBounds { index, dim, size } => write!(
+                f,
+                "index_copy_(): index {index} is out of bounds for dimension {dim} with size {size}"
+            ),
+            Error::IndexFillVector => write!(f, "Index has to be a vector/scalar"),
+            Error::PutCount { source, index } => write!(
+                f,
+                "put_(): Expected source and index to have the same number of elements, but got source.numel() = {source}, index.numel() = {index}"
+            ),
+            Error::PutIntoEmpty => write!(f, "put_(): Tried to put elements into an empty tensor"),
+            Error::ScatterRank { what } => write!(
+                f,
+                "Index tensor must have the same number of dimensions as {what} tensor"
+            ),
+            Error::ScatterSize {
+                index,
+                input,
+                src,
+                dim,
+                ..
+            } => {
+                write!(
+                    f,
+                    "Expected index {index:?} to be no larger than self {input:?} apart from dimension {dim}"
+                )?;
+                match src {
+                    Some(src) => write!(f, " and to be no larger size than src {src:?}"),
+                    None => Ok(()),
+                }
+            }
             Error::ZeroDivision => write!(f, "ZeroDivisionError"),
             Error::GatherRank => write!(
                 f,

@@ -10,9 +10,14 @@
 
 use super::engine::{self, Row, Visit};
 use super::{Cpu, CpuBuffer, CpuPtr};
-use crate::backend::{GatherFault, GatherSource, IndexWrap, Indexing, StridedRef};
+use crate::backend::{
+    GatherFault, GatherSource, IndexWrap, Indexing, ScatterTarget, ScatterValues, Scattering,
+    StridedRef,
+};
 use crate::dtype::{Element, IndexElement};
+use crate::error::Error;
 use crate::layout::numel;
+use crate::ops::functions::BinaryFn;
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -206,5 +211,177 @@ impl Indexing for Cpu {
         fault
             .into_index()
             .map_or(Ok(()), |bad| Err(GatherFault::Index(bad)))
+    }
+}
+
+/// Lines along the scattered dimension handed to one task: enough work to
+/// pay for a task, few enough tasks to share out.
+const SCATTER_TASK_ELEMENTS: usize = 1 << 15;
+
+/// The storage offsets of each operand (0 target, 1 values, 2 index) at
+/// the start of line `line`: the row-major coordinates of `line` over
+/// `sizes` without dimension `dim` (with every dimension when `dim` is
+/// none of them).
+fn line_starts(
+    mut line: usize,
+    sizes: &[usize],
+    strides: [&[usize]; 3],
+    offsets: [usize; 3],
+    dim: usize,
+) -> [usize; 3] {
+    let mut at = offsets;
+    for d in (0..sizes.len()).rev().filter(|&d| d != dim) {
+        let k = line % sizes[d];
+        line /= sizes[d];
+        for (a, s) in at.iter_mut().zip(strides) {
+            *a += k * s[d];
+        }
+    }
+    at
+}
+
+/// One scatter's operands, shape-erased, for the line loop.
+struct Scatter<'s, T, I, F> {
+    target: CpuPtr<T>,
+    values: Option<CpuPtr<T>>,
+    value: T,
+    index: CpuPtr<I>,
+    sizes: &'s [usize],
+    strides: [&'s [usize]; 3],
+    offsets: [usize; 3],
+    dim_stride: usize,
+    dim_len: usize,
+    wrap: IndexWrap,
+    combine: F,
+}
+
+impl<T: Element, I: IndexElement, F: BinaryFn<T, T, T>> Scatter<'_, T, I, F> {
+    /// The positions of line `line` along `dim`, in order. `false` when an
+    /// index lies outside (that position and the rest of the line are not
+    /// written).
+    ///
+    /// # Safety
+    /// No other thread may write the target's elements of this line.
+    unsafe fn line(&self, line: usize, dim: usize) -> bool {
+        let at = line_starts(line, self.sizes, self.strides, self.offsets, dim);
+        let step = self.strides.map(|s| s[dim]);
+        // SAFETY: the caller's contract for the target's line.
+        unsafe { self.run(at, step, self.sizes[dim]) }
+    }
+
+    /// `count` positions from storage offsets `at`, `step` apart.
+    ///
+    /// # Safety
+    /// As [`Scatter::line`], for the elements these positions write.
+    unsafe fn run(&self, at: [usize; 3], step: [usize; 3], count: usize) -> bool {
+        for k in 0..count {
+            // SAFETY: `at + k * step` is an index of the index's and the
+            // values' layouts over the sizes (their own strides, or 0 where
+            // stretched), inside their storages; the target's offset plus
+            // `resolved * dim_stride` is an index of its layout (the
+            // resolved index lies in `0..dim_len`), which no other thread
+            // writes (the caller's contract) and no reference aliases (the
+            // target is borrowed mutably for the call).
+            unsafe {
+                let raw = (*self.index.as_ptr().add(at[2] + k * step[2])).to_index();
+                let Some(i) = self.wrap.resolve(raw, self.dim_len) else {
+                    return false;
+                };
+                let value = match self.values {
+                    Some(v) => *v.as_ptr().add(at[1] + k * step[1]),
+                    None => self.value,
+                };
+                let out = self
+                    .target
+                    .as_ptr()
+                    .add(at[0] + k * step[0] + i * self.dim_stride);
+                *out = self.combine.call(*out, value);
+            }
+        }
+        true
+    }
+}
+
+impl Scattering for Cpu {
+    fn scatter<T: Element, I: IndexElement, F: BinaryFn<T, T, T>>(
+        sizes: &[usize],
+        target: ScatterTarget<'_, T, Cpu>,
+        values: ScatterValues<'_, T, Cpu>,
+        index: StridedRef<'_, I, Cpu>,
+        wrap: IndexWrap,
+        combine: F,
+    ) -> Result<(), Error> {
+        let n = numel(sizes);
+        if n == 0 {
+            return Ok(());
+        }
+        let zeros = vec![0; sizes.len()];
+        let (values, value, values_strides, values_offset) = match values {
+            ScatterValues::Tensor(v) => (Some(v.ptr), T::ZERO, v.strides, v.offset),
+            ScatterValues::Value(x) => (None, x, &zeros[..], 0),
+        };
+        let scatter = Scatter {
+            target: target.elements.ptr,
+            values,
+            value,
+            index: index.ptr,
+            sizes,
+            strides: [target.elements.strides, values_strides, index.strides],
+            offsets: [target.elements.offset, values_offset, index.offset],
+            dim_stride: target.dim_stride,
+            dim_len: target.dim_len,
+            wrap,
+            combine,
+        };
+        let bad = AtomicBool::new(false);
+        match target.dim {
+            // Lines along the scattered dimension write disjoint parts of
+            // the target (their other coordinates differ): they run in
+            // parallel, each in index order.
+            Some(dim) if !sizes.is_empty() => {
+                let lines = n / sizes[dim];
+                let per_task = (SCATTER_TASK_ELEMENTS / sizes[dim].max(1)).max(1);
+                let tasks = lines.div_ceil(per_task);
+                let task = |t: usize| {
+                    for line in t * per_task..((t + 1) * per_task).min(lines) {
+                        // SAFETY: each line is one task's alone.
+                        if !unsafe { scatter.line(line, dim) } {
+                            bad.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                };
+                if tasks > 1 {
+                    super::parallel::for_each_index(tasks, &task);
+                } else {
+                    task(0);
+                }
+            }
+            // `put` (flat positions may meet anywhere) and rank 0: one
+            // thread, in row-major order.
+            _ => {
+                for position in 0..n {
+                    // (No dimension is left out: `usize::MAX` is none.)
+                    let at = line_starts(
+                        position,
+                        sizes,
+                        scatter.strides,
+                        scatter.offsets,
+                        usize::MAX,
+                    );
+                    // SAFETY: one thread writes everything.
+                    if !unsafe { scatter.run(at, [0; 3], 1) } {
+                        bad.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        }
+        match bad.load(Ordering::Relaxed) {
+            false => Ok(()),
+            true => Err(Error::Unsupported {
+                message: "scatter: an index outside its dimension reached the kernel unchecked",
+            }),
+        }
     }
 }

@@ -327,6 +327,11 @@ macro_rules! erased {
         StridedRef::new(&$x.data, &$x.layout)
     };
 }
+#[allow(clippy::useless_attribute, unused_imports)]
+use erased;
+
+mod scatter;
+pub use scatter::{Reduce, ScatterElement};
 
 /// The result of `index_select::<DIM>` on `X` by `Idx`.
 pub type Selected<X, Idx, const DIM: usize> = Tensor<

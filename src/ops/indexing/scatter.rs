@@ -1,0 +1,937 @@
+//! Writing by index tensors: `scatter` (of a tensor or a number),
+//! `scatter_add`, `scatter_reduce`, `index_add`, `index_copy`, `index_fill`
+//! and `put`, each in place (`_`) and out of place (a copy, then in place),
+//! with PyTorch's semantics and texts.
+//!
+//! Every index is checked before the first write: a call that fails leaves
+//! its tensor as it was. Repeated indices combine in index order (one
+//! thread per line along the scattered dimension), so `scatter_add` of
+//! floats is deterministic here. Where PyTorch leaves the winner of
+//! repeated plain writes unspecified (`scatter`, `index_copy`, `put`
+//! without `accumulate`), the last in index order wins.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let mut x = DynTensor::<f32>::zeros(&[2, 4]);
+//! let idx = DynTensor::<i64>::from_vec(vec![1, 1, 3, 0], &[2, 2]).unwrap();
+//! let src = DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
+//! x.scatter_add_(1, &idx, &src).unwrap();
+//! assert_eq!(x.to_vec(), [0.0, 3.0, 0.0, 0.0, 4.0, 0.0, 0.0, 3.0]);
+//! ```
+
+use crate::backend::{
+    GatherFault, IndexWrap, Indexing, ScatterTarget, ScatterValues, Scattering, StridedMut,
+    StridedRef,
+};
+use crate::dtype::{DType, Element, IndexElement, LongIndex};
+use crate::error::{Error, IndexOp};
+use crate::layout::StridedLayout;
+use crate::layout::numel;
+use crate::layout::views::wrap_dim;
+use crate::ops::functions::BinaryFn;
+use crate::ops::functions::Identity;
+use crate::ops::math::{Maximum, Minimum};
+use crate::shape::Shape;
+use crate::shape::dynamic::DynShape;
+use crate::storage::{Repr, Writable};
+use crate::tensor::Tensor;
+use crate::tensor::{from_parts, owned_parts};
+use half::{bf16, f16};
+use num_complex::Complex;
+
+/// How `scatter_reduce` combines: PyTorch's `reduce` argument (`"mean"`
+/// is still to come).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reduce {
+    /// `"sum"`.
+    Sum,
+    /// `"prod"`.
+    Prod,
+    /// `"amax"`.
+    Amax,
+    /// `"amin"`.
+    Amin,
+}
+
+impl Reduce {
+    /// PyTorch's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduce::Sum => "sum",
+            Reduce::Prod => "prod",
+            Reduce::Amax => "amax",
+            Reduce::Amin => "amin",
+        }
+    }
+}
+
+/// Element types a scatter combines: each reduction it has, and the value
+/// that leaves an element unchanged (what `include_self = false` starts a
+/// written element from).
+pub trait ScatterElement: Element {
+    /// `reduce` on two elements, or `None` where PyTorch has no kernel
+    /// (`amax` of complex).
+    fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self>;
+    /// The identity of `reduce` (`-inf` for `amax` of floats).
+    fn identity(reduce: Reduce) -> Self;
+}
+
+macro_rules! ordered_scatter {
+    ($($t:ty),*) => {$(
+        impl ScatterElement for $t {
+            fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
+                use crate::dtype::Numeric;
+                Some(match reduce {
+                    Reduce::Sum => <$t as Numeric>::add,
+                    Reduce::Prod => <$t as Numeric>::mul,
+                    Reduce::Amax => |a, b| Maximum.call(a, b),
+                    Reduce::Amin => |a, b| Minimum.call(a, b),
+                })
+            }
+            fn identity(reduce: Reduce) -> Self {
+                use crate::ops::reductions::reducers::Extremum;
+                match reduce {
+                    Reduce::Sum => Self::ZERO,
+                    Reduce::Prod => Self::ONE,
+                    Reduce::Amax => <$t as Extremum>::LOWEST,
+                    Reduce::Amin => <$t as Extremum>::HIGHEST,
+                }
+            }
+        }
+    )*};
+}
+ordered_scatter!(f16, bf16, f32, f64, u8, i8, i16, i32, i64);
+
+macro_rules! complex_scatter {
+    ($($t:ty),*) => {$(
+        impl ScatterElement for $t {
+            fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
+                use crate::dtype::Numeric;
+                match reduce {
+                    Reduce::Sum => Some(<$t as Numeric>::add),
+                    Reduce::Prod => Some(<$t as Numeric>::mul),
+                    Reduce::Amax | Reduce::Amin => None,
+                }
+            }
+            fn identity(reduce: Reduce) -> Self {
+                match reduce {
+                    Reduce::Prod => Self::ONE,
+                    _ => Self::ZERO,
+                }
+            }
+        }
+    )*};
+}
+complex_scatter!(Complex<f32>, Complex<f64>);
+
+impl ScatterElement for bool {
+    fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
+        Some(match reduce {
+            Reduce::Sum | Reduce::Amax => |a, b| a || b,
+            Reduce::Prod | Reduce::Amin => |a, b| a && b,
+        })
+    }
+    fn identity(reduce: Reduce) -> Self {
+        matches!(reduce, Reduce::Prod | Reduce::Amin)
+    }
+}
+
+/// A reduction as a kernel's combining function.
+#[derive(Clone, Copy)]
+struct Combine<T>(fn(T, T) -> T);
+impl<T: Element> BinaryFn<T, T, T> for Combine<T> {
+    #[inline(always)]
+    fn call(&self, a: T, b: T) -> T {
+        (self.0)(a, b)
+    }
+}
+
+/// Replaces the element: a plain scatter's write.
+#[derive(Clone, Copy, Debug)]
+struct Assign;
+impl<T: Element> BinaryFn<T, T, T> for Assign {
+    #[inline(always)]
+    fn call(&self, _old: T, new: T) -> T {
+        new
+    }
+}
+
+/// An operand with rank 0 as rank 1 of one element (PyTorch counts ranks 0
+/// and 1 as one in these operations).
+fn as_vector<'a>(sizes: &'a [usize], strides: &'a [usize]) -> (&'a [usize], &'a [usize]) {
+    if sizes.is_empty() {
+        (&[1], &[0])
+    } else {
+        (sizes, strides)
+    }
+}
+
+/// Checks every index of `index` against `len`, in `fault`'s words.
+fn check<I: IndexElement, D: Indexing>(
+    index: &StridedRef<'_, I, D>,
+    len: usize,
+    wrap: IndexWrap,
+    fault: impl FnOnce(i64) -> Error,
+) -> Result<(), Error> {
+    let all = StridedRef {
+        ptr: index.ptr,
+        ..*index
+    };
+    match D::check_indices(all, len, wrap) {
+        Ok(()) => Ok(()),
+        Err(GatherFault::Index(i)) => Err(fault(i)),
+        Err(GatherFault::Failed(e)) => Err(e),
+    }
+}
+
+/// The index's positions written into `x` along `dim`: `x`'s strides with
+/// `dim`'s set to 0, over the index's sizes.
+fn target_strides(strides: &[usize], dim: Option<usize>) -> Vec<usize> {
+    let mut s = strides.to_vec();
+    if let Some(x) = dim.and_then(|d| s.get_mut(d)) {
+        *x = 0;
+    }
+    s
+}
+
+/// `scatter` into `x` along `dim` (shape-erased), in PyTorch's order of
+/// checks: the dim, the ranks, the sizes, every index; then `values` are
+/// written through `combine` (after `reset`, when given: the identity
+/// written first at every position the index names, `include_self =
+/// false`).
+fn scatter_into<T, I, D, F>(
+    x: StridedMut<'_, T, D>,
+    dim: isize,
+    index: StridedRef<'_, I, D>,
+    values: ScatterValues<'_, T, D>,
+    combine: F,
+    reset: Option<T>,
+) -> Result<(), Error>
+where
+    T: Element,
+    I: IndexElement,
+    D: Scattering,
+    F: BinaryFn<T, T, T>,
+{
+    let d = wrap_dim(dim, x.sizes.len())?;
+    // An empty index writes nothing and is not compared (PyTorch returns
+    // before its shape checks).
+    if numel(index.sizes) == 0 {
+        return Ok(());
+    }
+    let (sizes, strides) = as_vector(x.sizes, x.strides);
+    let (index_sizes, index_strides) = as_vector(index.sizes, index.strides);
+    let src = match &values {
+        ScatterValues::Tensor(v) => Some(as_vector(v.sizes, v.strides)),
+        ScatterValues::Value(_) => None,
+    };
+    if index_sizes.len() != sizes.len() {
+        return Err(Error::ScatterRank { what: "self" });
+    }
+    // PyTorch compares dimension by dimension and stops at the first that
+    // does not fit; asking a source of lower rank for a size it lacks is
+    // its dim error.
+    let mut fits = true;
+    for k in 0..sizes.len() {
+        if k != d && index_sizes[k] > sizes[k] {
+            fits = false;
+            break;
+        }
+        if let Some((s, _)) = src {
+            let size = s.get(k).copied().ok_or(Error::DimOutOfRange {
+                dim: k as isize,
+                rank: s.len(),
+            })?;
+            if index_sizes[k] > size {
+                fits = false;
+                break;
+            }
+        }
+    }
+    if !fits {
+        return Err(Error::ScatterSize {
+            index: index.sizes.to_vec(),
+            input: x.sizes.to_vec(),
+            src: src.map(|(s, _)| s.to_vec()),
+            dim: d,
+        });
+    }
+    let len = sizes[d];
+    let index = StridedRef {
+        ptr: index.ptr,
+        sizes: index_sizes,
+        strides: index_strides,
+        offset: index.offset,
+    };
+    check(&index, len, IndexWrap::Never, |i| Error::IndexOutOfBounds {
+        op: IndexOp::Gather,
+        index: i,
+        dim: d,
+        size: len,
+    })?;
+    let over = target_strides(strides, Some(d));
+    let target = |x: &StridedMut<'_, T, D>| ScatterTarget {
+        elements: StridedMut {
+            ptr: x.ptr,
+            sizes: index_sizes,
+            strides: &over,
+            offset: x.offset,
+        },
+        dim: Some(d),
+        dim_stride: strides[d],
+        dim_len: len,
+    };
+    let values = match values {
+        ScatterValues::Tensor(v) => ScatterValues::Tensor(StridedRef {
+            ptr: v.ptr,
+            sizes: index_sizes,
+            strides: src.map_or(&[][..], |(_, st)| st),
+            offset: v.offset,
+        }),
+        value => value,
+    };
+    let again = StridedRef {
+        ptr: index.ptr,
+        ..index
+    };
+    if let Some(identity) = reset {
+        D::scatter(
+            index_sizes,
+            target(&x),
+            ScatterValues::Value(identity),
+            again,
+            IndexWrap::Never,
+            Assign,
+        )?;
+    }
+    D::scatter(
+        index_sizes,
+        target(&x),
+        values,
+        index,
+        IndexWrap::Never,
+        combine,
+    )
+}
+
+/// A row-major copy of `x`.
+fn row_major_copy<T: Element, D: Scattering, R: Repr>(
+    x: &Tensor<T, DynShape, D, R>,
+) -> Result<Tensor<T, DynShape, D>, Error> {
+    let buffer = D::map1(erased!(x), Identity)?;
+    let layout = StridedLayout::contiguous(x.layout.size_array().clone());
+    Ok(from_parts!(owned_parts(buffer, layout)))
+}
+
+/// `x`'s elements as a writable shape-erased operand.
+macro_rules! erased_mut {
+    ($x:expr) => {{
+        let ptr = R::ptr_mut(&mut $x.data);
+        StridedMut {
+            ptr,
+            sizes: $x.layout.sizes(),
+            strides: $x.layout.strides(),
+            offset: $x.layout.offset(),
+        }
+    }};
+}
+
+/// `reduce`'s combining function on `T`, or PyTorch's error where it has
+/// no kernel.
+fn reducer<T: ScatterElement>(reduce: Reduce) -> Result<fn(T, T) -> T, Error> {
+    T::reducer(reduce).ok_or(Error::NotImplementedFor {
+        op: match reduce {
+            Reduce::Amax => "scatter_gather_tensor_cpu_reduce_amax",
+            Reduce::Amin => "scatter_gather_tensor_cpu_reduce_amin",
+            Reduce::Sum => "scatter_gather_tensor_cpu_reduce_sum",
+            Reduce::Prod => "scatter_gather_tensor_cpu_reduce_prod",
+        },
+        dtype: T::DTYPE,
+    })
+}
+
+impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
+    /// `scatter_(dim, index, src)`: `self[.., index[p], ..] = src[p]` along
+    /// `dim` for every position `p` of the index (int64 or int32, of
+    /// `self`'s rank, no larger than `self` off `dim` nor than `src`).
+    /// Every index is checked first: on `Err`, `self` is untouched.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i32>::zeros(&[2, 3]);
+    /// let idx = DynTensor::<i64>::from_vec(vec![2, 0], &[2, 1]).unwrap();
+    /// x.scatter_(1, &idx, &DynTensor::<i32>::from_vec(vec![7, 8], &[2, 1]).unwrap()).unwrap();
+    /// assert_eq!(x.to_vec(), [0, 0, 7, 8, 0, 0]);
+    /// ```
+    pub fn scatter_<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error> {
+        let values = ScatterValues::Tensor(erased!(src));
+        scatter_into(erased_mut!(self), dim, erased!(index), values, Assign, None)
+    }
+
+    /// `scatter_(dim, index, value)`: `value` at every position the index
+    /// names along `dim`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<f32>::zeros(&[2, 2]);
+    /// let idx = DynTensor::<i64>::from_vec(vec![1, 0], &[1, 2]).unwrap();
+    /// x.scatter_value_(0, &idx, 5.0).unwrap();
+    /// assert_eq!(x.to_vec(), [0.0, 5.0, 5.0, 0.0]);
+    /// ```
+    pub fn scatter_value_<I: IndexElement, SI: Shape, RI: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        value: T,
+    ) -> Result<(), Error> {
+        scatter_into(
+            erased_mut!(self),
+            dim,
+            erased!(index),
+            ScatterValues::Value(value),
+            Assign,
+            None,
+        )
+    }
+
+    /// `scatter_add_(dim, index, src)`: `src[p]` added at every position
+    /// the index names along `dim`; repeated indices add up in index order.
+    pub fn scatter_add_<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error> {
+        self.scatter_reduce_(dim, index, src, Reduce::Sum, true)
+    }
+
+    /// `scatter_reduce_(dim, index, src, reduce, include_self)`: each
+    /// position the index names along `dim` combines the `src` elements
+    /// sent there by `reduce`, starting from `self`'s element with
+    /// `include_self`, else from the elements sent alone.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<f32>::full(&[3], 5.0);
+    /// let idx = DynTensor::<i64>::from_vec(vec![0, 0, 2], &[3]).unwrap();
+    /// let src = DynTensor::<f32>::from_vec(vec![1.0, 9.0, 2.0], &[3]).unwrap();
+    /// x.scatter_reduce_(0, &idx, &src, Reduce::Amax, false).unwrap();
+    /// assert_eq!(x.to_vec(), [9.0, 5.0, 2.0]);
+    /// ```
+    pub fn scatter_reduce_<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<(), Error> {
+        let f = reducer::<T>(reduce)?;
+        let reset = (!include_self).then(|| T::identity(reduce));
+        let values = ScatterValues::Tensor(erased!(src));
+        scatter_into(
+            erased_mut!(self),
+            dim,
+            erased!(index),
+            values,
+            Combine(f),
+            reset,
+        )
+    }
+}
+
+impl<T: ScatterElement, D: Scattering, R: Repr> Tensor<T, DynShape, D, R> {
+    /// A row-major copy of `self` for an out-of-place form to write (what
+    /// PyTorch's `scatter`, `index_add` and `index_copy` return).
+    fn copy_to_write(&self) -> Result<Tensor<T, DynShape, D>, Error> {
+        row_major_copy(self)
+    }
+
+    /// [`scatter_`](Tensor::scatter_) on a copy.
+    pub fn scatter<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = self.copy_to_write()?;
+        out.scatter_(dim, index, src)?;
+        Ok(out)
+    }
+
+    /// [`scatter_value_`](Tensor::scatter_value_) on a copy.
+    pub fn scatter_value<I: IndexElement, SI: Shape, RI: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        value: T,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = self.copy_to_write()?;
+        out.scatter_value_(dim, index, value)?;
+        Ok(out)
+    }
+
+    /// [`scatter_add_`](Tensor::scatter_add_) on a copy.
+    pub fn scatter_add<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = self.copy_to_write()?;
+        out.scatter_add_(dim, index, src)?;
+        Ok(out)
+    }
+
+    /// [`scatter_reduce_`](Tensor::scatter_reduce_) on a copy.
+    pub fn scatter_reduce<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = self.copy_to_write()?;
+        out.scatter_reduce_(dim, index, src, reduce, include_self)?;
+        Ok(out)
+    }
+}
+
+/// `old + alpha * new`: `index_add`'s combination.
+#[derive(Clone, Copy)]
+struct AddScaled<T> {
+    alpha: Option<T>,
+    add: fn(T, T) -> T,
+    mul: fn(T, T) -> T,
+}
+impl<T: Element> BinaryFn<T, T, T> for AddScaled<T> {
+    #[inline(always)]
+    fn call(&self, old: T, new: T) -> T {
+        match self.alpha {
+            Some(alpha) => (self.add)(old, (self.mul)(alpha, new)),
+            None => (self.add)(old, new),
+        }
+    }
+}
+
+/// The sizes of `sizes` without dimension `dim`.
+fn without(sizes: &[usize], dim: usize) -> Vec<usize> {
+    sizes
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != dim)
+        .map(|(_, &n)| n)
+        .collect()
+}
+
+/// The operations that write along a dimension by a vector of indices
+/// (`index_add`, `index_copy`, `index_fill`): `values` (laid over `sizes`,
+/// `self`'s with `dim` as long as the index) combined into `x` at the
+/// index's entries along `dim`, after every check.
+fn index_into<T, I, D, F>(
+    x: StridedMut<'_, T, D>,
+    d: usize,
+    index: StridedRef<'_, I, D>,
+    sizes: &[usize],
+    values: ScatterValues<'_, T, D>,
+    combine: F,
+    (wrap, fault): (IndexWrap, impl FnOnce(i64) -> Error),
+) -> Result<(), Error>
+where
+    T: Element,
+    I: IndexElement,
+    D: Scattering,
+    F: BinaryFn<T, T, T>,
+{
+    let (self_sizes, strides) = as_vector(x.sizes, x.strides);
+    let len = self_sizes[d];
+    check(&index, len, wrap, fault)?;
+    let sizes = if sizes.is_empty() { &[1][..] } else { sizes };
+    let mut index_strides = vec![0; sizes.len()];
+    index_strides[d] = index.strides.first().copied().unwrap_or(0);
+    let over = target_strides(strides, Some(d));
+    let target = ScatterTarget {
+        elements: StridedMut {
+            ptr: x.ptr,
+            sizes,
+            strides: &over,
+            offset: x.offset,
+        },
+        dim: Some(d),
+        dim_stride: strides[d],
+        dim_len: len,
+    };
+    let index = StridedRef {
+        ptr: index.ptr,
+        sizes,
+        strides: &index_strides,
+        offset: index.offset,
+    };
+    D::scatter(sizes, target, values, index, wrap, combine)
+}
+
+impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
+    /// `index_add_(dim, index, source, alpha)`: `alpha * source[.., j, ..]`
+    /// added to `self[.., index[j], ..]` along `dim`, for a vector `index`
+    /// (int64 or int32) as long as `source` is along `dim`; `source` has
+    /// `self`'s sizes elsewhere. Repeated indices add up in order.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<f32>::zeros(&[3, 2]);
+    /// let idx = DynTensor::<i64>::from_vec(vec![2, 0, 2], &[3]).unwrap();
+    /// let src = DynTensor::<f32>::ones(&[3, 2]);
+    /// x.index_add_(0, &idx, &src, 2.0).unwrap();
+    /// assert_eq!(x.to_vec(), [2.0, 2.0, 0.0, 0.0, 4.0, 4.0]);
+    /// ```
+    pub fn index_add_<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        alpha: T,
+    ) -> Result<(), Error> {
+        let rank = self.layout.rank();
+        let d = wrap_dim(dim, rank)?;
+        let index = erased!(index);
+        if index.sizes.len() > 1 {
+            return Err(Error::IndexAddVector {
+                rank: index.sizes.len(),
+                dtype: I::DTYPE,
+                sizes: index.sizes.to_vec(),
+            });
+        }
+        let src = erased!(source);
+        let count = numel(index.sizes);
+        let (src_sizes, src_strides) = as_vector(src.sizes, src.strides);
+        if d >= src_sizes.len() {
+            return Err(Error::IndexAddSourceDim {
+                dim: d,
+                rank: src.sizes.len(),
+            });
+        }
+        // One index may go with a rank-0 source; PyTorch asks any other
+        // count for the source's size along `dim`, which it lacks.
+        if src.sizes.is_empty() && count != 1 {
+            return Err(Error::NoDimensions { dim: d });
+        }
+        if !src.sizes.is_empty() && count != src_sizes[d] {
+            return Err(Error::IndexAddCount {
+                count,
+                size: src_sizes[d],
+                dim: d,
+            });
+        }
+        let (self_sizes, _) = as_vector(self.layout.sizes(), self.layout.strides());
+        let same_rank = self.layout.sizes().len() == src.sizes.len();
+        if !same_rank || without(self_sizes, d) != without(src_sizes, d) {
+            return Err(Error::IndexAddShape {
+                input: self.layout.sizes().to_vec(),
+                source: src.sizes.to_vec(),
+            });
+        }
+        // Nothing to add to: PyTorch returns before looking at the indices.
+        if numel(self.layout.sizes()) == 0 {
+            return Ok(());
+        }
+        // PyTorch's texts for an index outside: its fast path's for int64
+        // indices with alpha 1 along the first or last dimension of a
+        // matrix or more, the generic one otherwise.
+        let fast =
+            I::DTYPE == DType::I64 && alpha == T::ONE && rank > 1 && (d == 0 || d + 1 == rank);
+        let len = self_sizes[d];
+        let fault = |i| match fast {
+            true => Error::IndexOutOfBounds {
+                op: IndexOp::Gather,
+                index: i,
+                dim: d,
+                size: len,
+            },
+            false => Error::IndexOutOfBounds {
+                op: IndexOp::IndexSelect,
+                index: i,
+                dim: d,
+                size: len,
+            },
+        };
+        let add = reducer::<T>(Reduce::Sum)?;
+        let mul = reducer::<T>(Reduce::Prod)?;
+        let combine = AddScaled {
+            alpha: (alpha != T::ONE).then_some(alpha),
+            add,
+            mul,
+        };
+        let values = ScatterValues::Tensor(StridedRef {
+            ptr: src.ptr,
+            sizes: src_sizes,
+            strides: src_strides,
+            offset: src.offset,
+        });
+        index_into(
+            erased_mut!(self),
+            d,
+            index,
+            src_sizes,
+            values,
+            combine,
+            (IndexWrap::Never, fault),
+        )
+    }
+
+    /// `index_copy_(dim, index, source)`: `source[.., j, ..]` copied to
+    /// `self[.., index[j], ..]` along `dim`, for a vector `index` (int64)
+    /// as long as `source` is along `dim`.
+    pub fn index_copy_<I: LongIndex, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error> {
+        let rank = self.layout.rank();
+        let d = wrap_dim(dim, rank)?;
+        let index = erased!(index);
+        if index.sizes.len() > 1 {
+            return Err(Error::IndexCopyVector {
+                rank: index.sizes.len(),
+            });
+        }
+        let src = erased!(source);
+        if !src.sizes.is_empty() && !self.layout.sizes().is_empty() && src.sizes.len() != rank {
+            return Err(Error::IndexCopyRank {
+                source: src.sizes.len(),
+                input: rank,
+            });
+        }
+        let count = numel(index.sizes);
+        let (src_sizes, src_strides) = as_vector(src.sizes, src.strides);
+        let (self_sizes, _) = as_vector(self.layout.sizes(), self.layout.strides());
+        if count != src_sizes.get(d).copied().unwrap_or(1) {
+            return Err(Error::IndexCopyCount {
+                count,
+                size: src_sizes.get(d).copied().unwrap_or(1),
+            });
+        }
+        let (dst_slice, src_slice) = (without(self_sizes, d), without(src_sizes, d));
+        if dst_slice != src_slice {
+            return Err(Error::IndexCopySlices {
+                input: dst_slice,
+                source: src_slice,
+                dim: d,
+            });
+        }
+        let len = self_sizes[d];
+        let fault = |i| Error::IndexCopyOutOfBounds {
+            index: i,
+            dim: d,
+            size: len,
+        };
+        let values = ScatterValues::Tensor(StridedRef {
+            ptr: src.ptr,
+            sizes: src_sizes,
+            strides: src_strides,
+            offset: src.offset,
+        });
+        index_into(
+            erased_mut!(self),
+            d,
+            index,
+            src_sizes,
+            values,
+            Assign,
+            (IndexWrap::Never, fault),
+        )
+    }
+
+    /// `index_fill_(dim, index, value)`: `value` in `self[.., index[j], ..]`
+    /// along `dim` for every entry of a vector `index` (int64).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i32>::zeros(&[2, 3]);
+    /// x.index_fill_(1, &DynTensor::<i64>::from_vec(vec![2, 0], &[2]).unwrap(), 9).unwrap();
+    /// assert_eq!(x.to_vec(), [9, 0, 9, 9, 0, 9]);
+    /// ```
+    pub fn index_fill_<I: LongIndex, SI: Shape, RI: Repr>(
+        &mut self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        value: T,
+    ) -> Result<(), Error> {
+        let rank = self.layout.rank();
+        let d = wrap_dim(dim, rank)?;
+        let index = erased!(index);
+        if index.sizes.len() > 1 {
+            return Err(Error::IndexFillVector);
+        }
+        let (self_sizes, _) = as_vector(self.layout.sizes(), self.layout.strides());
+        let mut sizes = self_sizes.to_vec();
+        sizes[d] = numel(index.sizes);
+        let len = self_sizes[d];
+        let fault = |i| Error::IndexOutOfBounds {
+            op: IndexOp::Gather,
+            index: i,
+            dim: d,
+            size: len,
+        };
+        index_into(
+            erased_mut!(self),
+            d,
+            index,
+            &sizes,
+            ScatterValues::Value(value),
+            Assign,
+            (IndexWrap::FromEnd, fault),
+        )
+    }
+
+    /// `put_(index, source, accumulate)`: `source`'s elements (row-major)
+    /// written at the positions `index` (int64) names in `self` read as one
+    /// row-major vector (negative counts from the end); with `accumulate`,
+    /// added, repeated positions adding up in order.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<f32>::zeros(&[2, 2]);
+    /// let idx = DynTensor::<i64>::from_vec(vec![-1, 0, -1], &[3]).unwrap();
+    /// x.put_(&idx, &DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0], &[3]).unwrap(), true).unwrap();
+    /// assert_eq!(x.to_vec(), [2.0, 0.0, 0.0, 4.0]);
+    /// ```
+    pub fn put_<I: LongIndex, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        accumulate: bool,
+    ) -> Result<(), Error> {
+        let count = numel(index.layout.sizes());
+        let src_count = numel(source.layout.sizes());
+        if src_count != count {
+            return Err(Error::PutCount {
+                source: src_count,
+                index: count,
+            });
+        }
+        let total = numel(self.layout.sizes());
+        if total == 0 && count > 0 {
+            return Err(Error::PutIntoEmpty);
+        }
+        if !self.is_contiguous() {
+            // Into a row-major copy, written back whole.
+            let mut dense = row_major_copy(self)?;
+            dense.put_(index, source, accumulate)?;
+            return D::update2(erased_mut!(self), erased!(dense), Assign);
+        }
+        let index = erased!(index);
+        let fault = |i| Error::IndexOutOfBounds {
+            op: IndexOp::Take,
+            index: i,
+            dim: 0,
+            size: total,
+        };
+        check(&index, total, IndexWrap::FromEnd, fault)?;
+        let dense_source;
+        let src = if source.is_contiguous() {
+            erased!(source)
+        } else {
+            dense_source = source.to_owned();
+            erased!(dense_source)
+        };
+        let (sizes, index_strides) = as_vector(index.sizes, index.strides);
+        let src_strides = crate::layout::contiguous_strides::<Vec<usize>>(sizes);
+        let zeros = vec![0; sizes.len()];
+        let x: StridedMut<'_, T, D> = erased_mut!(self);
+        let target = ScatterTarget {
+            elements: StridedMut {
+                ptr: x.ptr,
+                sizes,
+                strides: &zeros,
+                offset: x.offset,
+            },
+            dim: None,
+            dim_stride: 1,
+            dim_len: total,
+        };
+        let values = ScatterValues::Tensor(StridedRef {
+            ptr: src.ptr,
+            sizes,
+            strides: &src_strides,
+            offset: src.offset,
+        });
+        let index = StridedRef {
+            ptr: index.ptr,
+            sizes,
+            strides: index_strides,
+            offset: index.offset,
+        };
+        match accumulate {
+            true => D::scatter(
+                sizes,
+                target,
+                values,
+                index,
+                IndexWrap::FromEnd,
+                Combine(reducer::<T>(Reduce::Sum)?),
+            ),
+            false => D::scatter(sizes, target, values, index, IndexWrap::FromEnd, Assign),
+        }
+    }
+}
+
+impl<T: ScatterElement, D: Scattering, R: Repr> Tensor<T, DynShape, D, R> {
+    /// [`index_add_`](Tensor::index_add_) on a row-major copy.
+    pub fn index_add<I: IndexElement, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        alpha: T,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = row_major_copy(self)?;
+        out.index_add_(dim, index, source, alpha)?;
+        Ok(out)
+    }
+
+    /// [`index_copy_`](Tensor::index_copy_) on a row-major copy.
+    pub fn index_copy<I: LongIndex, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = row_major_copy(self)?;
+        out.index_copy_(dim, index, source)?;
+        Ok(out)
+    }
+
+    /// [`index_fill_`](Tensor::index_fill_) on a copy (its strides kept,
+    /// as PyTorch's `clone`).
+    pub fn index_fill<I: LongIndex, SI: Shape, RI: Repr>(
+        &self,
+        dim: isize,
+        index: &Tensor<I, SI, D, RI>,
+        value: T,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = self.try_clone()?;
+        out.index_fill_(dim, index, value)?;
+        Ok(out)
+    }
+
+    /// [`put_`](Tensor::put_) on a copy (its strides kept, as PyTorch's
+    /// `clone`).
+    pub fn put<I: LongIndex, SI: Shape, RI: Repr, SS: Shape, RS: Repr>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        accumulate: bool,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut out = self.try_clone()?;
+        out.put_(index, source, accumulate)?;
+        Ok(out)
+    }
+}
