@@ -11,6 +11,9 @@
 //! - `gather_dim1`: (4096, 4096) gathered along dim 1 with a random index of
 //!   the same shape: `gather(1, &idx)` against an ndarray loop
 //!   (`Array2::from_shape_fn`), ndarray having no gather.
+//! - `scatter_add_dim1`: (4096, 4096) of zeros, the same source scattered
+//!   along dim 1 by the same random index (out of place: a copy, then
+//!   the adds), against an ndarray loop.
 //! - `take`: 4M random positions of a 16M-element tensor.
 //! - `copy`: the 64 MiB of a (4096, 4096) matrix copied into a preallocated
 //!   buffer on both threads: the memory-bandwidth reference.
@@ -115,6 +118,34 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("ndarray", |b| {
         b.iter(|| nd_gather(&nd_x, black_box(&nd_idx)))
+    });
+    g.finish();
+
+    // scatter_add along dim 1 of (4096, 4096), the same random index.
+    let zeros = DynTensor::<f32>::zeros(&[side, side]);
+    let mut acc = zeros.clone();
+    acc.scatter_add_(1, &gidx, &x).unwrap();
+    let nd_scatter_add = |idx: &Array2<i64>, src: &Array2<f32>| {
+        let mut out = Array2::<f32>::zeros((side, side));
+        for (((i, _), &k), &v) in idx.indexed_iter().zip(src.iter()) {
+            out[[i, k as usize]] += v;
+        }
+        out
+    };
+    assert_eq!(
+        acc.to_vec(),
+        nd_scatter_add(&nd_idx, &nd_x).into_raw_vec_and_offset().0
+    );
+    let mut g = c.benchmark_group("scatter_add_dim1");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes((16 * side * side) as u64));
+    g.bench_function("shaped", |b| {
+        b.iter(|| zeros.scatter_add(1, black_box(&gidx), &x).unwrap())
+    });
+    g.bench_function("ndarray", |b| {
+        b.iter(|| nd_scatter_add(black_box(&nd_idx), &nd_x))
     });
     g.finish();
 

@@ -10,6 +10,9 @@ Cases (float32):
                      (torch.index_select; numpy take(axis=0))
   gather_dim1:       (4096, 4096) along dim 1 with a random index of the same
                      shape (torch.gather; numpy take_along_axis)
+  scatter_add_dim1:  (4096, 4096) of zeros, the same matrix scattered along
+                     dim 1 by the same random index (torch.scatter_add, out
+                     of place; numpy add.at on a copy)
   take:              4M random positions of 16M elements (torch.take;
                      numpy take)
 
@@ -59,6 +62,14 @@ def main():
     tidx = rng.integers(0, side * side, 1 << 22)
     t_tidx = torch.from_numpy(tidx)
     flat = square.reshape(-1)
+    t_zeros = torch.zeros(side, side)
+    zeros = np.zeros((side, side), dtype=np.float32)
+    rows = np.arange(side)[:, None]
+
+    def numpy_scatter_add():
+        out = zeros.copy()
+        np.add.at(out, (rows, gidx), square)
+        return out
     t_flat = t_square.view(-1)
 
     cases = [
@@ -67,6 +78,8 @@ def main():
         ("index_select_rows", "torch", lambda: torch.index_select(t_table, 0, t_picks), 8 * picked * width + 8 * picked),
         ("gather_dim1", "numpy", lambda: np.take_along_axis(square, gidx, axis=1), 16 * side * side),
         ("gather_dim1", "torch", lambda: torch.gather(t_square, 1, t_gidx), 16 * side * side),
+        ("scatter_add_dim1", "numpy", numpy_scatter_add, 16 * side * side),
+        ("scatter_add_dim1", "torch", lambda: torch.scatter_add(t_zeros, 1, t_gidx, t_square), 16 * side * side),
         ("take", "numpy", lambda: flat.take(tidx), 16 << 22),
         ("take", "torch", lambda: torch.take(t_flat, t_tidx), 16 << 22),
     ]

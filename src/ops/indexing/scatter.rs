@@ -20,8 +20,8 @@
 //! ```
 
 use crate::backend::{
-    GatherFault, IndexWrap, Indexing, ScatterTarget, ScatterValues, Scattering, StridedMut,
-    StridedRef,
+    Backend, GatherFault, IndexWrap, Indexing, ScatterTarget, ScatterValues, Scattering,
+    StridedMut, StridedRef,
 };
 use crate::dtype::{DType, Element, IndexElement, LongIndex};
 use crate::error::{Error, IndexOp};
@@ -29,7 +29,7 @@ use crate::layout::StridedLayout;
 use crate::layout::numel;
 use crate::layout::views::wrap_dim;
 use crate::ops::functions::BinaryFn;
-use crate::ops::functions::Identity;
+use crate::ops::functions::{Constant, Identity};
 use crate::ops::math::{Maximum, Minimum};
 use crate::shape::Shape;
 use crate::shape::dynamic::DynShape;
@@ -39,15 +39,15 @@ use crate::tensor::{from_parts, owned_parts};
 use half::{bf16, f16};
 use num_complex::Complex;
 
-/// How `scatter_reduce` combines: PyTorch's `reduce` argument (`"mean"`
-/// is still to come).
+/// How `scatter_reduce` combines: PyTorch's `reduce` argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Reduce {
     /// `"sum"`.
     Sum,
     /// `"prod"`.
     Prod,
+    /// `"mean"`: the sum over the count (integers round toward -inf).
+    Mean,
     /// `"amax"`.
     Amax,
     /// `"amin"`.
@@ -60,6 +60,7 @@ impl Reduce {
         match self {
             Reduce::Sum => "sum",
             Reduce::Prod => "prod",
+            Reduce::Mean => "mean",
             Reduce::Amax => "amax",
             Reduce::Amin => "amin",
         }
@@ -75,15 +76,31 @@ pub trait ScatterElement: Element {
     fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self>;
     /// The identity of `reduce` (`-inf` for `amax` of floats).
     fn identity(reduce: Reduce) -> Self;
+    /// `sum / count` as `mean` divides (floor division for integers), or
+    /// `None` where PyTorch has no `mean` kernel (bool).
+    fn divider() -> Option<fn(Self, i64) -> Self>;
+    /// Runs `v` with `reduce`'s combining function as a type of its own
+    /// (so that the kernel compiles it in line), or `None` where PyTorch
+    /// has no kernel.
+    fn dispatch<V: WithReducer<Self>>(reduce: Reduce, v: V) -> Option<V::Output>;
+}
+
+/// Work that takes a reduction's combining function (see
+/// [`ScatterElement::dispatch`]).
+pub trait WithReducer<T> {
+    /// What the work gives.
+    type Output;
+    /// Runs with `f`.
+    fn run<F: BinaryFn<T, T, T>>(self, f: F) -> Self::Output;
 }
 
 macro_rules! ordered_scatter {
-    ($($t:ty),*) => {$(
+    ($($t:ty => |$x:ident, $n:ident| $div:expr;)*) => {$(
         impl ScatterElement for $t {
             fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
                 use crate::dtype::Numeric;
                 Some(match reduce {
-                    Reduce::Sum => <$t as Numeric>::add,
+                    Reduce::Sum | Reduce::Mean => <$t as Numeric>::add,
                     Reduce::Prod => <$t as Numeric>::mul,
                     Reduce::Amax => |a, b| Maximum.call(a, b),
                     Reduce::Amin => |a, b| Minimum.call(a, b),
@@ -92,24 +109,46 @@ macro_rules! ordered_scatter {
             fn identity(reduce: Reduce) -> Self {
                 use crate::ops::reductions::reducers::Extremum;
                 match reduce {
-                    Reduce::Sum => Self::ZERO,
+                    Reduce::Sum | Reduce::Mean => Self::ZERO,
                     Reduce::Prod => Self::ONE,
                     Reduce::Amax => <$t as Extremum>::LOWEST,
                     Reduce::Amin => <$t as Extremum>::HIGHEST,
                 }
             }
+            fn divider() -> Option<fn(Self, i64) -> Self> {
+                Some(|sum, count| { let ($x, $n) = (sum, count); $div })
+            }
+            fn dispatch<V: WithReducer<Self>>(reduce: Reduce, v: V) -> Option<V::Output> {
+                use crate::ops::functions::{Add, Mul};
+                Some(match reduce {
+                    Reduce::Sum | Reduce::Mean => v.run(Add),
+                    Reduce::Prod => v.run(Mul),
+                    Reduce::Amax => v.run(Maximum),
+                    Reduce::Amin => v.run(Minimum),
+                })
+            }
         }
     )*};
 }
-ordered_scatter!(f16, bf16, f32, f64, u8, i8, i16, i32, i64);
+ordered_scatter! {
+    f16 => |a, n| f16::from_f32(a.to_f32() / n as f32);
+    bf16 => |a, n| bf16::from_f32(a.to_f32() / n as f32);
+    f32 => |a, n| a / n as f32;
+    f64 => |a, n| a / n as f64;
+    u8 => |a, n| i64::from(a).div_euclid(n) as u8;
+    i8 => |a, n| i64::from(a).div_euclid(n) as i8;
+    i16 => |a, n| i64::from(a).div_euclid(n) as i16;
+    i32 => |a, n| i64::from(a).div_euclid(n) as i32;
+    i64 => |a, n| a.div_euclid(n);
+}
 
 macro_rules! complex_scatter {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $r:ty),*) => {$(
         impl ScatterElement for $t {
             fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
                 use crate::dtype::Numeric;
                 match reduce {
-                    Reduce::Sum => Some(<$t as Numeric>::add),
+                    Reduce::Sum | Reduce::Mean => Some(<$t as Numeric>::add),
                     Reduce::Prod => Some(<$t as Numeric>::mul),
                     Reduce::Amax | Reduce::Amin => None,
                 }
@@ -120,20 +159,61 @@ macro_rules! complex_scatter {
                     _ => Self::ZERO,
                 }
             }
+            fn divider() -> Option<fn(Self, i64) -> Self> {
+                Some(|sum, count| sum / count as $r)
+            }
+            fn dispatch<V: WithReducer<Self>>(reduce: Reduce, v: V) -> Option<V::Output> {
+                use crate::ops::functions::{Add, Mul};
+                match reduce {
+                    Reduce::Sum | Reduce::Mean => Some(v.run(Add)),
+                    Reduce::Prod => Some(v.run(Mul)),
+                    Reduce::Amax | Reduce::Amin => None,
+                }
+            }
         }
     )*};
 }
-complex_scatter!(Complex<f32>, Complex<f64>);
+complex_scatter!(Complex<f32>: f32, Complex<f64>: f64);
 
 impl ScatterElement for bool {
     fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
-        Some(match reduce {
-            Reduce::Sum | Reduce::Amax => |a, b| a || b,
-            Reduce::Prod | Reduce::Amin => |a, b| a && b,
-        })
+        match reduce {
+            Reduce::Sum | Reduce::Amax => Some(|a, b| a || b),
+            Reduce::Prod | Reduce::Amin => Some(|a, b| a && b),
+            Reduce::Mean => None,
+        }
     }
     fn identity(reduce: Reduce) -> Self {
         matches!(reduce, Reduce::Prod | Reduce::Amin)
+    }
+    fn divider() -> Option<fn(Self, i64) -> Self> {
+        None
+    }
+    fn dispatch<V: WithReducer<Self>>(reduce: Reduce, v: V) -> Option<V::Output> {
+        use crate::ops::functions::{Add, Mul};
+        match reduce {
+            Reduce::Sum => Some(v.run(Add)),
+            Reduce::Prod => Some(v.run(Mul)),
+            Reduce::Amax => Some(v.run(Maximum)),
+            Reduce::Amin => Some(v.run(Minimum)),
+            Reduce::Mean => None,
+        }
+    }
+}
+
+/// A scatter waiting for its combining function.
+struct ScatterWith<'a, T: Element, I: Element, D: Backend> {
+    x: StridedMut<'a, T, D>,
+    dim: isize,
+    index: StridedRef<'a, I, D>,
+    values: ScatterValues<'a, T, D>,
+    reset: Option<T>,
+}
+
+impl<T: Element, I: IndexElement, D: Scattering> WithReducer<T> for ScatterWith<'_, T, I, D> {
+    type Output = Result<(), Error>;
+    fn run<F: BinaryFn<T, T, T>>(self, f: F) -> Result<(), Error> {
+        scatter_into(self.x, self.dim, self.index, self.values, f, self.reset)
     }
 }
 
@@ -144,6 +224,20 @@ impl<T: Element> BinaryFn<T, T, T> for Combine<T> {
     #[inline(always)]
     fn call(&self, a: T, b: T) -> T {
         (self.0)(a, b)
+    }
+}
+
+/// `sum / count` where something was counted: `mean`'s last step.
+#[derive(Clone, Copy)]
+struct MeanOf<T>(fn(T, i64) -> T);
+impl<T: Element> BinaryFn<T, i64, T> for MeanOf<T> {
+    #[inline(always)]
+    fn call(&self, sum: T, count: i64) -> T {
+        if count == 0 {
+            sum
+        } else {
+            (self.0)(sum, count)
+        }
     }
 }
 
@@ -326,8 +420,11 @@ fn row_major_copy<T: Element, D: Scattering, R: Repr>(
 
 /// `x`'s elements as a writable shape-erased operand.
 macro_rules! erased_mut {
-    ($x:expr) => {{
-        let ptr = R::ptr_mut(&mut $x.data);
+    ($x:expr) => {
+        erased_mut!($x, R)
+    };
+    ($x:expr, $R:ty) => {{
+        let ptr = <$R as Writable>::ptr_mut(&mut $x.data);
         StridedMut {
             ptr,
             sizes: $x.layout.sizes(),
@@ -346,6 +443,7 @@ fn reducer<T: ScatterElement>(reduce: Reduce) -> Result<fn(T, T) -> T, Error> {
             Reduce::Amin => "scatter_gather_tensor_cpu_reduce_amin",
             Reduce::Sum => "scatter_gather_tensor_cpu_reduce_sum",
             Reduce::Prod => "scatter_gather_tensor_cpu_reduce_prod",
+            Reduce::Mean => "scatter_gather_tensor_cpu_reduce_mean",
         },
         dtype: T::DTYPE,
     })
@@ -432,9 +530,26 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
         reduce: Reduce,
         include_self: bool,
     ) -> Result<(), Error> {
+        // (PyTorch's error for a reduction a dtype lacks comes first.)
         let f = reducer::<T>(reduce)?;
         let reset = (!include_self).then(|| T::identity(reduce));
         let values = ScatterValues::Tensor(erased!(src));
+        if reduce != Reduce::Mean {
+            let work = ScatterWith {
+                x: erased_mut!(self),
+                dim,
+                index: erased!(index),
+                values,
+                reset,
+            };
+            return T::dispatch(reduce, work).expect("checked by `reducer`");
+        }
+        // The mean: the sums, the count of each (itself included with
+        // `include_self`), then one division where anything was sent.
+        let divide = T::divider().ok_or(Error::NotImplementedFor {
+            op: "scatter_gather_tensor_cpu_reduce_mean",
+            dtype: T::DTYPE,
+        })?;
         scatter_into(
             erased_mut!(self),
             dim,
@@ -442,7 +557,23 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
             values,
             Combine(f),
             reset,
-        )
+        )?;
+        let first = i64::from(include_self);
+        let mut counts: Tensor<i64, DynShape, D> = from_parts!(owned_parts(
+            D::map1(erased!(self), Constant(first))?,
+            StridedLayout::contiguous(self.layout.size_array().clone())
+        ));
+        let ones = ScatterValues::Value(1i64);
+        let add: fn(i64, i64) -> i64 = i64::wrapping_add;
+        scatter_into(
+            erased_mut!(counts, crate::storage::Owned),
+            dim,
+            erased!(index),
+            ones,
+            Combine(add),
+            None,
+        )?;
+        D::update2(erased_mut!(self), erased!(counts), MeanOf(divide))
     }
 }
 
