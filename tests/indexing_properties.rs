@@ -263,3 +263,112 @@ fn static_forms_match_the_dynamic_ones() {
     );
     assert_eq!(along.to_vec(), [2.0, 2.0, 5.0, 5.0, 8.0, 8.0, 11.0, 11.0]);
 }
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// `scatter_add`, `scatter_reduce` (amax, without self) and `put` with
+    /// accumulation on permuted targets against a plain reference; a bad
+    /// index leaves the target as it was.
+    #[test]
+    fn scatter_matches_the_reference((sizes, perm, dim, lens, raw) in case()) {
+        let (base, inverse) = stored(&sizes, &perm);
+        let rank = sizes.len();
+        let idx_sizes: Vec<usize> = (0..rank)
+            .map(|d| if d == dim { lens[d] } else { lens[d].min(sizes[d]) })
+            .collect();
+        let n: usize = idx_sizes.iter().product();
+        let idx_values: Vec<i64> = (0..n).map(|k| raw.get(k).copied().unwrap_or(0)).collect();
+        let idx = DynTensor::<i64>::from_vec(idx_values.clone(), &idx_sizes).unwrap();
+        let src = DynTensor::<i64>::from_vec((0..n as i64).map(|v| v * 3 - 7).collect(), &idx_sizes).unwrap();
+        let mut target = base.permute(&inverse).unwrap().clone();
+        let before = target.to_vec();
+        let in_range = idx_values.iter().all(|&i| (0..sizes[dim] as i64).contains(&i));
+        let got = target.scatter_add_(dim as isize, &idx, &src);
+        if !in_range {
+            prop_assert!(got.is_err());
+            prop_assert_eq!(target.to_vec(), before);
+            return Ok(());
+        }
+        got.unwrap();
+        let mut want = before.clone();
+        let mut amax: Vec<Option<i64>> = vec![None; want.len()];
+        for (flat, &i) in idx_values.iter().enumerate() {
+            let mut c = coords(flat, &idx_sizes);
+            c[dim] = i as usize;
+            let p = position(&c, &sizes);
+            want[p] += flat as i64 * 3 - 7;
+            amax[p] = Some(amax[p].map_or(flat as i64 * 3 - 7, |m| m.max(flat as i64 * 3 - 7)));
+        }
+        prop_assert_eq!(target.to_vec(), want);
+        let reduced = base.permute(&inverse).unwrap().scatter_reduce(dim as isize, &idx, &src, Reduce::Amax, false).unwrap();
+        let want: Vec<i64> = before.iter().zip(&amax).map(|(&b, m)| m.unwrap_or(b)).collect();
+        prop_assert_eq!(reduced.to_vec(), want);
+        // put with accumulation: flat positions, negative from the end.
+        let total = before.len() as i64;
+        let flat: Vec<i64> = idx_values.iter().map(|&i| if i % 2 == 0 { i } else { -i - 1 }).collect();
+        let fidx = DynTensor::<i64>::from_vec(flat.clone(), &[n]).unwrap();
+        let got = base.permute(&inverse).unwrap().put(&fidx, &src, true).unwrap();
+        let mut want = before.clone();
+        for (k, &i) in flat.iter().enumerate() {
+            let at = if i < 0 { i + total } else { i };
+            want[at as usize] += k as i64 * 3 - 7;
+        }
+        prop_assert_eq!(got.to_vec(), want);
+    }
+}
+
+/// The static scatters give the dynamic forms' results.
+#[test]
+fn static_scatters_match_the_dynamic_ones() {
+    let x = Tensor::<f32, shape![3, 4]>::from_vec((0..12).map(|v| v as f32).collect()).unwrap();
+    let idx = Tensor::<i64, shape![2, 4]>::from_vec(vec![0, 2, 2, 1, 1, 1, 0, 2]).unwrap();
+    let src =
+        Tensor::<f32, shape![2, 5]>::from_vec((0..10).map(|v| v as f32 * 0.5).collect()).unwrap();
+    let dx = x.clone().into_dyn();
+    let (di, ds) = (idx.clone().into_dyn(), src.clone().into_dyn());
+    let added: Tensor<f32, shape![3, 4]> = x.scatter_add::<0>(&idx, &src);
+    assert_eq!(
+        added.to_vec(),
+        dx.scatter_add(0, &di, &ds).unwrap().to_vec()
+    );
+    let written = x.scatter::<0>(&idx.narrow::<1, 1>(0), &src);
+    assert_eq!(
+        written.to_vec(),
+        dx.scatter(0, &di.narrow(1, 0, 1).unwrap(), &ds)
+            .unwrap()
+            .to_vec()
+    );
+    for reduce in [
+        Reduce::Sum,
+        Reduce::Prod,
+        Reduce::Mean,
+        Reduce::Amax,
+        Reduce::Amin,
+    ] {
+        for include_self in [true, false] {
+            let s = x.scatter_reduce::<0>(&idx, &src, reduce, include_self);
+            let d = dx
+                .scatter_reduce(0, &di, &ds, reduce, include_self)
+                .unwrap();
+            assert_eq!(
+                s.to_vec(),
+                d.to_vec(),
+                "{reduce:?}, include_self {include_self}"
+            );
+        }
+    }
+    let mut y = x.clone();
+    y.scatter_add_::<0>(&idx, &src);
+    assert_eq!(y.to_vec(), added.to_vec());
+    let bad = Tensor::<i64, shape![2, 4]>::full(3);
+    assert_eq!(
+        y.try_scatter_add_::<0>(&bad, &src).unwrap_err().to_string(),
+        "index 3 is out of bounds for dimension 0 with size 3"
+    );
+    assert_eq!(
+        y.to_vec(),
+        added.to_vec(),
+        "a failed scatter leaves its tensor as it was"
+    );
+}

@@ -98,3 +98,17 @@ shaped_macros::size_mismatch_diagnostic! {
     label: "the index has size {a} where the input has {b} (dimension {i})",
     note: "`gather` reads along one dimension; on every other the index may be no larger than the input",
 }
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: ScatterIndexTooLarge,
+    message: "cannot scatter: the index's size {a} is larger than the tensor's size {b} at dimension {i}",
+    label: "the index has size {a} where the tensor has {b} (dimension {i})",
+    note: "`scatter` writes along one dimension; on every other the index may be no larger than the tensor",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: ScatterSourceTooSmall,
+    message: "cannot scatter: the index's size {a} is larger than the source's size {b} at dimension {i}",
+    label: "the index has size {a} where the source has {b} (dimension {i})",
+    note: "each index position sends the source's element at the same position: the source must be at least as large",
+}

@@ -21,7 +21,7 @@
 
 use super::arith::ToBin;
 use super::axes::{At, Replace};
-use super::diagnostics::GatherIndexTooLarge;
+use super::diagnostics::{GatherIndexTooLarge, ScatterIndexTooLarge, ScatterSourceTooSmall};
 use super::digits::{DigitCount, MaxLen};
 use super::dim::{Dec, Dim, Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
@@ -87,6 +87,7 @@ macro_rules! same_rank {
     ($(($($a:ident $b:ident)*))*) => {$(
         impl<$($a,)* $($b,)*> GatherRankOf<($($a,)*)> for ($($b,)*) {}
         impl<$($a,)* $($b,)*> TakeAlongRankOf<($($a,)*)> for ($($b,)*) {}
+        impl<$($a,)* $($b,)*> ScatterRankOf<($($a,)*)> for ($($b,)*) {}
     )*};
 }
 same_rank! {
@@ -113,45 +114,90 @@ impl<S, Idx, const I: usize> GatherShape<I, Idx> for S
 where
     Idx: GatherRankOf<S> + Replace<I, Dyn>,
     S: At<I> + Replace<I, Dyn>,
-    <Idx as Replace<I, Dyn>>::Output: FitsWithin<<S as Replace<I, Dyn>>::Output>,
+    <Idx as Replace<I, Dyn>>::Output: FitsWithin<<S as Replace<I, Dyn>>::Output, GatherFits>,
 {
 }
 
 /// Every size of `Self` is no larger than `S`'s at the same dimension
-/// (`Dyn` passes, checked at run time).
-pub trait FitsWithin<S> {}
-impl<Idx: TupleShape, S: TupleShape> FitsWithin<S> for Idx where Idx::Rev: FitsWithinRev<S::Rev> {}
+/// (`Dyn` passes, checked at run time); `Op` words the error.
+pub trait FitsWithin<S, Op> {}
+impl<Idx: TupleShape, S: TupleShape, Op> FitsWithin<S, Op> for Idx where
+    Idx::Rev: FitsWithinRev<S::Rev, Op>
+{
+}
 
 /// [`FitsWithin`] on reversed lists. Lists of different lengths hold here:
-/// [`RanksMatch`] reports them.
-pub trait FitsWithinRev<S> {}
-impl FitsWithinRev<Nil> for Nil {}
-impl<H, T> FitsWithinRev<Nil> for Cons<H, T> {}
-impl<H, T> FitsWithinRev<Cons<H, T>> for Nil {}
-impl<H1, T1, H2, T2> FitsWithinRev<Cons<H2, T2>> for Cons<H1, T1>
+/// the rank rules report them.
+pub trait FitsWithinRev<S, Op> {}
+impl<Op> FitsWithinRev<Nil, Op> for Nil {}
+impl<H, T, Op> FitsWithinRev<Nil, Op> for Cons<H, T> {}
+impl<H, T, Op> FitsWithinRev<Cons<H, T>, Op> for Nil {}
+impl<H1, T1, H2, T2, Op> FitsWithinRev<Cons<H2, T2>, Op> for Cons<H1, T1>
 where
-    (H1, H2, (T1, T2)): NoLarger,
-    T1: FitsWithinRev<T2>,
+    (H1, H2, (T1, T2)): NoLarger<Op>,
+    T1: FitsWithinRev<T2, Op>,
 {
 }
 
-/// One index size is no larger than the input's; the third entry holds the
+/// One index size is no larger than the other's; the third entry holds the
 /// leading dimensions left, from which an error finds the dimension's index.
-pub trait NoLarger {}
-impl<B, R> NoLarger for (Dyn, B, R) {}
-impl<A: StaticDim, R> NoLarger for (A, Dyn, R) {}
-impl<A: StaticDim + ToBin, B: StaticDim + ToBin, R> NoLarger for (A, B, R)
+pub trait NoLarger<Op> {}
+impl<B, R, Op> NoLarger<Op> for (Dyn, B, R) {}
+impl<A: StaticDim, R, Op> NoLarger<Op> for (A, Dyn, R) {}
+impl<A: StaticDim + ToBin, B: StaticDim + ToBin, R, Op> NoLarger<Op> for (A, B, R)
 where
     A::Bin: IsLessOrEqual<B::Bin>,
-    (LeEq<A::Bin, B::Bin>, A, B, R): NoLargerOrReport,
+    (LeEq<A::Bin, B::Bin>, A, B, R): NoLargerOrReport<Op>,
 {
 }
 
-/// `(no larger, index size, input size, rest)`, or the error quoting both.
-pub trait NoLargerOrReport {}
-impl<A, B, R> NoLargerOrReport for (True, A, B, R) {}
-impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport for (False, A, B, R) where
+/// `gather`'s index against its input.
+pub struct GatherFits;
+/// `scatter`'s index against the tensor it writes.
+pub struct ScatterFitsSelf;
+/// `scatter`'s index against its source.
+pub struct ScatterFitsSource;
+
+/// `(no larger, index size, other size, rest)`, or `Op`'s error quoting
+/// both.
+pub trait NoLargerOrReport<Op> {}
+impl<A, B, R, Op> NoLargerOrReport<Op> for (True, A, B, R) {}
+impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport<GatherFits> for (False, A, B, R) where
     (A, B, R::Out): GatherIndexTooLarge<A::Out, B::Out>
+{
+}
+impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport<ScatterFitsSelf> for (False, A, B, R) where
+    (A, B, R::Out): ScatterIndexTooLarge<A::Out, B::Out>
+{
+}
+impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport<ScatterFitsSource>
+    for (False, A, B, R)
+where
+    (A, B, R::Out): ScatterSourceTooSmall<A::Out, B::Out>,
+{
+}
+
+/// An index with the rank of the tensor `S` it writes, for `scatter`.
+#[diagnostic::on_unimplemented(
+    message = "`scatter` needs an index with as many dimensions as the tensor it writes",
+    label = "the tensor has shape `{S}`, the index `{Self}`",
+    note = "PyTorch raises `Index tensor must have the same number of dimensions as self tensor`"
+)]
+pub trait ScatterRankOf<S> {}
+
+/// `scatter::<I>(&idx, &src)` on a shape: the index has the tensor's rank,
+/// no larger a size off dimension `I`, and no larger a size than the
+/// source's anywhere.
+#[diagnostic::on_unimplemented(
+    message = "`scatter::<{I}>` needs a dimension {I} and an index of the tensor's rank that fits it and its source",
+    label = "this index does not fit"
+)]
+pub trait ScatterShape<const I: usize, Idx, Src> {}
+impl<S, Idx, Src, const I: usize> ScatterShape<I, Idx, Src> for S
+where
+    Idx: ScatterRankOf<S> + Replace<I, Dyn> + FitsWithin<Src, ScatterFitsSource>,
+    S: At<I> + Replace<I, Dyn>,
+    <Idx as Replace<I, Dyn>>::Output: FitsWithin<<S as Replace<I, Dyn>>::Output, ScatterFitsSelf>,
 {
 }
 

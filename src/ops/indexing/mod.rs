@@ -331,7 +331,7 @@ macro_rules! erased {
 use erased;
 
 mod scatter;
-pub use scatter::{Reduce, ScatterElement, WithReducer};
+pub use scatter::{Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer};
 
 /// The result of `index_select::<DIM>` on `X` by `Idx`.
 pub type Selected<X, Idx, const DIM: usize> = Tensor<

@@ -24,7 +24,7 @@ use crate::backend::{
     StridedMut, StridedRef,
 };
 use crate::dtype::{DType, Element, IndexElement, LongIndex};
-use crate::error::{Error, IndexOp};
+use crate::error::{Error, IndexOp, OrPanic};
 use crate::layout::StridedLayout;
 use crate::layout::numel;
 use crate::layout::views::wrap_dim;
@@ -33,6 +33,8 @@ use crate::ops::functions::{Constant, Identity};
 use crate::ops::math::{Maximum, Minimum};
 use crate::shape::Shape;
 use crate::shape::dynamic::DynShape;
+use crate::shape::index::ScatterShape;
+use crate::shape::list::TupleShape;
 use crate::storage::{Repr, Writable};
 use crate::tensor::Tensor;
 use crate::tensor::{from_parts, owned_parts};
@@ -544,36 +546,7 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
             };
             return T::dispatch(reduce, work).expect("checked by `reducer`");
         }
-        // The mean: the sums, the count of each (itself included with
-        // `include_self`), then one division where anything was sent.
-        let divide = T::divider().ok_or(Error::NotImplementedFor {
-            op: "scatter_gather_tensor_cpu_reduce_mean",
-            dtype: T::DTYPE,
-        })?;
-        scatter_into(
-            erased_mut!(self),
-            dim,
-            erased!(index),
-            values,
-            Combine(f),
-            reset,
-        )?;
-        let first = i64::from(include_self);
-        let mut counts: Tensor<i64, DynShape, D> = from_parts!(owned_parts(
-            D::map1(erased!(self), Constant(first))?,
-            StridedLayout::contiguous(self.layout.size_array().clone())
-        ));
-        let ones = ScatterValues::Value(1i64);
-        let add: fn(i64, i64) -> i64 = i64::wrapping_add;
-        scatter_into(
-            erased_mut!(counts, crate::storage::Owned),
-            dim,
-            erased!(index),
-            ones,
-            Combine(add),
-            None,
-        )?;
-        D::update2(erased_mut!(self), erased!(counts), MeanOf(divide))
+        mean_into(erased_mut!(self), dim, erased!(index), values, f, reset)
     }
 }
 
@@ -1064,5 +1037,455 @@ impl<T: ScatterElement, D: Scattering, R: Repr> Tensor<T, DynShape, D, R> {
         let mut out = self.try_clone()?;
         out.put_(index, source, accumulate)?;
         Ok(out)
+    }
+}
+
+/// The typed forms of the scatters on static shapes, with the dim in the
+/// type (in the prelude): `x.scatter::<1>(&idx, &src)`,
+/// `x.scatter_add::<1>(&idx, &src)`, `x.scatter_reduce::<1>(&idx, &src,
+/// Reduce::Amax, include_self)`, each returning a new tensor; the in-place
+/// forms are [`ScatterInto`]'s. The compiler checks that the index has the
+/// tensor's rank, fits the tensor off the dim and the source everywhere,
+/// and holds int64 or int32; index values are checked at run time (the
+/// plain forms panic with PyTorch's text, the `try_` forms return it).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = Tensor::<f32, shape![2, 3]>::zeros();
+/// let idx = Tensor::<i64, shape![2, 2]>::from_vec(vec![0, 0, 2, 1]).unwrap();
+/// let src = Tensor::<f32, shape![2, 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+/// let y: Tensor<f32, shape![2, 3]> = x.scatter_add::<1>(&idx, &src);
+/// assert_eq!(y.to_vec(), [3.0, 0.0, 0.0, 0.0, 4.0, 3.0]);
+/// ```
+pub trait ScatterBy<Idx, Src> {
+    /// The result.
+    type Output;
+    /// The tensor's shape.
+    type InputShape: Shape;
+    /// The index's shape.
+    type IndexShape: Shape;
+    /// The source's shape.
+    type SourceShape: Shape;
+    /// The index's element type.
+    type IndexElement: Element;
+
+    /// `scatter(DIM, index, src)`: a copy with `src[p]` written at
+    /// `[.., index[p], ..]` along `DIM` for every index position `p`.
+    fn scatter<const DIM: usize>(&self, index: &Idx, src: &Src) -> Self::Output
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`scatter`](Self::scatter), with `Err` for an index outside.
+    fn try_scatter<const DIM: usize>(&self, index: &Idx, src: &Src) -> Result<Self::Output, Error>
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// `scatter_add(DIM, index, src)`: a copy with `src[p]` added at
+    /// `[.., index[p], ..]` along `DIM`, repeated indices in index order.
+    fn scatter_add<const DIM: usize>(&self, index: &Idx, src: &Src) -> Self::Output
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`scatter_add`](Self::scatter_add), with `Err` for an index outside.
+    fn try_scatter_add<const DIM: usize>(
+        &self,
+        index: &Idx,
+        src: &Src,
+    ) -> Result<Self::Output, Error>
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// `scatter_reduce(DIM, index, src, reduce, include_self)` on a copy.
+    fn scatter_reduce<const DIM: usize>(
+        &self,
+        index: &Idx,
+        src: &Src,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Self::Output
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`scatter_reduce`](Self::scatter_reduce), with `Err` for an index
+    /// outside or a reduction the dtype lacks.
+    fn try_scatter_reduce<const DIM: usize>(
+        &self,
+        index: &Idx,
+        src: &Src,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<Self::Output, Error>
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+}
+
+/// The in-place forms of [`ScatterBy`], on tensors that own their elements
+/// or mutable views (in the prelude): `x.scatter_::<1>(&idx, &src)`,
+/// `x.scatter_add_::<1>(&idx, &src)`, `x.scatter_reduce_::<1>(..)`. Every
+/// index is checked before the first write: the `try_` forms leave the
+/// tensor as it was on `Err`.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let mut x = Tensor::<i32, shape![3]>::zeros();
+/// let idx = Tensor::<i64, shape![2]>::from_vec(vec![2, 2]).unwrap();
+/// x.scatter_add_::<0>(&idx, &Tensor::<i32, shape![2]>::from_vec(vec![5, 6]).unwrap());
+/// assert_eq!(x.to_vec(), [0, 0, 11]);
+/// ```
+pub trait ScatterInto<Idx, Src>: ScatterBy<Idx, Src> {
+    /// `scatter_(DIM, index, src)`.
+    fn scatter_<const DIM: usize>(&mut self, index: &Idx, src: &Src)
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`scatter_`](Self::scatter_), with `Err` (and the tensor untouched)
+    /// for an index outside.
+    fn try_scatter_<const DIM: usize>(&mut self, index: &Idx, src: &Src) -> Result<(), Error>
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// `scatter_add_(DIM, index, src)`.
+    fn scatter_add_<const DIM: usize>(&mut self, index: &Idx, src: &Src)
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`scatter_add_`](Self::scatter_add_), with `Err` (and the tensor
+    /// untouched) for an index outside.
+    fn try_scatter_add_<const DIM: usize>(&mut self, index: &Idx, src: &Src) -> Result<(), Error>
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// `scatter_reduce_(DIM, index, src, reduce, include_self)`.
+    fn scatter_reduce_<const DIM: usize>(
+        &mut self,
+        index: &Idx,
+        src: &Src,
+        reduce: Reduce,
+        include_self: bool,
+    ) where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`scatter_reduce_`](Self::scatter_reduce_), with `Err` (and the
+    /// tensor untouched) for an index outside or a reduction the dtype
+    /// lacks.
+    fn try_scatter_reduce_<const DIM: usize>(
+        &mut self,
+        index: &Idx,
+        src: &Src,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<(), Error>
+    where
+        Self::InputShape: ScatterShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+}
+
+/// `scatter_reduce` with `"mean"` into `x`: the sums (from `reset`, the
+/// identity, where `include_self` is false), the count of each element
+/// (itself included with `include_self`), then one division where anything
+/// was sent.
+fn mean_into<T: ScatterElement, I: IndexElement, D: Scattering>(
+    x: StridedMut<'_, T, D>,
+    dim: isize,
+    index: StridedRef<'_, I, D>,
+    values: ScatterValues<'_, T, D>,
+    add: fn(T, T) -> T,
+    reset: Option<T>,
+) -> Result<(), Error> {
+    let divide = T::divider().ok_or(Error::NotImplementedFor {
+        op: "scatter_gather_tensor_cpu_reduce_mean",
+        dtype: T::DTYPE,
+    })?;
+    let index_again = StridedRef {
+        ptr: index.ptr,
+        ..index
+    };
+    let sums = StridedMut {
+        ptr: x.ptr,
+        sizes: x.sizes,
+        strides: x.strides,
+        offset: x.offset,
+    };
+    scatter_into(sums, dim, index, values, Combine(add), reset)?;
+    let read = StridedRef {
+        ptr: x.ptr,
+        sizes: x.sizes,
+        strides: x.strides,
+        offset: x.offset,
+    };
+    let first = i64::from(reset.is_none());
+    let mut counts = D::map1(read, Constant(first))?;
+    let count_strides: Vec<usize> = crate::layout::contiguous_strides(x.sizes);
+    let counts_mut = StridedMut {
+        ptr: D::ptr_mut(&mut counts),
+        sizes: x.sizes,
+        strides: &count_strides,
+        offset: 0,
+    };
+    let ones = ScatterValues::Value(1i64);
+    let plus: fn(i64, i64) -> i64 = i64::wrapping_add;
+    scatter_into(counts_mut, dim, index_again, ones, Combine(plus), None)?;
+    let counts_ref = StridedRef {
+        ptr: D::ptr(&counts),
+        sizes: x.sizes,
+        strides: &count_strides,
+        offset: 0,
+    };
+    D::update2(x, counts_ref, MeanOf(divide))
+}
+
+/// `scatter_reduce_` of typed tensors through the shape-erased core.
+fn reduce_into<T: ScatterElement, I: IndexElement, D: Scattering>(
+    x: StridedMut<'_, T, D>,
+    dim: usize,
+    index: StridedRef<'_, I, D>,
+    src: StridedRef<'_, T, D>,
+    reduce: Option<(Reduce, bool)>,
+) -> Result<(), Error> {
+    let values = ScatterValues::Tensor(src);
+    let dim = dim as isize;
+    let Some((reduce, include_self)) = reduce else {
+        return scatter_into(x, dim, index, values, Assign, None);
+    };
+    reducer::<T>(reduce)?;
+    let reset = (!include_self).then(|| T::identity(reduce));
+    if reduce == Reduce::Mean {
+        return mean_into(x, dim, index, values, reducer::<T>(reduce)?, reset);
+    }
+    T::dispatch(
+        reduce,
+        ScatterWith {
+            x,
+            dim,
+            index,
+            values,
+            reset,
+        },
+    )
+    .expect("checked by `reducer`")
+}
+
+impl<T, S, D, R, I, SI, RI, SS, RS> ScatterBy<Tensor<I, SI, D, RI>, Tensor<T, SS, D, RS>>
+    for Tensor<T, S, D, R>
+where
+    T: ScatterElement,
+    S: Shape + TupleShape,
+    D: Scattering,
+    R: Repr,
+    I: Element,
+    SI: Shape,
+    RI: Repr,
+    SS: Shape,
+    RS: Repr,
+{
+    type Output = Tensor<T, S, D>;
+    type InputShape = S;
+    type IndexShape = SI;
+    type SourceShape = SS;
+    type IndexElement = I;
+
+    fn scatter<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Tensor<T, S, D>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter::<DIM>(index, src).or_panic()
+    }
+
+    fn try_scatter<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, S, D>, Error>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        let mut out = self.try_clone()?;
+        reduce_into(
+            erased_mut!(out, crate::storage::Owned),
+            DIM,
+            erased!(index),
+            erased!(src),
+            None,
+        )?;
+        Ok(out)
+    }
+
+    fn scatter_add<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Tensor<T, S, D>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter_add::<DIM>(index, src).or_panic()
+    }
+
+    fn try_scatter_add<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, S, D>, Error>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter_reduce::<DIM>(index, src, Reduce::Sum, true)
+    }
+
+    fn scatter_reduce<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Tensor<T, S, D>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter_reduce::<DIM>(index, src, reduce, include_self)
+            .or_panic()
+    }
+
+    fn try_scatter_reduce<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<Tensor<T, S, D>, Error>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        let mut out = self.try_clone()?;
+        let target = erased_mut!(out, crate::storage::Owned);
+        reduce_into(
+            target,
+            DIM,
+            erased!(index),
+            erased!(src),
+            Some((reduce, include_self)),
+        )?;
+        Ok(out)
+    }
+}
+
+impl<T, S, D, R, I, SI, RI, SS, RS> ScatterInto<Tensor<I, SI, D, RI>, Tensor<T, SS, D, RS>>
+    for Tensor<T, S, D, R>
+where
+    T: ScatterElement,
+    S: Shape + TupleShape,
+    D: Scattering,
+    R: Writable,
+    I: Element,
+    SI: Shape,
+    RI: Repr,
+    SS: Shape,
+    RS: Repr,
+{
+    fn scatter_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter_::<DIM>(index, src).or_panic()
+    }
+
+    fn try_scatter_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        reduce_into(erased_mut!(self), DIM, erased!(index), erased!(src), None)
+    }
+
+    fn scatter_add_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter_add_::<DIM>(index, src).or_panic()
+    }
+
+    fn try_scatter_add_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        reduce_into(
+            erased_mut!(self),
+            DIM,
+            erased!(index),
+            erased!(src),
+            Some((Reduce::Sum, true)),
+        )
+    }
+
+    fn scatter_reduce_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+        reduce: Reduce,
+        include_self: bool,
+    ) where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_scatter_reduce_::<DIM>(index, src, reduce, include_self)
+            .or_panic()
+    }
+
+    fn try_scatter_reduce_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        src: &Tensor<T, SS, D, RS>,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<(), Error>
+    where
+        S: ScatterShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        reduce_into(
+            erased_mut!(self),
+            DIM,
+            erased!(index),
+            erased!(src),
+            Some((reduce, include_self)),
+        )
     }
 }
