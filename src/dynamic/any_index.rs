@@ -11,13 +11,13 @@ use crate::layout::views::wrap_dim;
 
 /// An index tensor by its dtype: the two PyTorch takes for indices, or the
 /// dtype of another.
-enum IndexOf<'a, D: Indexing> {
+pub(super) enum IndexOf<'a, D: Indexing> {
     Long(&'a DynTensor<i64, D>),
     Int(&'a DynTensor<i32, D>),
     Other(DType),
 }
 
-fn index_of<D: Indexing>(index: &AnyTensor<D>) -> IndexOf<'_, D> {
+pub(super) fn index_of<D: Indexing>(index: &AnyTensor<D>) -> IndexOf<'_, D> {
     match index {
         AnyTensor::I64(i) => IndexOf::Long(i),
         AnyTensor::I32(i) => IndexOf::Int(i),

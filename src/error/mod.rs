@@ -619,6 +619,43 @@ pub enum Error {
     },
     /// `put` into an empty tensor with indices.
     PutIntoEmpty,
+    /// A number that the tensor's dtype cannot hold (PyTorch's checked
+    /// cast).
+    ScalarOverflow {
+        /// PyTorch's C++ name of the element type (`float`, `c10::Half`).
+        type_name: &'static str,
+    },
+    /// `index_add` with an index of another dtype than int64 or int32.
+    IndexAddIndexDType {
+        /// The index's dtype.
+        dtype: DType,
+    },
+    /// `index_add` with a source of another dtype.
+    IndexAddSourceDType {
+        /// `self`'s dtype.
+        input: DType,
+        /// The source's.
+        source: DType,
+    },
+    /// `index_copy` with an index of another dtype than int64.
+    IndexCopyIndexDType {
+        /// The index's dtype.
+        dtype: DType,
+    },
+    /// `index_copy` with a source of another dtype.
+    IndexCopySourceDType {
+        /// `self`'s dtype.
+        input: DType,
+        /// The source's.
+        source: DType,
+    },
+    /// `put` with a source of another dtype.
+    PutSourceDType {
+        /// `self`'s dtype.
+        input: DType,
+        /// The source's.
+        source: DType,
+    },
     /// A scatter's index of another rank than `self`'s or the source's.
     ScatterRank {
         /// `"self"` or `"src"`.
@@ -696,6 +733,8 @@ pub enum IndexOp {
     Take,
     /// `take_along_dim`.
     TakeAlongDim,
+    /// `put`.
+    Put,
 }
 
 /// `[3, 1, 7]`, as PyTorch prints sizes in messages.
@@ -896,6 +935,11 @@ impl fmt::Display for Error {
                     "torch.take_along_dim(): dtype of indices should be Long but got {}",
                     dtype.torch_name()
                 ),
+                IndexOp::Put => write!(
+                    f,
+                    "put_(): Expected a long tensor for index, but got {}",
+                    dtype.torch_name()
+                ),
             },
             Error::IndexSelectRank => write!(f, "index_select(): Index is supposed to be a vector"),
             Error::IndexToScalar { count } => write!(
@@ -966,6 +1010,38 @@ impl fmt::Display for Error {
                 "put_(): Expected source and index to have the same number of elements, but got source.numel() = {source}, index.numel() = {index}"
             ),
             Error::PutIntoEmpty => write!(f, "put_(): Tried to put elements into an empty tensor"),
+            Error::ScalarOverflow { type_name } => write!(
+                f,
+                "value cannot be converted to type {type_name} without overflow"
+            ),
+            Error::IndexAddIndexDType { dtype } => write!(
+                f,
+                "index_add_(): Expected dtype int32/int64 for index but got: {}",
+                dtype.torch_name()
+            ),
+            Error::IndexAddSourceDType { input, source } => write!(
+                f,
+                "index_add_(): self ({}) and source ({}) must have the same scalar type",
+                input.torch_name(),
+                source.torch_name()
+            ),
+            Error::IndexCopyIndexDType { dtype } => write!(
+                f,
+                "index_copy_(): Expected a long tensor for index, but got {}",
+                dtype.torch_name()
+            ),
+            Error::IndexCopySourceDType { input, source } => write!(
+                f,
+                "index_copy_(): self and source expected to have the same dtype, but got (self) {} and (source) {}",
+                input.torch_name(),
+                source.torch_name()
+            ),
+            Error::PutSourceDType { input, source } => write!(
+                f,
+                "put_(): self and source expected to have the same dtype, but got self.dtype = {} and source.dtype = {}",
+                input.torch_name(),
+                source.torch_name()
+            ),
             Error::ScatterRank { what } => write!(
                 f,
                 "Index tensor must have the same number of dimensions as {what} tensor"
@@ -1015,7 +1091,7 @@ impl fmt::Display for Error {
                     "index {index} is out of bounds for dimension {dim} with size {size}"
                 ),
                 IndexOp::IndexSelect => write!(f, "index out of range in self"),
-                IndexOp::Take => write!(
+                IndexOp::Take | IndexOp::Put => write!(
                     f,
                     "out of range: tried to access index {index} on a tensor of {size} elements."
                 ),

@@ -1,0 +1,370 @@
+//! The scatters on [`AnyTensor`]: the index's and the source's dtypes and
+//! the numbers are known only at run time, so each operation checks them
+//! where PyTorch does and gives its text; a number converts to the
+//! tensor's dtype by PyTorch's checked cast ("value cannot be converted to
+//! type float without overflow").
+
+use super::DynTensor;
+use super::any::{AnyElement, AnyTensor, any_tensor};
+use super::any_index::{IndexOf, index_of};
+use crate::backend::Scattering;
+use crate::dtype::cast::cast;
+use crate::dtype::{DType, Element, Scalar};
+use crate::error::Error;
+use crate::layout::views::wrap_dim;
+use crate::ops::indexing::Reduce;
+use num_complex::Complex;
+
+/// PyTorch's C++ name of a dtype's element type, as its conversion errors
+/// print it.
+fn cpp_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F16 => "c10::Half",
+        DType::BF16 => "c10::BFloat16",
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::C64 => "c10::complex<float>",
+        DType::C128 => "c10::complex<double>",
+        DType::U8 => "uint8_t",
+        DType::I8 => "int8_t",
+        DType::I16 => "int16_t",
+        DType::I32 => "int",
+        DType::I64 => "int64_t",
+        DType::Bool => "bool",
+    }
+}
+
+/// The largest finite value of a dtype's real part, as a float.
+fn finite_max(dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => 65504.0,
+        DType::BF16 => 3.3895313892515355e38,
+        DType::F32 | DType::C64 => f32::MAX as f64,
+        DType::F64 | DType::C128 => f64::MAX,
+        DType::U8 => 255.0,
+        DType::I8 => 127.0,
+        DType::I16 => 32767.0,
+        DType::I32 => 2147483647.0,
+        DType::I64 => 9223372036854775807.0,
+        DType::Bool => 1.0,
+    }
+}
+
+/// `value` as a `T` by PyTorch's `checked_convert`: integers take floats
+/// by truncation within their range (unsigned ones also down to minus
+/// their maximum, wrapping), floats any value within their finite range or
+/// not finite, bool anything (`!= 0`); a complex value needs a zero
+/// imaginary part unless `T` is complex. Anything else is PyTorch's error.
+pub(crate) fn checked_scalar<T: Element>(value: Scalar) -> Result<T, Error> {
+    let dtype = T::DTYPE;
+    let overflow = || Error::ScalarOverflow {
+        type_name: cpp_name(dtype),
+    };
+    let complex = matches!(dtype, DType::C64 | DType::C128);
+    let (re, im) = match value {
+        Scalar::Bool(b) => return Ok(cast(b)),
+        Scalar::Int(i) => (i as f64, 0.0),
+        Scalar::Float(f) => (f, 0.0),
+        Scalar::Complex(re, im) => (re, im),
+    };
+    if dtype == DType::Bool {
+        return Ok(cast(re != 0.0 || im != 0.0));
+    }
+    if im != 0.0 && !complex {
+        return Err(overflow());
+    }
+    let max = finite_max(dtype);
+    let integral = !matches!(dtype, DType::F16 | DType::BF16 | DType::F32 | DType::F64) && !complex;
+    if integral {
+        let lowest = if dtype == DType::U8 { -max } else { -max - 1.0 };
+        if re.is_nan() || re < lowest || re > max {
+            return Err(overflow());
+        }
+        // Exact for integers: cast the integer, not its float.
+        if let Scalar::Int(i) = value {
+            return Ok(match dtype {
+                DType::U8 => cast(i as u8),
+                _ => cast(i),
+            });
+        }
+        let whole = re.trunc() as i64;
+        return Ok(match dtype {
+            DType::U8 => cast(whole as u8),
+            _ => cast(whole),
+        });
+    }
+    let parts_fit = |x: f64| !x.is_finite() || x.abs() <= max;
+    if !(parts_fit(re) && parts_fit(im)) {
+        return Err(overflow());
+    }
+    Ok(match value {
+        Scalar::Int(i) => cast(i),
+        Scalar::Complex(..) => cast(Complex::new(re, im)),
+        _ => cast(re),
+    })
+}
+
+/// The source, when it holds `T`; else `mismatch`'s error.
+fn source_of<T: AnyElement, D: Scattering>(
+    src: &AnyTensor<D>,
+    mismatch: impl FnOnce(DType) -> Error,
+) -> Result<&DynTensor<T, D>, Error> {
+    T::borrow_any(src).ok_or_else(|| mismatch(src.dtype()))
+}
+
+/// The scatter family's runtime checks, in PyTorch's order: the dim, then
+/// (for a non-empty index) the index's dtype and the source's.
+fn scatter_checks<D: Scattering>(
+    x: &AnyTensor<D>,
+    dim: isize,
+    index: &AnyTensor<D>,
+    src: Option<&AnyTensor<D>>,
+) -> Result<(), Error> {
+    wrap_dim(dim, x.rank())?;
+    if index.numel() == 0 {
+        return Ok(());
+    }
+    if let IndexOf::Other(_) = index_of(index) {
+        return Err(Error::Unsupported {
+            message: "scatter(): Expected dtype int32/int64 for index",
+        });
+    }
+    if src.is_some_and(|s| s.dtype() != x.dtype()) {
+        return Err(Error::Unsupported {
+            message: "scatter(): Expected self.dtype to be equal to src.dtype",
+        });
+    }
+    Ok(())
+}
+
+/// Runs `$body` with `$i` the typed index (int64 or int32); another dtype
+/// was refused before.
+macro_rules! typed_index {
+    ($index:expr, |$i:ident| $body:expr) => {
+        match index_of($index) {
+            IndexOf::Long($i) => $body,
+            IndexOf::Int($i) => $body,
+            IndexOf::Other(_) => Ok(()),
+        }
+    };
+}
+
+/// An in-place method and its out-of-place twin (on a copy).
+macro_rules! with_copy {
+    ($(#[$doc:meta])* $name:ident => $name_:ident ($($arg:ident: $ty:ty),*)) => {
+        $(#[$doc])*
+        pub fn $name(&self, $($arg: $ty),*) -> Result<AnyTensor<D>, Error> {
+            let mut out = any_tensor!(@each self, x => AnyTensor::from(x.try_clone()?));
+            out.$name_($($arg),*)?;
+            Ok(out)
+        }
+    };
+}
+
+impl<D: Scattering> AnyTensor<D> {
+    /// `scatter_(dim, index, src)` with PyTorch's runtime checks (an
+    /// int64 or int32 index, a source of `self`'s dtype).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = AnyTensor::from(DynTensor::<f32>::zeros(&[3]));
+    /// let idx = AnyTensor::from(DynTensor::<i32>::from_vec(vec![2], &[1]).unwrap());
+    /// let src = AnyTensor::from(DynTensor::<f64>::ones(&[1]));
+    /// assert_eq!(
+    ///     x.scatter_(0, &idx, &src).unwrap_err().to_string(),
+    ///     "scatter(): Expected self.dtype to be equal to src.dtype"
+    /// );
+    /// ```
+    pub fn scatter_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        src: &AnyTensor<D>,
+    ) -> Result<(), Error> {
+        scatter_checks(self, dim, index, Some(src))?;
+        any_tensor!(@each self, x => {
+            let s = source_of(src, |_| Error::Unsupported {
+                message: "scatter(): Expected self.dtype to be equal to src.dtype",
+            })?;
+            typed_index!(index, |i| x.scatter_(dim, i, s))
+        })
+    }
+
+    /// `scatter_(dim, index, value)`: `value` converted by PyTorch's
+    /// checked cast.
+    pub fn scatter_value_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        value: Scalar,
+    ) -> Result<(), Error> {
+        scatter_checks(self, dim, index, None)?;
+        any_tensor!(@each self, x => {
+            let v = checked_scalar(value)?;
+            typed_index!(index, |i| x.scatter_value_(dim, i, v))
+        })
+    }
+
+    /// `scatter_add_(dim, index, src)` with PyTorch's runtime checks.
+    pub fn scatter_add_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        src: &AnyTensor<D>,
+    ) -> Result<(), Error> {
+        self.scatter_reduce_(dim, index, src, Reduce::Sum, true)
+    }
+
+    /// `scatter_reduce_(dim, index, src, reduce, include_self)` with
+    /// PyTorch's runtime checks.
+    pub fn scatter_reduce_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        src: &AnyTensor<D>,
+        reduce: Reduce,
+        include_self: bool,
+    ) -> Result<(), Error> {
+        scatter_checks(self, dim, index, Some(src))?;
+        any_tensor!(@each self, x => {
+            let s = source_of(src, |_| Error::Unsupported {
+                message: "scatter(): Expected self.dtype to be equal to src.dtype",
+            })?;
+            typed_index!(index, |i| x.scatter_reduce_(dim, i, s, reduce, include_self))
+        })
+    }
+
+    /// `index_add_(dim, index, source, alpha)` with PyTorch's runtime
+    /// checks (an int64 or int32 vector index, a source of `self`'s dtype,
+    /// `alpha` converted by the checked cast).
+    pub fn index_add_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        source: &AnyTensor<D>,
+        alpha: Scalar,
+    ) -> Result<(), Error> {
+        wrap_dim(dim, self.rank())?;
+        if index.rank() > 1 {
+            return Err(Error::IndexAddVector {
+                rank: index.rank(),
+                dtype: index.dtype(),
+                sizes: index.shape(),
+            });
+        }
+        if let IndexOf::Other(dtype) = index_of(index) {
+            return Err(Error::IndexAddIndexDType { dtype });
+        }
+        let self_dtype = self.dtype();
+        any_tensor!(@each self, x => {
+            let s = source_of(source, |other| Error::IndexAddSourceDType { input: self_dtype, source: other })?;
+            let a = checked_scalar(alpha)?;
+            typed_index!(index, |i| x.index_add_(dim, i, s, a))
+        })
+    }
+
+    /// `index_copy_(dim, index, source)` with PyTorch's runtime checks (an
+    /// int64 vector index, a source of `self`'s dtype).
+    pub fn index_copy_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        source: &AnyTensor<D>,
+    ) -> Result<(), Error> {
+        wrap_dim(dim, self.rank())?;
+        if index.rank() > 1 {
+            return Err(Error::IndexCopyVector { rank: index.rank() });
+        }
+        let IndexOf::Long(i) = index_of(index) else {
+            return Err(Error::IndexCopyIndexDType {
+                dtype: index.dtype(),
+            });
+        };
+        let self_dtype = self.dtype();
+        any_tensor!(@each self, x => {
+            let s = source_of(source, |other| Error::IndexCopySourceDType { input: self_dtype, source: other })?;
+            x.index_copy_(dim, i, s)
+        })
+    }
+
+    /// `index_fill_(dim, index, value)` with PyTorch's runtime checks (an
+    /// int64 index first; a complex number only into a complex tensor;
+    /// `value` converted by the checked cast).
+    pub fn index_fill_(
+        &mut self,
+        dim: isize,
+        index: &AnyTensor<D>,
+        value: Scalar,
+    ) -> Result<(), Error> {
+        let IndexOf::Long(i) = index_of(index) else {
+            return Err(Error::Unsupported {
+                message: "index_fill_(): Expected dtype int64 for index.",
+            });
+        };
+        let complex_into_real = matches!(value, Scalar::Complex(..))
+            && !matches!(self.dtype(), DType::C64 | DType::C128);
+        if complex_into_real {
+            return Err(Error::Unsupported {
+                message: "index_fill_(): Converting complex Scalar to non-complex type is not supported",
+            });
+        }
+        any_tensor!(@each self, x => {
+            let v = checked_scalar(value)?;
+            x.index_fill_(dim, i, v)
+        })
+    }
+
+    /// `put_(index, source, accumulate)` with PyTorch's runtime checks (an
+    /// int64 index, a source of `self`'s dtype).
+    pub fn put_(
+        &mut self,
+        index: &AnyTensor<D>,
+        source: &AnyTensor<D>,
+        accumulate: bool,
+    ) -> Result<(), Error> {
+        let IndexOf::Long(i) = index_of(index) else {
+            return Err(Error::IndexDType {
+                op: crate::error::IndexOp::Put,
+                dtype: index.dtype(),
+            });
+        };
+        let self_dtype = self.dtype();
+        any_tensor!(@each self, x => {
+            let s = source_of(source, |other| Error::PutSourceDType { input: self_dtype, source: other })?;
+            x.put_(i, s, accumulate)
+        })
+    }
+
+    with_copy!(
+        /// [`scatter_`](Self::scatter_) on a copy.
+        scatter => scatter_(dim: isize, index: &AnyTensor<D>, src: &AnyTensor<D>)
+    );
+    with_copy!(
+        /// [`scatter_value_`](Self::scatter_value_) on a copy.
+        scatter_value => scatter_value_(dim: isize, index: &AnyTensor<D>, value: Scalar)
+    );
+    with_copy!(
+        /// [`scatter_add_`](Self::scatter_add_) on a copy.
+        scatter_add => scatter_add_(dim: isize, index: &AnyTensor<D>, src: &AnyTensor<D>)
+    );
+    with_copy!(
+        /// [`scatter_reduce_`](Self::scatter_reduce_) on a copy.
+        scatter_reduce => scatter_reduce_(dim: isize, index: &AnyTensor<D>, src: &AnyTensor<D>, reduce: Reduce, include_self: bool)
+    );
+    with_copy!(
+        /// [`index_add_`](Self::index_add_) on a copy.
+        index_add => index_add_(dim: isize, index: &AnyTensor<D>, source: &AnyTensor<D>, alpha: Scalar)
+    );
+    with_copy!(
+        /// [`index_copy_`](Self::index_copy_) on a copy.
+        index_copy => index_copy_(dim: isize, index: &AnyTensor<D>, source: &AnyTensor<D>)
+    );
+    with_copy!(
+        /// [`index_fill_`](Self::index_fill_) on a copy.
+        index_fill => index_fill_(dim: isize, index: &AnyTensor<D>, value: Scalar)
+    );
+    with_copy!(
+        /// [`put_`](Self::put_) on a copy.
+        put => put_(index: &AnyTensor<D>, source: &AnyTensor<D>, accumulate: bool)
+    );
+}
