@@ -14,6 +14,10 @@
 //! - `scatter_add_dim1`: (4096, 4096) of zeros, the same source scattered
 //!   along dim 1 by the same random index (out of place: a copy, then
 //!   the adds), against an ndarray loop.
+//! - `masked_fill`: (4096, 4096) with a random mask (half true), out of
+//!   place (bytes: 4 read + 1 mask + 4 written per element), against an
+//!   ndarray `Zip`; `masked_select`: the half of those 16M elements the
+//!   mask picks (bytes: 4 + 1 read per element, 4 written per picked one).
 //! - `take`: 4M random positions of a 16M-element tensor.
 //! - `copy`: the 64 MiB of a (4096, 4096) matrix copied into a preallocated
 //!   buffer on both threads: the memory-bandwidth reference.
@@ -146,6 +150,45 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("ndarray", |b| {
         b.iter(|| nd_scatter_add(black_box(&nd_idx), &nd_x))
+    });
+    g.finish();
+
+    // masked_fill of (4096, 4096) with a random mask; masked_select of the
+    // same 16M elements, half of them chosen.
+    let mask_values: Vec<bool> = random_indices(side * side, 2, 4)
+        .iter()
+        .map(|&v| v == 1)
+        .collect();
+    let mask = DynTensor::<bool>::from_vec(mask_values.clone(), &[side, side]).unwrap();
+    let nd_mask = Array2::from_shape_vec((side, side), mask_values).unwrap();
+    let nd_masked_fill = |x: &Array2<f32>, m: &Array2<bool>| {
+        ndarray::Zip::from(x)
+            .and(m)
+            .map_collect(|&v, &m| if m { 0.0 } else { v })
+    };
+    assert_eq!(
+        x.masked_fill(&mask, 0.0).unwrap().to_vec(),
+        nd_masked_fill(&nd_x, &nd_mask).into_raw_vec_and_offset().0
+    );
+    let mut g = c.benchmark_group("masked_fill");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes((9 * side * side) as u64));
+    g.bench_function("shaped", |b| {
+        b.iter(|| x.masked_fill(black_box(&mask), 0.0).unwrap())
+    });
+    g.bench_function("ndarray", |b| {
+        b.iter(|| nd_masked_fill(&nd_x, black_box(&nd_mask)))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("masked_select");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes((7 * side * side) as u64));
+    g.bench_function("shaped", |b| {
+        b.iter(|| x.masked_select(black_box(&mask)).unwrap())
     });
     g.finish();
 

@@ -13,6 +13,10 @@ Cases (float32):
   scatter_add_dim1:  (4096, 4096) of zeros, the same matrix scattered along
                      dim 1 by the same random index (torch.scatter_add, out
                      of place; numpy add.at on a copy)
+  masked_fill:       (4096, 4096) with a random mask, half true, out of place
+                     (Tensor.masked_fill; numpy where)
+  masked_select:     the elements of (4096, 4096) that mask picks
+                     (Tensor.masked_select; numpy boolean indexing)
   take:              4M random positions of 16M elements (torch.take;
                      numpy take)
 
@@ -63,6 +67,8 @@ def main():
     t_tidx = torch.from_numpy(tidx)
     flat = square.reshape(-1)
     t_zeros = torch.zeros(side, side)
+    mask = rng.integers(0, 2, (side, side)).astype(bool)
+    t_mask = torch.from_numpy(mask)
     zeros = np.zeros((side, side), dtype=np.float32)
     rows = np.arange(side)[:, None]
 
@@ -80,6 +86,10 @@ def main():
         ("gather_dim1", "torch", lambda: torch.gather(t_square, 1, t_gidx), 16 * side * side),
         ("scatter_add_dim1", "numpy", numpy_scatter_add, 16 * side * side),
         ("scatter_add_dim1", "torch", lambda: torch.scatter_add(t_zeros, 1, t_gidx, t_square), 16 * side * side),
+        ("masked_fill", "numpy", lambda: np.where(mask, np.float32(0), square), 9 * side * side),
+        ("masked_fill", "torch", lambda: t_square.masked_fill(t_mask, 0.0), 9 * side * side),
+        ("masked_select", "numpy", lambda: square[mask], 7 * side * side),
+        ("masked_select", "torch", lambda: t_square.masked_select(t_mask), 7 * side * side),
         ("take", "numpy", lambda: flat.take(tidx), 16 << 22),
         ("take", "torch", lambda: torch.take(t_flat, t_tidx), 16 << 22),
     ]

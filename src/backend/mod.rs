@@ -204,6 +204,14 @@ pub trait Elementwise: Backend {
         axis: usize,
         sizes: &[usize],
     ) -> Result<Self::Buffer<T>, Error>;
+
+    /// `out = src` converted to `T` element by element (PyTorch's
+    /// `copy_`); `src` is already broadcast to `out`'s sizes. `Err` when
+    /// they live on different devices or a device reports a failure.
+    fn copy_into<T: Element, B: Element>(
+        out: StridedMut<'_, T, Self>,
+        src: StridedRef<'_, B, Self>,
+    ) -> Result<(), Error>;
 }
 
 /// The elements a gather reads: a source laid over the output's sizes
@@ -319,6 +327,25 @@ pub trait Indexing: Elementwise {
         len: usize,
         wrap: IndexWrap,
     ) -> Result<(), GatherFault>;
+}
+
+/// Selecting by masks: what `masked_select`, `nonzero` and `argwhere`
+/// need beyond the elementwise kernels (their results' lengths depend on
+/// the data).
+pub trait Masking: Elementwise {
+    /// The elements of `src` where `mask` is true, in row-major order of
+    /// `sizes` (both are laid over it).
+    fn masked_select<T: Element>(
+        sizes: &[usize],
+        src: StridedRef<'_, T, Self>,
+        mask: StridedRef<'_, bool, Self>,
+    ) -> Result<Self::Buffer<T>, Error>;
+
+    /// The coordinates of `x`'s non-zero elements (NaN is non-zero), row by
+    /// row in row-major order: a buffer of `count * rank` int64, and
+    /// `count`.
+    fn nonzero<T: Element>(x: StridedRef<'_, T, Self>)
+    -> Result<(Self::Buffer<i64>, usize), Error>;
 }
 
 /// Writing elements at positions held by an index tensor: the kernel of

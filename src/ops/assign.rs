@@ -280,3 +280,58 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
         D::update1(output(self, ptr), functions::Constant(value)).or_panic();
     }
 }
+
+impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
+    /// PyTorch's `copy_`: `src` broadcast to `self`'s shape and converted
+    /// to `self`'s element type, written into `self`'s elements (through a
+    /// mutable view, into the tensor it views). `Err`, and `self`
+    /// untouched, when `src` does not broadcast to `self`'s shape or lives
+    /// on another device.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = Tensor::<f32, shape![3, 4]>::zeros();
+    /// let row = Tensor::<i64, shape![2]>::from_vec(vec![7, 8]).unwrap();
+    /// x.slice_mut(s![1.., ..;2]).copy_(&row).unwrap();   // x[1:, ::2] = row
+    /// assert_eq!(x.to_vec(), [0., 0., 0., 0., 7., 0., 8., 0., 7., 0., 8., 0.]);
+    /// ```
+    pub fn copy_<B: Element, S2: Shape, R2: Repr>(
+        &mut self,
+        src: &Tensor<B, S2, D, R2>,
+    ) -> Result<(), Error> {
+        check_in_place(self.layout.sizes(), src.layout.sizes())?;
+        let mut strides = S::Sizes::filled(self.rank(), 0);
+        broadcast_strides(
+            src.layout.sizes(),
+            src.layout.strides(),
+            self.layout.sizes(),
+            strides.as_mut(),
+        );
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = output(self, ptr);
+        let b = StridedRef {
+            ptr: src.data.ptr(),
+            sizes: out.sizes,
+            strides: strides.as_ref(),
+            offset: src.layout.offset(),
+        };
+        D::copy_into(out, b)
+    }
+
+    /// [`copy_`](Self::copy_) where the compiler has checked that `src`'s
+    /// shape broadcasts to `self`'s (the in-place rule): panics only for
+    /// `Dyn` sizes that do not, or a device mismatch.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = Tensor::<f64, shape![2, 3]>::zeros();
+    /// x.copy_from(&Tensor::<bool, shape![3]>::from_vec(vec![true, false, true]).unwrap());
+    /// assert_eq!(x.to_vec(), [1., 0., 1., 1., 0., 1.]);
+    /// ```
+    pub fn copy_from<B: Element, S2: BroadcastInto<S>, R2: Repr>(
+        &mut self,
+        src: &Tensor<B, S2, D, R2>,
+    ) {
+        self.copy_(src).or_panic()
+    }
+}

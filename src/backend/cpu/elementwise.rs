@@ -14,7 +14,7 @@ use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::error::{Error, OrPanic};
 use crate::layout::{contiguous_strides, is_contiguous, numel};
-use crate::ops::functions::{BinaryFn, Identity, UnaryFn};
+use crate::ops::functions::{BinaryFn, Cast, Identity, UnaryFn};
 use core::mem::MaybeUninit;
 
 /// Writes `f(a)` for every element of `a`, in row-major order, into `dst`
@@ -299,6 +299,39 @@ impl Elementwise for Cpu {
                 [&[], cond.strides, a.strides, b.strides],
                 [0, cond.offset, a.offset, b.offset],
                 |r: Row<4>| {
+                    // A contiguous run choosing between a contiguous `b` and
+                    // one `a` (masked_fill) or a contiguous `a`: both
+                    // candidates are read and one kept without a branch, so
+                    // a random condition costs no mispredictions and the
+                    // loop vectorizes.
+                    if let [1, 1, sa @ (0 | 1), 1] = r.strides {
+                        // SAFETY: as below; the run's `len` elements of the
+                        // output, the condition and `b` (and of `a` with
+                        // stride 1, or its one element) are consecutive
+                        // indices of their layouts.
+                        unsafe {
+                            let n = r.len;
+                            let out =
+                                core::slice::from_raw_parts_mut(po.as_ptr().add(r.offsets[0]), n);
+                            let c = core::slice::from_raw_parts(pc.as_ptr().add(r.offsets[1]), n);
+                            let b = core::slice::from_raw_parts(pb.as_ptr().add(r.offsets[3]), n);
+                            let a = pa.as_ptr().add(r.offsets[2]);
+                            if sa == 0 {
+                                let x: U = cast(*a);
+                                for ((o, &c), &b) in out.iter_mut().zip(c).zip(b) {
+                                    let y: U = cast(b);
+                                    o.write(if c { x } else { y });
+                                }
+                            } else {
+                                let a = core::slice::from_raw_parts(a, n);
+                                for (((o, &c), &a), &b) in out.iter_mut().zip(c).zip(a).zip(b) {
+                                    let (x, y): (U, U) = (cast(a), cast(b));
+                                    o.write(if c { x } else { y });
+                                }
+                            }
+                        }
+                        return;
+                    }
                     for i in 0..r.len {
                         let at = |k: usize| r.offsets[k] + i * r.strides[k];
                         // SAFETY: the engine visits each output index once,
@@ -392,6 +425,30 @@ impl Elementwise for Cpu {
         // `axis` (the caller's contract), and `write_map1_strided` writes
         // every index of each part's block.
         unsafe { CpuBuffer::try_new_with(numel(sizes), fill) }
+    }
+
+    fn copy_into<T: Element, B: Element>(
+        out: StridedMut<'_, T, Cpu>,
+        src: StridedRef<'_, B, Cpu>,
+    ) -> Result<(), Error> {
+        // SAFETY: `out` is a writable layout (no two of its indices on one
+        // element, every one inside its buffer) borrowed mutably for the
+        // call, so nothing else reads or writes it; `src` is laid over the
+        // same sizes; its elements are initialized values, overwritten
+        // through `MaybeUninit` pointers without being read.
+        unsafe {
+            write_map1_strided(
+                out.ptr.cast_uninit(),
+                out.strides,
+                out.offset,
+                StridedRef {
+                    sizes: out.sizes,
+                    ..src
+                },
+                Cast::<T>::new(),
+            );
+        }
+        Ok(())
     }
 }
 

@@ -11,8 +11,8 @@
 use super::engine::{self, Row, Visit};
 use super::{Cpu, CpuBuffer, CpuPtr};
 use crate::backend::{
-    GatherFault, GatherSource, IndexWrap, Indexing, ScatterTarget, ScatterValues, Scattering,
-    StridedRef,
+    GatherFault, GatherSource, IndexWrap, Indexing, Masking, ScatterTarget, ScatterValues,
+    Scattering, StridedRef,
 };
 use crate::dtype::{Element, IndexElement};
 use crate::error::Error;
@@ -382,6 +382,111 @@ impl Scattering for Cpu {
             true => Err(Error::Unsupported {
                 message: "scatter: an index outside its dimension reached the kernel unchecked",
             }),
+        }
+    }
+}
+
+/// Calls `f` with the storage offsets of each operand at every position
+/// of `sizes`, in row-major order, on this thread: the order that
+/// `masked_select` and `nonzero` give their results in.
+fn for_each_row_major<const N: usize>(
+    sizes: &[usize],
+    strides: [&[usize]; N],
+    offsets: [usize; N],
+    mut f: impl FnMut([usize; N]),
+) {
+    if sizes.contains(&0) {
+        return;
+    }
+    let Some(last) = sizes.len().checked_sub(1) else {
+        return f(offsets);
+    };
+    let step = strides.map(|s| s[last]);
+    let mut index = vec![0usize; sizes.len()];
+    let mut at = offsets;
+    loop {
+        for k in 0..sizes[last] {
+            f(core::array::from_fn(|n| at[n] + k * step[n]));
+        }
+        // The odometer over the dimensions before the last.
+        let mut d = last;
+        loop {
+            let Some(outer) = d.checked_sub(1) else {
+                return;
+            };
+            d = outer;
+            index[d] += 1;
+            if index[d] < sizes[d] {
+                at = core::array::from_fn(|n| at[n] + strides[n][d]);
+                break;
+            }
+            at = core::array::from_fn(|n| at[n] - (index[d] - 1) * strides[n][d]);
+            index[d] = 0;
+        }
+    }
+}
+
+impl Masking for Cpu {
+    fn masked_select<T: Element>(
+        sizes: &[usize],
+        src: StridedRef<'_, T, Cpu>,
+        mask: StridedRef<'_, bool, Cpu>,
+    ) -> Result<CpuBuffer<T>, Error> {
+        let mut out = Vec::new();
+        let (s, m) = (src.ptr, mask.ptr);
+        // SAFETY: the offsets are indices of the two layouts over `sizes`,
+        // inside their storages, which nothing writes meanwhile.
+        let mut first_error = None;
+        for_each_row_major(
+            sizes,
+            [src.strides, mask.strides],
+            [src.offset, mask.offset],
+            |[a, b]| {
+                if first_error.is_none() && unsafe { *m.as_ptr().add(b) } {
+                    if out.try_reserve(1).is_err() {
+                        first_error = Some(super::buffer::out_of_memory::<T>(out.len() + 1));
+                        return;
+                    }
+                    out.push(unsafe { *s.as_ptr().add(a) });
+                }
+            },
+        );
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(out.into()),
+        }
+    }
+
+    fn nonzero<T: Element>(x: StridedRef<'_, T, Cpu>) -> Result<(CpuBuffer<i64>, usize), Error> {
+        let rank = x.sizes.len();
+        let mut out: Vec<i64> = Vec::new();
+        let mut count = 0;
+        let mut coords = vec![0usize; rank];
+        let mut failed = None;
+        let p = x.ptr;
+        for_each_row_major(x.sizes, [x.strides], [x.offset], |[a]| {
+            // SAFETY: `a` is an index of `x`'s layout, inside its storage.
+            let v = unsafe { *p.as_ptr().add(a) };
+            if failed.is_none() && v != T::ZERO {
+                if out.try_reserve(rank).is_err() {
+                    failed = Some(super::buffer::out_of_memory::<i64>(out.len() + rank));
+                } else {
+                    out.extend(coords.iter().map(|&c| c as i64));
+                    count += 1;
+                }
+            }
+            // The next position's coordinates, row-major.
+            for d in (0..rank).rev() {
+                coords[d] += 1;
+                if coords[d] < x.sizes[d] {
+                    break;
+                }
+                coords[d] = 0;
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok((out.into(), count)),
         }
     }
 }

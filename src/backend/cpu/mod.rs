@@ -57,6 +57,11 @@ impl<T> CpuPtr<T> {
     pub fn as_ptr(self) -> *mut T {
         self.0.as_ptr()
     }
+
+    /// The same address, for writing elements without reading them.
+    pub(crate) fn cast_uninit(self) -> CpuPtr<core::mem::MaybeUninit<T>> {
+        CpuPtr(self.0.cast())
+    }
 }
 
 impl<T> Clone for CpuPtr<T> {

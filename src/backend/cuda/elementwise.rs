@@ -206,6 +206,29 @@ impl Elementwise for Cuda {
         }
         Ok(buffer)
     }
+
+    /// One launch of the cast kernel of `B`, into `out`'s strided layout.
+    fn copy_into<T: Element, B: Element>(
+        out: StridedMut<'_, T, Cuda>,
+        src: StridedRef<'_, B, Cuda>,
+    ) -> Result<(), Error> {
+        same_device(out.ptr.device, src.ptr.device)?;
+        let (_, target) = in_place(&out);
+        let op = match B::DTYPE == T::DTYPE {
+            true => KernelOp::new(OpCode::Identity),
+            false => KernelOp::new(OpCode::Cast),
+        };
+        let a = memory(src.ptr, src.offset, src.strides);
+        run(
+            op,
+            Types::new(B::DTYPE, T::DTYPE),
+            out.sizes,
+            target,
+            out.ptr.device,
+            a,
+            a,
+        )
+    }
 }
 
 /// The types and the operand of an in-place operation, whose output is

@@ -330,7 +330,9 @@ macro_rules! erased {
 #[allow(clippy::useless_attribute, unused_imports)]
 use erased;
 
+mod masks;
 mod scatter;
+pub use masks::RankAsSize;
 pub use scatter::{Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer};
 
 /// The result of `index_select::<DIM>` on `X` by `Idx`.
