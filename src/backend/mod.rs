@@ -341,11 +341,23 @@ pub trait Masking: Elementwise {
         mask: StridedRef<'_, bool, Self>,
     ) -> Result<Self::Buffer<T>, Error>;
 
-    /// The coordinates of `x`'s non-zero elements (NaN is non-zero), row by
-    /// row in row-major order: a buffer of `count * rank` int64, and
-    /// `count`.
+    /// The coordinates of `x`'s non-zero elements (NaN is non-zero) in
+    /// row-major order of the elements, stored column by column (all first
+    /// coordinates, then all second ones: PyTorch's strides `[1, count]`):
+    /// a buffer of `count * rank` int64, and `count`.
     fn nonzero<T: Element>(x: StridedRef<'_, T, Self>)
     -> Result<(Self::Buffer<i64>, usize), Error>;
+
+    /// `out`'s elements where `mask` (laid over `out`'s sizes) is true, in
+    /// row-major order, replaced by `source`'s first ones in order (`source`
+    /// holds its elements contiguously from its offset). `Err`, before any
+    /// write, when `source` has fewer elements than the mask has trues
+    /// (PyTorch's text).
+    fn masked_scatter<T: Element>(
+        out: StridedMut<'_, T, Self>,
+        mask: StridedRef<'_, bool, Self>,
+        source: StridedRef<'_, T, Self>,
+    ) -> Result<(), Error>;
 }
 
 /// Writing elements at positions held by an index tensor: the kernel of

@@ -76,22 +76,31 @@ pub(crate) fn checked_scalar<T: Element>(value: Scalar) -> Result<T, Error> {
     let max = finite_max(dtype);
     let integral = !matches!(dtype, DType::F16 | DType::BF16 | DType::F32 | DType::F64) && !complex;
     if integral {
-        let lowest = if dtype == DType::U8 { -max } else { -max - 1.0 };
-        if re.is_nan() || re < lowest || re > max {
+        // Integers: within the type's range (unsigned bytes also down to
+        // minus their maximum, wrapping). Floats: from the type's minimum
+        // up to, not including, its maximum plus one, truncated.
+        let top = max + 1.0;
+        let low = if dtype == DType::U8 { 0.0 } else { -top };
+        if let Scalar::Int(i) = value {
+            let fits = match dtype {
+                DType::U8 => (-255..=255).contains(&i),
+                DType::I8 => i8::try_from(i).is_ok(),
+                DType::I16 => i16::try_from(i).is_ok(),
+                DType::I32 => i32::try_from(i).is_ok(),
+                _ => true,
+            };
+            return match fits {
+                true => Ok(match dtype {
+                    DType::U8 => cast(i as u8),
+                    _ => cast(i),
+                }),
+                false => Err(overflow()),
+            };
+        }
+        if re.is_nan() || re < low || re >= top {
             return Err(overflow());
         }
-        // Exact for integers: cast the integer, not its float.
-        if let Scalar::Int(i) = value {
-            return Ok(match dtype {
-                DType::U8 => cast(i as u8),
-                _ => cast(i),
-            });
-        }
-        let whole = re.trunc() as i64;
-        return Ok(match dtype {
-            DType::U8 => cast(whole as u8),
-            _ => cast(whole),
-        });
+        return Ok(cast(re.trunc() as i64));
     }
     let parts_fit = |x: f64| !x.is_finite() || x.abs() <= max;
     if !(parts_fit(re) && parts_fit(im)) {
@@ -105,7 +114,7 @@ pub(crate) fn checked_scalar<T: Element>(value: Scalar) -> Result<T, Error> {
 }
 
 /// The source, when it holds `T`; else `mismatch`'s error.
-fn source_of<T: AnyElement, D: Scattering>(
+fn source_of<T: AnyElement, D: crate::backend::Backend>(
     src: &AnyTensor<D>,
     mismatch: impl FnOnce(DType) -> Error,
 ) -> Result<&DynTensor<T, D>, Error> {
@@ -367,4 +376,156 @@ impl<D: Scattering> AnyTensor<D> {
         /// [`put_`](Self::put_) on a copy.
         put => put_(index: &AnyTensor<D>, source: &AnyTensor<D>, accumulate: bool)
     );
+}
+
+/// The broadcast of two shapes, for its error only (PyTorch's text names
+/// `a` the first).
+fn broadcast_check(a: &[usize], b: &[usize]) -> Result<(), Error> {
+    let mut out = vec![0; a.len().max(b.len())];
+    crate::shape::broadcast_sizes_into(a, b, &mut out)
+}
+
+/// The mask as a bool tensor, or `op`'s error for another dtype.
+fn bool_mask<'a, D: crate::backend::Masking>(
+    mask: &'a AnyTensor<D>,
+    op: &'static str,
+) -> Result<&'a DynTensor<bool, D>, Error> {
+    bool::borrow_any(mask).ok_or(Error::MaskDType {
+        op,
+        dtype: mask.dtype(),
+    })
+}
+
+impl<D: crate::backend::Masking> AnyTensor<D> {
+    /// `masked_fill_(mask, value)`: a bool mask (PyTorch's text for
+    /// another dtype), `value` by the checked cast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let mut x = AnyTensor::from(DynTensor::<u8>::zeros(&[2]));
+    /// let mask = AnyTensor::from(DynTensor::<bool>::ones(&[2]));
+    /// assert_eq!(
+    ///     x.masked_fill_(&mask, Scalar::Int(300)).unwrap_err().to_string(),
+    ///     "value cannot be converted to type uint8_t without overflow"
+    /// );
+    /// ```
+    pub fn masked_fill_(&mut self, mask: &AnyTensor<D>, value: Scalar) -> Result<(), Error> {
+        // PyTorch's order in place: the mask's dtype, the shapes, the value.
+        let m = bool_mask(mask, "masked_fill_")?;
+        crate::shape::check_in_place(&self.shape(), &m.shape())?;
+        any_tensor!(@each self, x => {
+            let v = checked_scalar(value)?;
+            x.try_masked_fill_(m, v)
+        })
+    }
+
+    /// `masked_fill(mask, value)`: `self` and the mask broadcast together.
+    pub fn masked_fill(&self, mask: &AnyTensor<D>, value: Scalar) -> Result<AnyTensor<D>, Error> {
+        // PyTorch's order out of place: the shapes, the mask's dtype, the
+        // value.
+        broadcast_check(&mask.shape(), &self.shape())?;
+        let m = bool_mask(mask, "masked_fill_")?;
+        Ok(any_tensor!(@each self, x => {
+            let v = checked_scalar(value)?;
+            AnyTensor::from(x.masked_fill(m, v)?)
+        }))
+    }
+
+    /// `masked_select(mask)`: a bool mask (PyTorch's text for another).
+    pub fn masked_select(&self, mask: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
+        let m = bool_mask(mask, "masked_select")?;
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.masked_select(m)?)))
+    }
+
+    /// `masked_scatter_(mask, source)`: a bool mask and a source of
+    /// `self`'s dtype (PyTorch's texts otherwise).
+    pub fn masked_scatter_(
+        &mut self,
+        mask: &AnyTensor<D>,
+        source: &AnyTensor<D>,
+    ) -> Result<(), Error> {
+        // PyTorch's order in place: the source's dtype, the mask's.
+        let self_dtype = self.dtype();
+        if source.dtype() != self_dtype {
+            return Err(Error::MaskedScatterSourceDType {
+                input: self_dtype,
+                source: source.dtype(),
+            });
+        }
+        let m = bool_mask(mask, "masked_scatter_")?;
+        any_tensor!(@each self, x => {
+            let s = source_of(source, |other| Error::MaskedScatterSourceDType { input: self_dtype, source: other })?;
+            x.masked_scatter_(m, s)
+        })
+    }
+
+    /// `masked_scatter(mask, source)`: `self` and the mask broadcast
+    /// together into a new tensor first.
+    pub fn masked_scatter(
+        &self,
+        mask: &AnyTensor<D>,
+        source: &AnyTensor<D>,
+    ) -> Result<AnyTensor<D>, Error> {
+        // PyTorch's order out of place: the shapes, the source's dtype, the
+        // mask's.
+        broadcast_check(&mask.shape(), &self.shape())?;
+        let self_dtype = self.dtype();
+        if source.dtype() != self_dtype {
+            return Err(Error::MaskedScatterSourceDType {
+                input: self_dtype,
+                source: source.dtype(),
+            });
+        }
+        let m = bool_mask(mask, "masked_scatter_")?;
+        Ok(any_tensor!(@each self, x => {
+            let s = source_of(source, |other| Error::MaskedScatterSourceDType { input: self_dtype, source: other })?;
+            AnyTensor::from(x.masked_scatter(m, s)?)
+        }))
+    }
+
+    /// `copy_(src)`: `src` broadcast to `self`'s shape and converted to
+    /// its dtype, whatever the two dtypes (complex into real keeps the real
+    /// part, floats into integers truncate, as PyTorch).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = AnyTensor::from(DynTensor::<i16>::zeros(&[2, 2]));
+    /// x.copy_(&AnyTensor::from(DynTensor::<f64>::from_vec(vec![1.9, -2.7], &[2]).unwrap())).unwrap();
+    /// assert_eq!(x.downcast::<i16>().unwrap().to_vec(), [1, -2, 1, -2]);
+    /// ```
+    pub fn copy_(&mut self, src: &AnyTensor<D>) -> Result<(), Error> {
+        any_tensor!(@each self, x => any_tensor!(@each src, s => x.copy_(s)))
+    }
+}
+
+impl AnyTensor {
+    /// `masked_fill_(mask, value)` with a value tensor (PyTorch's other
+    /// overload): it must have rank 0; its element is converted by the
+    /// checked cast.
+    pub fn masked_fill_tensor_(
+        &mut self,
+        mask: &AnyTensor,
+        value: &AnyTensor,
+    ) -> Result<(), Error> {
+        if value.rank() != 0 {
+            return Err(Error::MaskedFillValueRank { rank: value.rank() });
+        }
+        let v = value.to_scalars()[0];
+        self.masked_fill_(mask, v)
+    }
+
+    /// `masked_fill(mask, value)` with a value tensor of rank 0.
+    pub fn masked_fill_tensor(
+        &self,
+        mask: &AnyTensor,
+        value: &AnyTensor,
+    ) -> Result<AnyTensor, Error> {
+        broadcast_check(&mask.shape(), &self.shape())?;
+        if value.rank() != 0 {
+            return Err(Error::MaskedFillValueRank { rank: value.rank() });
+        }
+        let v = value.to_scalars()[0];
+        self.masked_fill(mask, v)
+    }
 }

@@ -619,6 +619,27 @@ pub enum Error {
     },
     /// `put` into an empty tensor with indices.
     PutIntoEmpty,
+    /// `masked_scatter` with fewer source elements than the mask's trues.
+    MaskedScatterSource,
+    /// `masked_scatter` with a source of another dtype.
+    MaskedScatterSourceDType {
+        /// `self`'s dtype.
+        input: DType,
+        /// The source's.
+        source: DType,
+    },
+    /// A mask of another dtype than bool.
+    MaskDType {
+        /// The operation (`masked_fill_`).
+        op: &'static str,
+        /// The mask's dtype.
+        dtype: DType,
+    },
+    /// `masked_fill` with a value tensor of rank above 0.
+    MaskedFillValueRank {
+        /// The value tensor's rank.
+        rank: usize,
+    },
     /// A number that the tensor's dtype cannot hold (PyTorch's checked
     /// cast).
     ScalarOverflow {
@@ -1010,6 +1031,45 @@ impl fmt::Display for Error {
                 "put_(): Expected source and index to have the same number of elements, but got source.numel() = {source}, index.numel() = {index}"
             ),
             Error::PutIntoEmpty => write!(f, "put_(): Tried to put elements into an empty tensor"),
+            Error::MaskedScatterSourceDType { input, source } => write!(
+                f,
+                "masked_scatter: expected self and source to have same dtypes but got{} and {}",
+                input.torch_name(),
+                source.torch_name()
+            ),
+            Error::MaskedScatterSource => {
+                write!(f, "Number of elements of source < number of ones in mask")
+            }
+            Error::MaskDType { op, dtype } => match *op {
+                "masked_select" => write!(f, "masked_select: expected BoolTensor for mask"),
+                "masked_scatter_" => write!(
+                    f,
+                    "masked_scatter_ only supports boolean masks, but got mask with dtype {}",
+                    dtype.torch_name()
+                ),
+                _ => write!(
+                    f,
+                    "{op} only supports boolean masks, but got mask with dtype {}",
+                    match dtype {
+                        DType::F32 => "float",
+                        DType::F64 => "double",
+                        DType::I64 => "long int",
+                        DType::I32 => "int",
+                        DType::I16 => "short int",
+                        DType::I8 => "signed char",
+                        DType::U8 => "unsigned char",
+                        DType::F16 => "c10::Half",
+                        DType::BF16 => "c10::BFloat16",
+                        DType::C64 => "c10::complex<float>",
+                        DType::C128 => "c10::complex<double>",
+                        DType::Bool => "bool",
+                    }
+                ),
+            },
+            Error::MaskedFillValueRank { rank } => write!(
+                f,
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {rank} dimension(s)."
+            ),
             Error::ScalarOverflow { type_name } => write!(
                 f,
                 "value cannot be converted to type {type_name} without overflow"

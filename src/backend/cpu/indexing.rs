@@ -12,7 +12,7 @@ use super::engine::{self, Row, Visit};
 use super::{Cpu, CpuBuffer, CpuPtr};
 use crate::backend::{
     GatherFault, GatherSource, IndexWrap, Indexing, Masking, ScatterTarget, ScatterValues,
-    Scattering, StridedRef,
+    Scattering, StridedMut, StridedRef,
 };
 use crate::dtype::{Element, IndexElement};
 use crate::error::Error;
@@ -457,6 +457,42 @@ impl Masking for Cpu {
         }
     }
 
+    fn masked_scatter<T: Element>(
+        out: StridedMut<'_, T, Cpu>,
+        mask: StridedRef<'_, bool, Cpu>,
+        source: StridedRef<'_, T, Cpu>,
+    ) -> Result<(), Error> {
+        let available = numel(source.sizes);
+        let m = mask.ptr;
+        let mut trues = 0;
+        // SAFETY: the offsets are indices of the mask's layout over the
+        // sizes, inside its storage.
+        for_each_row_major(out.sizes, [mask.strides], [mask.offset], |[b]| {
+            trues += usize::from(unsafe { *m.as_ptr().add(b) });
+        });
+        if trues > available {
+            return Err(Error::MaskedScatterSource);
+        }
+        let (o, s) = (out.ptr, source.ptr);
+        let mut next = source.offset;
+        // SAFETY: `out` is a writable layout borrowed mutably for the call
+        // (its indices distinct, inside its buffer); the source holds
+        // `available >= trues` elements contiguously from its offset, and
+        // is another tensor (a shared borrow beside the mutable one).
+        for_each_row_major(
+            out.sizes,
+            [out.strides, mask.strides],
+            [out.offset, mask.offset],
+            |[a, b]| unsafe {
+                if *m.as_ptr().add(b) {
+                    *o.as_ptr().add(a) = *s.as_ptr().add(next);
+                    next += 1;
+                }
+            },
+        );
+        Ok(())
+    }
+
     fn nonzero<T: Element>(x: StridedRef<'_, T, Cpu>) -> Result<(CpuBuffer<i64>, usize), Error> {
         let rank = x.sizes.len();
         let mut out: Vec<i64> = Vec::new();
@@ -484,9 +520,14 @@ impl Masking for Cpu {
                 coords[d] = 0;
             }
         });
-        match failed {
-            Some(e) => Err(e),
-            None => Ok((out.into(), count)),
+        if let Some(e) = failed {
+            return Err(e);
         }
+        // Column by column (PyTorch's layout of `nonzero`: strides [1, n]).
+        let mut columns = super::try_vec_with_capacity::<i64>(out.len())?;
+        for d in 0..rank {
+            columns.extend(out.iter().skip(d).step_by(rank.max(1)).copied());
+        }
+        Ok((columns.into(), count))
     }
 }

@@ -18,12 +18,16 @@
 //! assert_eq!(at.shape(), [6, 2]);
 //! ```
 
-use crate::backend::{Elementwise, Masking, StridedRef};
+use crate::backend::{Elementwise, Masking, StridedMut, StridedRef};
+use crate::dtype::DType;
 use crate::dtype::Element;
 use crate::error::{Error, OrPanic};
+use crate::layout::is_contiguous;
 use crate::layout::{StridedLayout, checked_numel};
 use crate::ops::broadcast_strides;
 use crate::ops::functions::Constant;
+use crate::ops::functions::Identity;
+use crate::shape::check_expand;
 use crate::shape::digits::Len;
 use crate::shape::dynamic::DynShape;
 use crate::shape::list::TupleShape;
@@ -42,7 +46,8 @@ fn filled<T: Element, Z: SizeArray, D: Elementwise>(
 ) -> Result<OwnedParts<T, D, Z>, Error> {
     let rank = x.sizes.len().max(mask.sizes.len());
     let mut sizes = Z::filled(rank, 0);
-    broadcast_sizes_into(x.sizes, mask.sizes, sizes.as_mut())?;
+    // (PyTorch names the mask tensor a in its error.)
+    broadcast_sizes_into(mask.sizes, x.sizes, sizes.as_mut())?;
     let n = checked_numel(sizes.as_ref())?;
     let over = |s: &[usize], st: &[usize]| {
         let mut out = vec![0; rank];
@@ -100,7 +105,7 @@ fn selected<T: Element, D: Masking>(
 ) -> Result<(D::Buffer<T>, usize), Error> {
     let rank = x.sizes.len().max(mask.sizes.len());
     let mut sizes = vec![0; rank];
-    broadcast_sizes_into(x.sizes, mask.sizes, &mut sizes)?;
+    broadcast_sizes_into(mask.sizes, x.sizes, &mut sizes)?;
     checked_numel(&sizes)?;
     let over = |s: &[usize], st: &[usize]| {
         let mut out = vec![0; rank];
@@ -229,7 +234,8 @@ impl<T: Element, S: Shape + TupleShape, D: Masking, R: Repr> Tensor<T, S, D, R> 
         (Dyn, <S as RankAsSize>::Size): Shape<Sizes = [usize; 2]>,
     {
         let (buffer, n) = D::nonzero(erased!(self)).or_panic();
-        Tensor::from_buffer(buffer, StridedLayout::contiguous([n, self.layout.rank()]))
+        let layout = StridedLayout::from_parts([n, self.layout.rank()], [1, n], 0);
+        Tensor::from_buffer(buffer, layout)
     }
 
     /// [`nonzero`](Self::nonzero) (NumPy's name).
@@ -269,11 +275,144 @@ impl<T: Element, D: Masking, R: Repr> Tensor<T, DynShape, D, R> {
     pub fn nonzero(&self) -> Tensor<i64, DynShape, D> {
         let (buffer, n) = D::nonzero(erased!(self)).or_panic();
         let sizes = crate::shape::dynamic::DynSizes::from_slice(&[n, self.layout.rank()]);
-        Tensor::from_buffer(buffer, StridedLayout::contiguous(sizes))
+        let strides = crate::shape::dynamic::DynSizes::from_slice(&[1, n]);
+        Tensor::from_buffer(buffer, StridedLayout::from_parts(sizes, strides, 0))
     }
 
     /// `argwhere()`: [`nonzero`](Self::nonzero).
     pub fn argwhere(&self) -> Tensor<i64, DynShape, D> {
         self.nonzero()
+    }
+}
+
+/// `masked_scatter_` (shape-erased): `mask` expanded to `x`'s sizes (PyTorch
+/// expands it, with `expand`'s texts), then `source`'s elements in order
+/// where it is true.
+fn scatter_masked<T: Element, D: Masking>(
+    x: StridedMut<'_, T, D>,
+    mask: StridedRef<'_, bool, D>,
+    source: StridedRef<'_, T, D>,
+) -> Result<(), Error> {
+    check_expand(mask.sizes, x.sizes, DType::Bool)?;
+    let mut strides = vec![0; x.sizes.len()];
+    broadcast_strides(mask.sizes, mask.strides, x.sizes, &mut strides);
+    let mask = StridedRef {
+        sizes: x.sizes,
+        strides: &strides,
+        ..mask
+    };
+    // The source in row-major order: as it is, or a contiguous copy.
+    let copy;
+    let source = if is_contiguous(source.sizes, source.strides) {
+        source
+    } else {
+        copy = D::map1(StridedRef { ..source }, Identity)?;
+        StridedRef {
+            ptr: D::ptr(&copy),
+            sizes: source.sizes,
+            strides: source.strides,
+            offset: 0,
+        }
+    };
+    D::masked_scatter(x, mask, source)
+}
+
+impl<T: Element, S: Shape, D: Masking, R: Writable> Tensor<T, S, D, R> {
+    /// `masked_scatter_(mask, source)`: where `mask` (expanded to `self`'s
+    /// shape) is true, `source`'s elements in row-major order. `Err`, with
+    /// `self` untouched, when the mask does not expand to `self` or
+    /// `source` has fewer elements than the mask has trues.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = DynTensor::<i32>::zeros(&[2, 3]);
+    /// let mask = DynTensor::<bool>::from_vec(vec![true, false, true], &[3]).unwrap();
+    /// x.masked_scatter_(&mask, &DynTensor::<i32>::from_vec(vec![1, 2, 3, 4], &[4]).unwrap()).unwrap();
+    /// assert_eq!(x.to_vec(), [1, 0, 2, 3, 0, 4]);
+    /// ```
+    pub fn masked_scatter_<SM: Shape, RM: Repr, SS: Shape, RS: Repr>(
+        &mut self,
+        mask: &Tensor<bool, SM, D, RM>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error> {
+        let ptr = R::ptr_mut(&mut self.data);
+        let x = StridedMut {
+            ptr,
+            sizes: self.layout.sizes(),
+            strides: self.layout.strides(),
+            offset: self.layout.offset(),
+        };
+        scatter_masked(x, erased!(mask), erased!(source))
+    }
+}
+
+impl<T: Element, D: Masking, R: Repr> Tensor<T, DynShape, D, R> {
+    /// `masked_scatter(mask, source)`: `self` and `mask` broadcast together
+    /// into a new tensor, then [`masked_scatter_`](Tensor::masked_scatter_).
+    pub fn masked_scatter<SM: Shape, RM: Repr, SS: Shape, RS: Repr>(
+        &self,
+        mask: &Tensor<bool, SM, D, RM>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, DynShape, D>, Error> {
+        let rank = self.layout.rank().max(mask.layout.rank());
+        let mut sizes = vec![0; rank];
+        broadcast_sizes_into(mask.layout.sizes(), self.layout.sizes(), &mut sizes)?;
+        let mut out = self.try_expand_as_dyn(&sizes)?;
+        out.masked_scatter_(mask, source)?;
+        Ok(out)
+    }
+
+    /// `nonzero(as_tuple=True)`: one int64 vector of coordinates per
+    /// dimension (a rank-0 tensor counts as one dimension).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![0.0, 1.0, 2.0, 0.0], &[2, 2]).unwrap();
+    /// let [rows, cols] = x.nonzero_as_tuple().try_into().unwrap();
+    /// assert_eq!((rows.to_vec(), cols.to_vec()), (vec![0, 1], vec![1, 0]));
+    /// ```
+    pub fn nonzero_as_tuple(&self) -> Vec<Tensor<i64, DynShape, D>> {
+        let all = self.nonzero();
+        if self.layout.rank() == 0 {
+            // One vector: `[0]` for a non-zero element, empty for zero.
+            let n = all.layout.sizes()[0];
+            let zeros = D::map1(
+                StridedRef {
+                    sizes: &[n],
+                    strides: &[0],
+                    ..erased!(all)
+                },
+                Constant(0i64),
+            )
+            .or_panic();
+            let sizes = crate::shape::dynamic::DynSizes::from_slice(&[n]);
+            return vec![Tensor::from_buffer(zeros, StridedLayout::contiguous(sizes))];
+        }
+        (0..self.layout.rank())
+            .map(|k| all.select(1, k as isize).or_panic().clone())
+            .collect()
+    }
+}
+
+impl<T: Element, D: Masking, R: Repr> Tensor<T, DynShape, D, R> {
+    /// `self` expanded to `sizes` as a new contiguous tensor.
+    fn try_expand_as_dyn(&self, sizes: &[usize]) -> Result<Tensor<T, DynShape, D>, Error> {
+        let mut strides = vec![0; sizes.len()];
+        broadcast_strides(
+            self.layout.sizes(),
+            self.layout.strides(),
+            sizes,
+            &mut strides,
+        );
+        let buffer = D::map1(
+            StridedRef {
+                sizes,
+                strides: &strides,
+                ..erased!(self)
+            },
+            Identity,
+        )?;
+        let layout = StridedLayout::contiguous(crate::shape::dynamic::DynSizes::from_slice(sizes));
+        Ok(Tensor::from_buffer(buffer, layout))
     }
 }
