@@ -410,6 +410,22 @@ fn operations() {
         ))
     );
 
+    section("Masks: fill, select and scatter where a condition holds");
+    let below = scores.lt(0.15);
+    let floored: Tensor<f32, shape![3, 4]> = scores.masked_fill(&below, 0.15);
+    println!("scores below 0.15 raised to it:\n{floored}");
+    let small: Tensor<f32, shape![Dyn]> = scores.masked_select(&below);
+    let at: Tensor<i64, shape![Dyn, 2]> = below.nonzero();
+    println!(
+        "the {} scores below 0.15: {:?}, at rows and columns {:?}",
+        small.shape()[0],
+        small.to_vec(),
+        at.to_vec()
+    );
+    let mut totals = Tensor::<f32, shape![3, 4]>::zeros();
+    totals.scatter_add_::<1>(&labels, &picked);
+    println!("each row's picked score added back at its label (scatter_add_):\n{totals}");
+
     section("Elementwise math, with PyTorch's result types");
     let ints = Tensor::<i64, shape![3]>::from_vec(vec![1, 4, 9]).expect("3 elements");
     let roots: Tensor<f32, shape![3]> = ints.sqrt();

@@ -37,6 +37,36 @@ use crate::shape::{
 use crate::storage::{Repr, Writable};
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 
+/// The element type of a mask: bool only.
+///
+/// ```
+/// use shaped::ops::indexing::MaskElement;
+/// fn mask<M: MaskElement>() {}
+/// mask::<bool>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a mask holds bools, not `{Self}`",
+    label = "this mask has `{Self}` elements",
+    note = "PyTorch raises `masked_fill_ only supports boolean masks`; compare to make one: `x.gt(0.5)`, `x.ne(0)`"
+)]
+pub trait MaskElement: Element {
+    /// The mask's elements, as bools.
+    fn truth<D: crate::backend::Backend>(x: StridedRef<'_, Self, D>) -> StridedRef<'_, bool, D>;
+}
+
+impl MaskElement for bool {
+    fn truth<D: crate::backend::Backend>(x: StridedRef<'_, bool, D>) -> StridedRef<'_, bool, D> {
+        x
+    }
+}
+
+/// A mask tensor as a shape-erased operand of bools.
+macro_rules! mask_of {
+    ($m:expr) => {
+        M::truth(StridedRef::new(&$m.data, &$m.layout))
+    };
+}
+
 /// `where(mask, value, x)` over the broadcast of `x` and `mask`, into a
 /// new tensor's parts (shape-erased).
 fn filled<T: Element, Z: SizeArray, D: Elementwise>(
@@ -153,9 +183,9 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
     /// `value` where `mask` is true, else the element: `mask` and `self`
     /// broadcast together (the result has their broadcast shape, computed
     /// by the compiler). Panics only for `Dyn` sizes that do not broadcast.
-    pub fn masked_fill<SM: Shape, RM: Repr>(
+    pub fn masked_fill<M: MaskElement, SM: Shape, RM: Repr>(
         &self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         value: T,
     ) -> Tensor<T, Broadcast<S, SM>, D>
     where
@@ -166,15 +196,15 @@ impl<T: Element, S: Shape + TupleShape, D: Elementwise, R: Repr> Tensor<T, S, D,
 
     /// [`masked_fill`](Self::masked_fill), with `Err` for `Dyn` sizes that
     /// do not broadcast.
-    pub fn try_masked_fill<SM: Shape, RM: Repr>(
+    pub fn try_masked_fill<M: MaskElement, SM: Shape, RM: Repr>(
         &self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         value: T,
     ) -> Result<Tensor<T, Broadcast<S, SM>, D>, Error>
     where
         S: BroadcastShape<SM>,
     {
-        Ok(from_parts!(filled(erased!(self), erased!(mask), value)?))
+        Ok(from_parts!(filled(erased!(self), mask_of!(mask), value)?))
     }
 }
 
@@ -190,9 +220,9 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
     /// x.masked_fill_(&first_column, 7);
     /// assert_eq!(x.to_vec(), [7, 7, 1, 1]);
     /// ```
-    pub fn masked_fill_<SM: BroadcastInto<S>, RM: Repr>(
+    pub fn masked_fill_<M: MaskElement, SM: BroadcastInto<S>, RM: Repr>(
         &mut self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         value: T,
     ) {
         self.try_masked_fill_(mask, value).or_panic()
@@ -200,14 +230,14 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
 
     /// [`masked_fill_`](Self::masked_fill_) on any shapes, with `Err` (and
     /// `self` untouched) when the mask does not broadcast to `self`.
-    pub fn try_masked_fill_<SM: Shape, RM: Repr>(
+    pub fn try_masked_fill_<M: MaskElement, SM: Shape, RM: Repr>(
         &mut self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         value: T,
     ) -> Result<(), Error> {
         crate::shape::check_in_place(self.layout.sizes(), mask.layout.sizes())?;
         let filled: Tensor<T, DynShape, D> =
-            from_parts!(filled(erased!(self), erased!(mask), value)?);
+            from_parts!(filled(erased!(self), mask_of!(mask), value)?);
         self.copy_(&filled)
     }
 }
@@ -215,14 +245,14 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
 impl<T: Element, S: Shape + TupleShape, D: Masking, R: Repr> Tensor<T, S, D, R> {
     /// The elements where `mask` (broadcast with `self`) is true, in
     /// row-major order: a vector whose length is known only at run time.
-    pub fn masked_select<SM: Shape, RM: Repr>(
+    pub fn masked_select<M: MaskElement, SM: Shape, RM: Repr>(
         &self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
     ) -> Tensor<T, (Dyn,), D>
     where
         S: BroadcastShape<SM>,
     {
-        let (buffer, n) = selected(erased!(self), erased!(mask)).or_panic();
+        let (buffer, n) = selected(erased!(self), mask_of!(mask)).or_panic();
         Tensor::from_buffer(buffer, StridedLayout::contiguous([n]))
     }
 
@@ -248,23 +278,25 @@ impl<T: Element, S: Shape + TupleShape, D: Masking, R: Repr> Tensor<T, S, D, R> 
     }
 }
 
-impl<T: Element, D: Masking, R: Repr> Tensor<T, DynShape, D, R> {
+impl<T: Element, D: Elementwise, R: Repr> Tensor<T, DynShape, D, R> {
     /// `masked_fill` with runtime shapes: `mask` and `self` broadcast
     /// together; PyTorch's error when they do not.
-    pub fn masked_fill<SM: Shape, RM: Repr>(
+    pub fn masked_fill<M: MaskElement, SM: Shape, RM: Repr>(
         &self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         value: T,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
-        Ok(from_parts!(filled(erased!(self), erased!(mask), value)?))
+        Ok(from_parts!(filled(erased!(self), mask_of!(mask), value)?))
     }
+}
 
+impl<T: Element, D: Masking, R: Repr> Tensor<T, DynShape, D, R> {
     /// `masked_select` with runtime shapes.
-    pub fn masked_select<SM: Shape, RM: Repr>(
+    pub fn masked_select<M: MaskElement, SM: Shape, RM: Repr>(
         &self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
-        let (buffer, n) = selected(erased!(self), erased!(mask))?;
+        let (buffer, n) = selected(erased!(self), mask_of!(mask))?;
         Ok(Tensor::from_buffer(
             buffer,
             StridedLayout::contiguous(crate::shape::dynamic::DynSizes::from_slice(&[n])),
@@ -330,9 +362,9 @@ impl<T: Element, S: Shape, D: Masking, R: Writable> Tensor<T, S, D, R> {
     /// x.masked_scatter_(&mask, &DynTensor::<i32>::from_vec(vec![1, 2, 3, 4], &[4]).unwrap()).unwrap();
     /// assert_eq!(x.to_vec(), [1, 0, 2, 3, 0, 4]);
     /// ```
-    pub fn masked_scatter_<SM: Shape, RM: Repr, SS: Shape, RS: Repr>(
+    pub fn masked_scatter_<M: MaskElement, SM: Shape, RM: Repr, SS: Shape, RS: Repr>(
         &mut self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         source: &Tensor<T, SS, D, RS>,
     ) -> Result<(), Error> {
         let ptr = R::ptr_mut(&mut self.data);
@@ -342,16 +374,16 @@ impl<T: Element, S: Shape, D: Masking, R: Writable> Tensor<T, S, D, R> {
             strides: self.layout.strides(),
             offset: self.layout.offset(),
         };
-        scatter_masked(x, erased!(mask), erased!(source))
+        scatter_masked(x, mask_of!(mask), erased!(source))
     }
 }
 
 impl<T: Element, D: Masking, R: Repr> Tensor<T, DynShape, D, R> {
     /// `masked_scatter(mask, source)`: `self` and `mask` broadcast together
     /// into a new tensor, then [`masked_scatter_`](Tensor::masked_scatter_).
-    pub fn masked_scatter<SM: Shape, RM: Repr, SS: Shape, RS: Repr>(
+    pub fn masked_scatter<M: MaskElement, SM: Shape, RM: Repr, SS: Shape, RS: Repr>(
         &self,
-        mask: &Tensor<bool, SM, D, RM>,
+        mask: &Tensor<M, SM, D, RM>,
         source: &Tensor<T, SS, D, RS>,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
         let rank = self.layout.rank().max(mask.layout.rank());

@@ -332,7 +332,7 @@ use erased;
 
 mod masks;
 mod scatter;
-pub use masks::RankAsSize;
+pub use masks::{MaskElement, RankAsSize};
 pub use scatter::{Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer};
 
 /// The result of `index_select::<DIM>` on `X` by `Idx`.
