@@ -1273,8 +1273,9 @@ macro_rules! products_of {
     }};
 }
 
-/// `index_select`, `gather`, `take` and `take_along_dim` on the device
-/// give the CPU's results and errors: typed and dynamic forms, int64 and
+/// `index_select`, `gather`, `take`, `take_along_dim`, `masked_fill` and
+/// `copy_` on the device give the CPU's results and errors: typed and
+/// dynamic forms, int64 and
 /// int32 indices, a transposed source, a stretched index, bad indices (the
 /// error names the first in row-major order, and the device goes on
 /// working), an empty source checked for its indices, and a large gather.
@@ -1347,6 +1348,21 @@ fn indexing_on_the_device() -> Result<(), Error> {
             .unwrap_or_default(),
         "INDICES element is out of DATA bounds, id=4 axis_dim=4"
     );
+    // masked_fill through where's kernel, and copy_ through the cast kernel
+    // into a strided view, from another dtype, broadcast.
+    let mask = x.gt(0.0);
+    let gmask = mask.to_device(&gpu)?;
+    assert_eq!(
+        g.masked_fill(&gmask, -1.0)?.to_cpu()?.to_vec(),
+        x.masked_fill(&mask, -1.0)?.to_vec()
+    );
+    let mut host = Tensor::<f32, shape![4, 6]>::zeros();
+    let mut device = host.to_device(&gpu)?;
+    let row = Tensor::<i32, shape![3]>::from_vec(vec![7, -8, 9])?;
+    let grow = row.to_device(&gpu)?;
+    host.slice_mut(s![1.., ..;2]).copy_from(&row);
+    device.slice_mut(s![1.., ..;2]).copy_from(&grow);
+    assert_eq!(device.to_cpu()?.to_vec(), host.to_vec());
     // Typed forms, and a gather large enough for many blocks.
     let s = Tensor::<f32, shape![256, 512]>::from_vec(values(256 * 512, 3))?;
     let si = Tensor::<i64, shape![256, 512]>::from_vec(
