@@ -445,7 +445,9 @@ pub mod prelude {
     pub use crate::error::Error;
     pub use crate::layout::views::{Ellipsis, NewAxis};
     pub use crate::ops::concat::Concat;
-    pub use crate::ops::indexing::{IndexBy, Reduce, ScatterBy, ScatterInto};
+    pub use crate::ops::indexing::{
+        IndexAddBy, IndexBy, IndexInto, Reduce, ScatterBy, ScatterInto,
+    };
     pub use crate::shape::{Dec, Dyn};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};

@@ -372,3 +372,44 @@ fn static_scatters_match_the_dynamic_ones() {
         "a failed scatter leaves its tensor as it was"
     );
 }
+
+/// The static index_add and index_copy give the dynamic forms' results.
+#[test]
+fn static_index_writes_match_the_dynamic_ones() {
+    let x = Tensor::<i32, shape![4, 3]>::from_vec((0..12).collect()).unwrap();
+    let idx = Tensor::<i64, shape![2]>::from_vec(vec![3, 0]).unwrap();
+    let src = Tensor::<i32, shape![4, 2]>::from_vec(vec![1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    let (dx, di, ds) = (
+        x.clone().into_dyn(),
+        idx.clone().into_dyn(),
+        src.clone().into_dyn(),
+    );
+    let added: Tensor<i32, shape![4, 3]> =
+        x.index_add::<1>(&idx.narrow::<0, 2>(0).clamp(0, 2), &src, 3);
+    let want = dx.index_add(1, &di.clamp(0, 2), &ds, 3).unwrap();
+    assert_eq!(added.to_vec(), want.to_vec());
+    let rows = Tensor::<i64, shape![2]>::from_vec(vec![2, 1]).unwrap();
+    let src_rows = Tensor::<i32, shape![2, 3]>::full(-1);
+    let copied = x.index_copy::<0>(&rows, &src_rows);
+    assert_eq!(
+        copied.to_vec(),
+        dx.index_copy(0, &rows.clone().into_dyn(), &src_rows.clone().into_dyn())
+            .unwrap()
+            .to_vec()
+    );
+    let mut y = x.clone();
+    y.index_copy_::<0>(&rows, &src_rows);
+    assert_eq!(y.to_vec(), copied.to_vec());
+    let far = Tensor::<i64, shape![2]>::from_vec(vec![2, 4]).unwrap();
+    assert_eq!(
+        y.try_index_copy_::<0>(&far, &src_rows)
+            .unwrap_err()
+            .to_string(),
+        "index_copy_(): index 4 is out of bounds for dimension 0 with size 4"
+    );
+    assert_eq!(
+        y.to_vec(),
+        copied.to_vec(),
+        "a failed index_copy_ leaves its tensor as it was"
+    );
+}

@@ -112,3 +112,9 @@ shaped_macros::size_mismatch_diagnostic! {
     label: "the index has size {a} where the source has {b} (dimension {i})",
     note: "each index position sends the source's element at the same position: the source must be at least as large",
 }
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: IndexSourceMismatch,
+    message: "the source's size {a} should be {b} at dimension {i}",
+    label: "`index_add` and `index_copy` take a source of the tensor's shape, with the index's length along the dim (size {b} at dimension {i}, not {a})",
+}

@@ -21,7 +21,9 @@
 
 use super::arith::ToBin;
 use super::axes::{At, Replace};
-use super::diagnostics::{GatherIndexTooLarge, ScatterIndexTooLarge, ScatterSourceTooSmall};
+use super::diagnostics::{
+    GatherIndexTooLarge, IndexSourceMismatch, ScatterIndexTooLarge, ScatterSourceTooSmall,
+};
 use super::digits::{DigitCount, MaxLen};
 use super::dim::{Dec, Dim, Dyn, StaticDim};
 use super::list::{Cons, Nil, TupleShape};
@@ -157,6 +159,11 @@ pub struct GatherFits;
 pub struct ScatterFitsSelf;
 /// `scatter`'s index against its source.
 pub struct ScatterFitsSource;
+/// An `index_add`/`index_copy` source against the shape it must have
+/// (one direction: its sizes no larger).
+pub struct SourceNoLarger;
+/// The other direction: the expected sizes no larger than the source's.
+pub struct SourceNoSmaller;
 
 /// `(no larger, index size, other size, rest)`, or `Op`'s error quoting
 /// both.
@@ -174,6 +181,31 @@ impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport<ScatterFitsSource
     for (False, A, B, R)
 where
     (A, B, R::Out): ScatterSourceTooSmall<A::Out, B::Out>,
+{
+}
+impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport<SourceNoLarger> for (False, A, B, R) where
+    (A, B, R::Out): IndexSourceMismatch<A::Out, B::Out>
+{
+}
+impl<A: DigitCount, B: DigitCount, R: MaxLen> NoLargerOrReport<SourceNoSmaller> for (False, A, B, R) where
+    (B, A, R::Out): IndexSourceMismatch<B::Out, A::Out>
+{
+}
+
+/// The shape of `index_add::<I>(&idx, &src, alpha)` and
+/// `index_copy::<I>(&idx, &src)`: a vector index, and a source with the
+/// tensor's sizes off dimension `I` and the index's length along it.
+#[diagnostic::on_unimplemented(
+    message = "`index_add::<{I}>` and `index_copy::<{I}>` need a dimension {I}, a vector index and a source of the tensor's shape with the index's length at {I}",
+    label = "this source or index does not fit"
+)]
+pub trait IndexSourceShape<const I: usize, Idx, Src> {}
+impl<S, Idx, Src, const I: usize> IndexSourceShape<I, Idx, Src> for S
+where
+    S: IndexSelect<I, Idx>,
+    Src: FitsWithin<<S as IndexSelect<I, Idx>>::Output, SourceNoLarger>,
+    <S as IndexSelect<I, Idx>>::Output: FitsWithin<Src, SourceNoSmaller>,
+    Src: ScatterRankOf<<S as IndexSelect<I, Idx>>::Output>,
 {
 }
 

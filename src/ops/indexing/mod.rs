@@ -333,7 +333,9 @@ use erased;
 mod masks;
 mod scatter;
 pub use masks::{MaskElement, RankAsSize};
-pub use scatter::{Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer};
+pub use scatter::{
+    IndexAddBy, IndexInto, Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer,
+};
 
 /// The result of `index_select::<DIM>` on `X` by `Idx`.
 pub type Selected<X, Idx, const DIM: usize> = Tensor<

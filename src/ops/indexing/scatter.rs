@@ -33,7 +33,7 @@ use crate::ops::functions::{Constant, Identity};
 use crate::ops::math::{Maximum, Minimum};
 use crate::shape::Shape;
 use crate::shape::dynamic::DynShape;
-use crate::shape::index::ScatterShape;
+use crate::shape::index::{IndexSourceShape, ScatterShape};
 use crate::shape::list::TupleShape;
 use crate::storage::{Repr, Writable};
 use crate::tensor::Tensor;
@@ -1487,5 +1487,246 @@ where
             erased!(src),
             Some((reduce, include_self)),
         )
+    }
+}
+
+/// The typed `index_add` and `index_copy` on static shapes, with the dim in
+/// the type (in the prelude): `x.index_add::<0>(&idx, &src, alpha)` and
+/// `x.index_copy::<0>(&idx, &src)` return new tensors; the in-place forms
+/// are [`IndexInto`]'s. The compiler checks that the index is a vector and
+/// the source has the tensor's shape with the index's length along the
+/// dim; index values are checked at run time (the plain forms panic with
+/// PyTorch's text, the `try_` forms return it).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = Tensor::<f32, shape![3, 2]>::zeros();
+/// let idx = Tensor::<i64, shape![2]>::from_vec(vec![2, 2]).unwrap();
+/// let src = Tensor::<f32, shape![2, 2]>::ones();
+/// let y: Tensor<f32, shape![3, 2]> = x.index_add::<0>(&idx, &src, 1.5);
+/// assert_eq!(y.to_vec(), [0.0, 0.0, 0.0, 0.0, 3.0, 3.0]);
+/// // x.index_add::<0>(&idx, &Tensor::<f32, shape![2, 3]>::ones(), 1.0);
+/// // error: the source's size 3 should be 2 at dimension 1
+/// ```
+pub trait IndexAddBy<Idx, Src>: ScatterBy<Idx, Src> {
+    /// The element type.
+    type Element;
+
+    /// `index_add(DIM, index, source, alpha)` on a copy.
+    fn index_add<const DIM: usize>(
+        &self,
+        index: &Idx,
+        source: &Src,
+        alpha: <Self as IndexAddBy<Idx, Src>>::Element,
+    ) -> Self::Output
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`index_add`](Self::index_add), with `Err` for an index outside.
+    fn try_index_add<const DIM: usize>(
+        &self,
+        index: &Idx,
+        source: &Src,
+        alpha: <Self as IndexAddBy<Idx, Src>>::Element,
+    ) -> Result<Self::Output, Error>
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// `index_copy(DIM, index, source)` on a copy (int64 index).
+    fn index_copy<const DIM: usize>(&self, index: &Idx, source: &Src) -> Self::Output
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: LongIndex;
+
+    /// [`index_copy`](Self::index_copy), with `Err` for an index outside.
+    fn try_index_copy<const DIM: usize>(
+        &self,
+        index: &Idx,
+        source: &Src,
+    ) -> Result<Self::Output, Error>
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: LongIndex;
+}
+
+/// The in-place forms of [`IndexAddBy`] (in the prelude):
+/// `x.index_add_::<0>(&idx, &src, alpha)`, `x.index_copy_::<0>(&idx, &src)`.
+/// Every index is checked before the first write.
+pub trait IndexInto<Idx, Src>: IndexAddBy<Idx, Src> {
+    /// `index_add_(DIM, index, source, alpha)`.
+    fn index_add_<const DIM: usize>(
+        &mut self,
+        index: &Idx,
+        source: &Src,
+        alpha: <Self as IndexAddBy<Idx, Src>>::Element,
+    ) where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// [`index_add_`](Self::index_add_), with `Err` (and the tensor
+    /// untouched) for an index outside.
+    fn try_index_add_<const DIM: usize>(
+        &mut self,
+        index: &Idx,
+        source: &Src,
+        alpha: <Self as IndexAddBy<Idx, Src>>::Element,
+    ) -> Result<(), Error>
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: IndexElement;
+
+    /// `index_copy_(DIM, index, source)`.
+    fn index_copy_<const DIM: usize>(&mut self, index: &Idx, source: &Src)
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: LongIndex;
+
+    /// [`index_copy_`](Self::index_copy_), with `Err` (and the tensor
+    /// untouched) for an index outside.
+    fn try_index_copy_<const DIM: usize>(&mut self, index: &Idx, source: &Src) -> Result<(), Error>
+    where
+        Self::InputShape: IndexSourceShape<DIM, Self::IndexShape, Self::SourceShape>,
+        Self::IndexElement: LongIndex;
+}
+
+impl<T, S, D, R, I, SI, RI, SS, RS> IndexAddBy<Tensor<I, SI, D, RI>, Tensor<T, SS, D, RS>>
+    for Tensor<T, S, D, R>
+where
+    T: ScatterElement,
+    S: Shape + TupleShape,
+    D: Scattering,
+    R: Repr,
+    I: Element,
+    SI: Shape,
+    RI: Repr,
+    SS: Shape,
+    RS: Repr,
+{
+    type Element = T;
+
+    fn index_add<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        alpha: T,
+    ) -> Tensor<T, S, D>
+    where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_index_add::<DIM>(index, source, alpha).or_panic()
+    }
+
+    fn try_index_add<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        alpha: T,
+    ) -> Result<Tensor<T, S, D>, Error>
+    where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        let mut out = self.try_clone()?;
+        out.view_mut()
+            .into_dyn()
+            .index_add_(DIM as isize, index, source, alpha)?;
+        Ok(out)
+    }
+
+    fn index_copy<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Tensor<T, S, D>
+    where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: LongIndex,
+    {
+        self.try_index_copy::<DIM>(index, source).or_panic()
+    }
+
+    fn try_index_copy<const DIM: usize>(
+        &self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Result<Tensor<T, S, D>, Error>
+    where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: LongIndex,
+    {
+        let mut out = self.try_clone()?;
+        out.view_mut()
+            .into_dyn()
+            .index_copy_(DIM as isize, index, source)?;
+        Ok(out)
+    }
+}
+
+impl<T, S, D, R, I, SI, RI, SS, RS> IndexInto<Tensor<I, SI, D, RI>, Tensor<T, SS, D, RS>>
+    for Tensor<T, S, D, R>
+where
+    T: ScatterElement,
+    S: Shape + TupleShape,
+    D: Scattering,
+    R: Writable,
+    I: Element,
+    SI: Shape,
+    RI: Repr,
+    SS: Shape,
+    RS: Repr,
+{
+    fn index_add_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        alpha: T,
+    ) where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.try_index_add_::<DIM>(index, source, alpha).or_panic()
+    }
+
+    fn try_index_add_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+        alpha: T,
+    ) -> Result<(), Error>
+    where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: IndexElement,
+    {
+        self.view_mut()
+            .into_dyn()
+            .index_add_(DIM as isize, index, source, alpha)
+    }
+
+    fn index_copy_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+    ) where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: LongIndex,
+    {
+        self.try_index_copy_::<DIM>(index, source).or_panic()
+    }
+
+    fn try_index_copy_<const DIM: usize>(
+        &mut self,
+        index: &Tensor<I, SI, D, RI>,
+        source: &Tensor<T, SS, D, RS>,
+    ) -> Result<(), Error>
+    where
+        S: IndexSourceShape<DIM, SI, SS>,
+        I: LongIndex,
+    {
+        self.view_mut()
+            .into_dyn()
+            .index_copy_(DIM as isize, index, source)
     }
 }
