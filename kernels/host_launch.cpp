@@ -77,6 +77,33 @@ const Entry<shaped::GatherArgs> GATHER_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED
 #undef SHAPED_GATHER_ENTRIES
 }  // namespace
 
+#define SHAPED_SCATTER_ENTRIES(name, T, numeric) {"shaped_scatter_" #name, shaped_scatter_##name},
+namespace {
+const Entry<shaped::ScatterArgs> SCATTER_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_SCATTER_ENTRIES)};
+}  // namespace
+#undef SHAPED_SCATTER_ENTRIES
+
+// Runs scatter kernel `name` (see run_sequential).
+extern "C" int shaped_host_scatter_launch(const char* name, unsigned grid, unsigned block,
+                                          const shaped::ScatterArgs* args) {
+    return run_sequential(SCATTER_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::ScatterArgs`: size, then the offsets of sizes, out,
+// src, index, dim_stride, value, rank, op and src_scalar.
+extern "C" void shaped_host_scatter_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::ScatterArgs);
+    out[1] = offsetof(shaped::ScatterArgs, sizes);
+    out[2] = offsetof(shaped::ScatterArgs, out);
+    out[3] = offsetof(shaped::ScatterArgs, src);
+    out[4] = offsetof(shaped::ScatterArgs, index);
+    out[5] = offsetof(shaped::ScatterArgs, dim_stride);
+    out[6] = offsetof(shaped::ScatterArgs, value);
+    out[7] = offsetof(shaped::ScatterArgs, rank);
+    out[8] = offsetof(shaped::ScatterArgs, op);
+    out[9] = offsetof(shaped::ScatterArgs, src_scalar);
+}
+
 // Runs gather kernel `name` (see run_sequential).
 extern "C" int shaped_host_gather_launch(const char* name, unsigned grid, unsigned block,
                                          const shaped::GatherArgs* args) {

@@ -29,6 +29,18 @@ inline unsigned long long atomicMin(unsigned long long* at, unsigned long long v
     return old;
 }
 
+inline unsigned int atomicCAS(unsigned int* at, unsigned int expected, unsigned int desired) {
+    unsigned int old = *at;
+    if (old == expected) *at = desired;
+    return old;
+}
+inline unsigned long long atomicCAS(unsigned long long* at, unsigned long long expected,
+                                    unsigned long long desired) {
+    unsigned long long old = *at;
+    if (old == expected) *at = desired;
+    return old;
+}
+
 struct shaped_dim3 { unsigned x, y, z; };
 extern thread_local shaped_dim3 threadIdx, blockIdx, blockDim, gridDim;
 

@@ -1273,8 +1273,9 @@ macro_rules! products_of {
     }};
 }
 
-/// `index_select`, `gather`, `take`, `take_along_dim`, `masked_fill` and
-/// `copy_` on the device give the CPU's results and errors: typed and
+/// `index_select`, `gather`, `take`, `take_along_dim`, `masked_fill`,
+/// `copy_`, `scatter`, `scatter_add`, `scatter_reduce`, `index_add` and
+/// `put` on the device give the CPU's results and errors: typed and
 /// dynamic forms, int64 and
 /// int32 indices, a transposed source, a stretched index, bad indices (the
 /// error names the first in row-major order, and the device goes on
@@ -1363,6 +1364,48 @@ fn indexing_on_the_device() -> Result<(), Error> {
     host.slice_mut(s![1.., ..;2]).copy_from(&row);
     device.slice_mut(s![1.., ..;2]).copy_from(&grow);
     assert_eq!(device.to_cpu()?.to_vec(), host.to_vec());
+    // Scatters: sums of repeated indices (exact here: small integers), a
+    // maximum, plain writes without repeats, put with accumulation.
+    let ints = DynTensor::<f32>::from_vec((0..24).map(|v| (v % 5) as f32).collect(), &[4, 6])?;
+    let gints = ints.to_device(&gpu)?;
+    let zeros = DynTensor::<f32>::zeros(&[4, 12]);
+    let gzeros = zeros.to_device(&gpu)?;
+    assert_eq!(
+        gzeros.scatter_add(1, &gidx, &gints)?.to_cpu()?.to_vec(),
+        zeros.scatter_add(1, &idx, &ints)?.to_vec()
+    );
+    assert_eq!(
+        gzeros
+            .scatter_reduce(1, &gidx, &gints, Reduce::Amax, false)?
+            .to_cpu()?
+            .to_vec(),
+        zeros
+            .scatter_reduce(1, &idx, &ints, Reduce::Amax, false)?
+            .to_vec()
+    );
+    let distinct = DynTensor::<i64>::from_vec((0..24).map(|k| k % 6 * 2).collect(), &[4, 6])?;
+    let gdistinct = distinct.to_device(&gpu)?;
+    assert_eq!(
+        gzeros.scatter(1, &gdistinct, &gints)?.to_cpu()?.to_vec(),
+        zeros.scatter(1, &distinct, &ints)?.to_vec()
+    );
+    let flat = DynTensor::<i64>::from_vec(vec![-1, 0, 47, -48, 47], &[5])?;
+    let five = DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0], &[5])?;
+    let (gflat5, gfive) = (flat.to_device(&gpu)?, five.to_device(&gpu)?);
+    assert_eq!(
+        gzeros.put(&gflat5, &gfive, true)?.to_cpu()?.to_vec(),
+        zeros.put(&flat, &five, true)?.to_vec()
+    );
+    let rows2 = DynTensor::<i64>::from_vec(vec![3, 1, 3], &[3])?;
+    let src3 = DynTensor::<f32>::from_vec((0..36).map(|v| (v % 7) as f32).collect(), &[3, 12])?;
+    let (grows2, gsrc3) = (rows2.to_device(&gpu)?, src3.to_device(&gpu)?);
+    assert_eq!(
+        gzeros
+            .index_add(0, &grows2, &gsrc3, 2.0)?
+            .to_cpu()?
+            .to_vec(),
+        zeros.index_add(0, &rows2, &src3, 2.0)?.to_vec()
+    );
     // Typed forms, and a gather large enough for many blocks.
     let s = Tensor::<f32, shape![256, 512]>::from_vec(values(256 * 512, 3))?;
     let si = Tensor::<i64, shape![256, 512]>::from_vec(

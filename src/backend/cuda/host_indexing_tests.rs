@@ -286,3 +286,187 @@ fn gather_kernels_match_the_cpu() {
     check::<i64, i64>();
     check::<bool, i64>();
 }
+
+// SAFETY: as above, for the scatter kernels.
+unsafe extern "C" {
+    fn shaped_host_scatter_launch(
+        name: *const c_char,
+        grid: u32,
+        block: u32,
+        args: *const super::indexing::ScatterArgs,
+    ) -> i32;
+    fn shaped_host_scatter_args_layout(out: *mut u64);
+}
+
+#[test]
+fn scatter_args_layout_matches_the_kernels() {
+    use super::indexing::ScatterArgs;
+    let mut c = [0u64; 10];
+    // SAFETY: the function writes 10 values.
+    unsafe { shaped_host_scatter_args_layout(c.as_mut_ptr()) };
+    let rust = [
+        size_of::<ScatterArgs>(),
+        offset_of!(ScatterArgs, sizes),
+        offset_of!(ScatterArgs, out),
+        offset_of!(ScatterArgs, src),
+        offset_of!(ScatterArgs, index),
+        offset_of!(ScatterArgs, dim_stride),
+        offset_of!(ScatterArgs, value),
+        offset_of!(ScatterArgs, rank),
+        offset_of!(ScatterArgs, op),
+        offset_of!(ScatterArgs, src_scalar),
+    ];
+    assert_eq!(c.map(|x| x as usize), rust);
+}
+
+/// One scatter on the CPU backend and on the host kernels, from the same
+/// target: a (3, 4) target written along dim 1 by a (3, 5) index with
+/// repeated entries (or, with `flat`, the 12 elements as one line by a
+/// 5-long index with negative entries), a source or a value, combined by
+/// `f`; the results must match exactly (the host runs the threads one after
+/// the other, so even the atomic updates combine in index order).
+fn check_scatter<T: Sample, F: crate::ops::functions::BinaryFn<T, T, T>>(
+    f: F,
+    value: Option<T>,
+    flat: bool,
+) {
+    use super::indexing::{ScatterOperands, plan_scatter};
+    use crate::backend::{ScatterTarget, ScatterValues, Scattering, StridedMut};
+    let (sizes, target_strides, index_values, wrap, dim_stride, dim_len, dim): (
+        Vec<usize>,
+        Vec<usize>,
+        Vec<i64>,
+        _,
+        _,
+        _,
+        _,
+    ) = match flat {
+        false => (
+            vec![3, 5],
+            vec![4, 0],
+            vec![0, 3, 3, 1, 0, 2, 2, 2, 1, 3, 0, 0, 0, 0, 1],
+            IndexWrap::Never,
+            1,
+            4,
+            Some(1),
+        ),
+        true => (
+            vec![5],
+            vec![0],
+            vec![-1, 0, 11, -12, 11],
+            IndexWrap::FromEnd,
+            1,
+            12,
+            None,
+        ),
+    };
+    let index_strides = contiguous(&sizes);
+    let src_strides = contiguous(&sizes);
+    let n: usize = sizes.iter().product();
+    let start = data::<T>(12, 5);
+    let src = data::<T>(n, 9);
+    let mut index = index_values.clone();
+    let mut src_cpu = src.clone();
+    let mut want = start.clone();
+    let values = |p: CpuPtr<T>| match value {
+        Some(v) => ScatterValues::Value(v),
+        None => ScatterValues::Tensor(StridedRef {
+            ptr: p,
+            sizes: &sizes,
+            strides: &src_strides,
+            offset: 0,
+        }),
+    };
+    Cpu::scatter(
+        &sizes,
+        ScatterTarget {
+            elements: StridedMut {
+                ptr: CpuPtr::from_mut(&mut want),
+                sizes: &sizes,
+                strides: &target_strides,
+                offset: 0,
+            },
+            dim,
+            dim_stride,
+            dim_len,
+        },
+        values(CpuPtr::from_mut(&mut src_cpu)),
+        StridedRef {
+            ptr: CpuPtr::from_mut(&mut index),
+            sizes: &sizes,
+            strides: &index_strides,
+            offset: 0,
+        },
+        wrap,
+        f,
+    )
+    .unwrap();
+    let mut got = start.clone();
+    let op = f.kernel_op().expect("a device op").code;
+    let x = ScatterOperands {
+        element: T::DTYPE,
+        out: Operand {
+            addr: got.as_mut_ptr() as u64,
+            offset: 0,
+            strides: &target_strides,
+        },
+        dim_stride,
+        dim_len,
+        src: value.is_none().then(|| Operand {
+            addr: src.as_ptr() as u64,
+            offset: 0,
+            strides: &src_strides,
+        }),
+        value: value.map_or([0; 2], |v| {
+            super::launch::scalar_bits(v.to_scalar(), T::DTYPE)
+        }),
+        index: (
+            crate::dtype::DType::I64,
+            Operand {
+                addr: index_values.as_ptr() as u64,
+                offset: 0,
+                strides: &index_strides,
+            },
+        ),
+        wrap,
+        op,
+    };
+    let launch = plan_scatter(&sizes, x).unwrap().expect("positions");
+    let name = CString::new(launch.kernel.as_str()).unwrap();
+    // SAFETY: `name` is a C string; the arguments mirror the kernel's
+    // (`scatter_args_layout_matches_the_kernels`); the target holds 12
+    // elements, the source and index `n`, and every index is in range.
+    let status =
+        unsafe { shaped_host_scatter_launch(name.as_ptr(), launch.grid(4, 2), 4, &launch.args) };
+    assert_eq!(status, 0, "{} ran on the host", launch.kernel);
+    #[allow(clippy::eq_op)]
+    let same = got
+        .iter()
+        .zip(&want)
+        .all(|(a, b)| a == b || (a != a && b != b));
+    assert!(same, "{:?} {:?}: host {got:?}, CPU {want:?}", T::DTYPE, op);
+}
+
+#[test]
+fn scatter_kernels_match_the_cpu() {
+    use crate::ops::functions::{Add, Mul};
+    use crate::ops::indexing::scatter_assign;
+    use crate::ops::math::{Maximum, Minimum};
+    for flat in [false, true] {
+        check_scatter::<f32, _>(Add, None, flat);
+        check_scatter::<f64, _>(Add, None, flat);
+        check_scatter::<f16, _>(Add, None, flat);
+        check_scatter::<bf16, _>(Mul, None, flat);
+        check_scatter::<Complex<f32>, _>(Add, None, flat);
+        check_scatter::<Complex<f64>, _>(Add, None, flat);
+        check_scatter::<u8, _>(Mul, None, flat);
+        check_scatter::<i8, _>(Add, None, flat);
+        check_scatter::<i16, _>(Maximum, None, flat);
+        check_scatter::<i32, _>(Minimum, None, flat);
+        check_scatter::<i64, _>(Add, None, flat);
+        check_scatter::<bool, _>(Add, None, flat);
+        check_scatter::<f32, _>(Maximum, None, flat);
+        check_scatter::<u8, _>(scatter_assign(), Some(7), flat);
+        check_scatter::<f16, _>(scatter_assign(), Some(f16::from_f32(-2.5)), flat);
+    }
+}

@@ -13,12 +13,17 @@
 
 use super::elementwise::{output, same_device};
 use super::launch::{
-    BLOCK, MAX_RANK, Operand, OperandArgs, dtype_name, merge, operand_args, queue,
+    BLOCK, MAX_RANK, Operand, OperandArgs, dtype_name, merge, operand_args, queue, scalar_bits,
 };
 use super::{Cuda, CudaBuffer, DeviceState, check};
-use crate::backend::{GatherFault, GatherSource, IndexWrap, Indexing, StridedRef};
+use crate::backend::{
+    GatherFault, GatherSource, IndexWrap, Indexing, ScatterTarget, ScatterValues, Scattering,
+    StridedRef,
+};
 use crate::dtype::{DType, Element, IndexElement};
 use crate::error::Error;
+use crate::ops::functions::BinaryFn;
+use crate::ops::op_codes::OpCode;
 use core::ffi::c_void;
 use cust::sys;
 
@@ -261,5 +266,181 @@ impl Indexing for Cuda {
             fault: 0,
         };
         run(index.ptr.device, index.sizes, x)
+    }
+}
+
+/// The argument block of the scatter kernels (`shaped::ScatterArgs`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct ScatterArgs {
+    pub(crate) numel: u64,
+    pub(crate) sizes: [u64; MAX_RANK],
+    pub(crate) out: OperandArgs,
+    pub(crate) src: OperandArgs,
+    pub(crate) index: OperandArgs,
+    pub(crate) dim_stride: u64,
+    pub(crate) dim_len: u64,
+    pub(crate) value: [u64; 2],
+    pub(crate) rank: i32,
+    pub(crate) wrap: i32,
+    pub(crate) index_dtype: i32,
+    pub(crate) op: i32,
+    pub(crate) src_scalar: i32,
+}
+
+/// A planned scatter.
+#[derive(Clone, Debug)]
+pub(crate) struct ScatterLaunch {
+    /// The kernel's name in the module.
+    pub kernel: String,
+    pub args: ScatterArgs,
+}
+
+impl ScatterLaunch {
+    /// Blocks of `block` threads for one position per thread, at most
+    /// `max_blocks`.
+    pub fn grid(&self, block: u32, max_blocks: u32) -> u32 {
+        let blocks = self.args.numel.div_ceil(u64::from(block)).max(1);
+        u32::try_from(blocks).unwrap_or(u32::MAX).min(max_blocks)
+    }
+}
+
+/// What a scatter writes: the target over the index's sizes, the source
+/// (or one value's bits), the index, and how an element combines.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ScatterOperands<'a> {
+    pub element: DType,
+    pub out: Operand<'a>,
+    pub dim_stride: usize,
+    pub dim_len: usize,
+    pub src: Option<Operand<'a>>,
+    pub value: [u64; 2],
+    pub index: (DType, Operand<'a>),
+    pub wrap: IndexWrap,
+    pub op: OpCode,
+}
+
+/// Plans a scatter over `sizes`, or `None` when there are no positions.
+pub(crate) fn plan_scatter(
+    sizes: &[usize],
+    x: ScatterOperands<'_>,
+) -> Result<Option<ScatterLaunch>, Error> {
+    let numel = crate::layout::numel(sizes);
+    if numel == 0 {
+        return Ok(None);
+    }
+    let zeros = vec![0; sizes.len()];
+    let src = x.src.unwrap_or(Operand {
+        addr: 0,
+        offset: 0,
+        strides: &zeros,
+    });
+    let operands = [x.out, src, x.index.1];
+    let merged = merge(sizes, operands.map(|o| o.strides))?;
+    let rank = merged.rank;
+    let mut args = ScatterArgs {
+        numel: numel as u64,
+        dim_stride: x.dim_stride as u64,
+        dim_len: x.dim_len as u64,
+        value: x.value,
+        rank: rank as i32,
+        wrap: match x.wrap {
+            IndexWrap::Never => 0,
+            IndexWrap::FromEnd => 1,
+            IndexWrap::Modulo => 2,
+        },
+        index_dtype: x.index.0 as i32,
+        op: x.op as i32,
+        src_scalar: i32::from(x.src.is_none()),
+        ..ScatterArgs::default()
+    };
+    for (arg, &size) in args.sizes.iter_mut().zip(&merged.sizes[..rank]) {
+        *arg = size as u64;
+    }
+    [args.out, args.src, args.index] =
+        [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank));
+    Ok(Some(ScatterLaunch {
+        kernel: format!("shaped_scatter_{}", dtype_name(x.element)),
+        args,
+    }))
+}
+
+impl Scattering for Cuda {
+    /// One launch: a thread per index position. Plain writes store (a
+    /// repeated index keeps one of its values, which one unspecified, as
+    /// PyTorch's CUDA kernels); combining writes update atomically
+    /// (compare-and-swap on the element's word), so sums of floats add in
+    /// an order that varies from run to run.
+    fn scatter<T: Element, I: IndexElement, F: BinaryFn<T, T, T>>(
+        sizes: &[usize],
+        target: ScatterTarget<'_, T, Cuda>,
+        values: ScatterValues<'_, T, Cuda>,
+        index: StridedRef<'_, I, Cuda>,
+        wrap: IndexWrap,
+        combine: F,
+    ) -> Result<(), Error> {
+        let op = combine
+            .kernel_op()
+            .map(|k| k.code)
+            .filter(|c| {
+                matches!(
+                    c,
+                    OpCode::Identity
+                        | OpCode::Add
+                        | OpCode::Mul
+                        | OpCode::Maximum
+                        | OpCode::Minimum
+                )
+            })
+            .ok_or(Error::NoDeviceKernel {
+                function: core::any::type_name::<F>(),
+            })?;
+        if T::DTYPE == DType::C128 && !matches!(op, OpCode::Identity | OpCode::Add) {
+            return Err(Error::NoDeviceKernel {
+                function: "a complex128 scatter other than a write or a sum",
+            });
+        }
+        let device = target.elements.ptr.device;
+        same_device(device, index.ptr.device)?;
+        let (src, value) = match values {
+            ScatterValues::Tensor(v) => {
+                same_device(device, v.ptr.device)?;
+                (Some(operand(&v)), [0; 2])
+            }
+            ScatterValues::Value(x) => (None, scalar_bits(x.to_scalar(), T::DTYPE)),
+        };
+        let x = ScatterOperands {
+            element: T::DTYPE,
+            out: Operand {
+                addr: target.elements.ptr.addr,
+                offset: target.elements.offset,
+                strides: target.elements.strides,
+            },
+            dim_stride: target.dim_stride,
+            dim_len: target.dim_len,
+            src,
+            value,
+            index: (I::DTYPE, operand(&index)),
+            wrap,
+            op,
+        };
+        let Some(launch) = plan_scatter(sizes, x)? else {
+            return Ok(());
+        };
+        let state = super::state(device)?;
+        state.make_current()?;
+        let function = state.function(&launch.kernel)?;
+        let grid = launch.grid(
+            BLOCK,
+            state.resident_blocks(&launch.kernel, &function, BLOCK)?,
+        );
+        // SAFETY: the scatter kernels take one `shaped::ScatterArgs` by
+        // value, which `ScatterArgs` mirrors (`repr(C)`, checked by the
+        // host tests). The target is a writable layout borrowed mutably by
+        // the caller, over the index's sizes with the scattered dimension
+        // stepped by the checked indices (every index was checked before
+        // the call; one outside is skipped by the kernel); the source and
+        // index layouts lie inside their buffers.
+        unsafe { queue(state, &function, grid, BLOCK, launch.args) }
     }
 }

@@ -382,7 +382,7 @@ impl Divisor {
 
 /// `value` as the bytes of an element of `dtype`, as the kernels read it.
 /// The value came from an element of that type, so the conversion is exact.
-fn scalar_bits(value: Scalar, dtype: DType) -> [u64; 2] {
+pub(crate) fn scalar_bits(value: Scalar, dtype: DType) -> [u64; 2] {
     let (re, im) = match value {
         Scalar::Bool(b) => (f64::from(u8::from(b)), 0.0),
         Scalar::Int(i) => {

@@ -64,22 +64,23 @@ static FATBINS: [&[u8]; 6] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/indexing.fatbin")),
 ];
 
-/// The kernels' name prefixes, in the order of [`FATBINS`] after the first
-/// (which holds every other kernel).
-const MODULE_PREFIXES: [&str; 5] = [
-    "shaped_math_",
-    "shaped_reduce_",
-    "shaped_where_",
-    "shaped_matmul_",
-    "shaped_gather_",
+/// The kernels' name prefixes and the index in [`FATBINS`] of the module
+/// that holds them (the first holds every other kernel).
+const MODULE_PREFIXES: [(&str, usize); 6] = [
+    ("shaped_math_", 1),
+    ("shaped_reduce_", 2),
+    ("shaped_where_", 3),
+    ("shaped_matmul_", 4),
+    ("shaped_gather_", 5),
+    ("shaped_scatter_", 5),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.
 fn module_of(kernel: &str) -> usize {
     MODULE_PREFIXES
         .iter()
-        .position(|prefix| kernel.starts_with(prefix))
-        .map_or(0, |k| k + 1)
+        .find(|(prefix, _)| kernel.starts_with(prefix))
+        .map_or(0, |&(_, module)| module)
 }
 
 /// A CUDA device, opened: tensors `Tensor<T, S, Cuda>` live in its memory.

@@ -333,6 +333,8 @@ use erased;
 mod masks;
 mod scatter;
 pub use masks::{MaskElement, RankAsSize};
+#[cfg(all(test, feature = "cuda"))]
+pub(crate) use scatter::scatter_assign;
 pub use scatter::{
     IndexAddBy, IndexInto, Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer,
 };

@@ -219,13 +219,67 @@ impl<T: Element, I: IndexElement, D: Scattering> WithReducer<T> for ScatterWith<
     }
 }
 
-/// A reduction as a kernel's combining function.
-#[derive(Clone, Copy)]
-struct Combine<T>(fn(T, T) -> T);
-impl<T: Element> BinaryFn<T, T, T> for Combine<T> {
-    #[inline(always)]
-    fn call(&self, a: T, b: T) -> T {
-        (self.0)(a, b)
+/// `src * alpha` into a new buffer, with the dtype's multiplication.
+struct Scale<'a, T: Element, D: Backend> {
+    src: StridedRef<'a, T, D>,
+    alpha: T,
+}
+
+impl<T: Element, D: Scattering> WithReducer<T> for Scale<'_, T, D> {
+    type Output = Result<D::Buffer<T>, Error>;
+    fn run<F: BinaryFn<T, T, T>>(self, f: F) -> Self::Output {
+        D::map1(self.src, crate::ops::functions::WithRight(f, self.alpha))
+    }
+}
+
+/// [`index_into`] waiting for its combining function.
+struct IndexIntoWith<'a, T: Element, I: Element, D: Backend, E> {
+    x: StridedMut<'a, T, D>,
+    d: usize,
+    index: StridedRef<'a, I, D>,
+    sizes: &'a [usize],
+    values: ScatterValues<'a, T, D>,
+    bounds: Option<(IndexWrap, E)>,
+}
+
+impl<T: Element, I: IndexElement, D: Scattering, E: FnOnce(i64) -> Error> WithReducer<T>
+    for IndexIntoWith<'_, T, I, D, E>
+{
+    type Output = Result<(), Error>;
+    fn run<F: BinaryFn<T, T, T>>(mut self, f: F) -> Self::Output {
+        let bounds = self.bounds.take().expect("run once");
+        index_into(
+            self.x,
+            self.d,
+            self.index,
+            self.sizes,
+            self.values,
+            f,
+            bounds,
+        )
+    }
+}
+
+/// One `Scattering::scatter` call waiting for its combining function.
+struct RawScatter<'a, T: Element, I: Element, D: Backend> {
+    sizes: &'a [usize],
+    target: ScatterTarget<'a, T, D>,
+    values: ScatterValues<'a, T, D>,
+    index: StridedRef<'a, I, D>,
+    wrap: IndexWrap,
+}
+
+impl<T: Element, I: IndexElement, D: Scattering> WithReducer<T> for RawScatter<'_, T, I, D> {
+    type Output = Result<(), Error>;
+    fn run<F: BinaryFn<T, T, T>>(self, f: F) -> Self::Output {
+        D::scatter(
+            self.sizes,
+            self.target,
+            self.values,
+            self.index,
+            self.wrap,
+            f,
+        )
     }
 }
 
@@ -245,11 +299,22 @@ impl<T: Element> BinaryFn<T, i64, T> for MeanOf<T> {
 
 /// Replaces the element: a plain scatter's write.
 #[derive(Clone, Copy, Debug)]
-struct Assign;
+pub(crate) struct Assign;
+
+/// The plain write's function, for the device tests.
+#[cfg(all(test, feature = "cuda"))]
+pub(crate) fn scatter_assign() -> Assign {
+    Assign
+}
 impl<T: Element> BinaryFn<T, T, T> for Assign {
     #[inline(always)]
     fn call(&self, _old: T, new: T) -> T {
         new
+    }
+    fn kernel_op(&self) -> Option<crate::ops::op_codes::KernelOp> {
+        Some(crate::ops::op_codes::KernelOp::new(
+            crate::ops::op_codes::OpCode::Identity,
+        ))
     }
 }
 
@@ -533,7 +598,7 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
         include_self: bool,
     ) -> Result<(), Error> {
         // (PyTorch's error for a reduction a dtype lacks comes first.)
-        let f = reducer::<T>(reduce)?;
+        reducer::<T>(reduce)?;
         let reset = (!include_self).then(|| T::identity(reduce));
         let values = ScatterValues::Tensor(erased!(src));
         if reduce != Reduce::Mean {
@@ -546,7 +611,7 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
             };
             return T::dispatch(reduce, work).expect("checked by `reducer`");
         }
-        mean_into(erased_mut!(self), dim, erased!(index), values, f, reset)
+        mean_into(erased_mut!(self), dim, erased!(index), values, reset)
     }
 }
 
@@ -605,23 +670,6 @@ impl<T: ScatterElement, D: Scattering, R: Repr> Tensor<T, DynShape, D, R> {
         let mut out = self.copy_to_write()?;
         out.scatter_reduce_(dim, index, src, reduce, include_self)?;
         Ok(out)
-    }
-}
-
-/// `old + alpha * new`: `index_add`'s combination.
-#[derive(Clone, Copy)]
-struct AddScaled<T> {
-    alpha: Option<T>,
-    add: fn(T, T) -> T,
-    mul: fn(T, T) -> T,
-}
-impl<T: Element> BinaryFn<T, T, T> for AddScaled<T> {
-    #[inline(always)]
-    fn call(&self, old: T, new: T) -> T {
-        match self.alpha {
-            Some(alpha) => (self.add)(old, (self.mul)(alpha, new)),
-            None => (self.add)(old, new),
-        }
     }
 }
 
@@ -765,28 +813,43 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
                 size: len,
             },
         };
-        let add = reducer::<T>(Reduce::Sum)?;
-        let mul = reducer::<T>(Reduce::Prod)?;
-        let combine = AddScaled {
-            alpha: (alpha != T::ONE).then_some(alpha),
-            add,
-            mul,
+        // `alpha * source` first (PyTorch rounds the product to the dtype
+        // before adding), then the sums: each through the dtype's own
+        // function, which every device has a kernel for.
+        let scaled;
+        let contiguous: Vec<usize> = crate::layout::contiguous_strides(src_sizes);
+        let values = if alpha == T::ONE {
+            StridedRef {
+                ptr: src.ptr,
+                sizes: src_sizes,
+                strides: src_strides,
+                offset: src.offset,
+            }
+        } else {
+            let read: StridedRef<'_, T, D> = StridedRef {
+                ptr: src.ptr,
+                sizes: src_sizes,
+                strides: src_strides,
+                offset: src.offset,
+            };
+            scaled = T::dispatch(Reduce::Prod, Scale { src: read, alpha })
+                .expect("every dtype multiplies")?;
+            StridedRef {
+                ptr: D::ptr(&scaled),
+                sizes: src_sizes,
+                strides: &contiguous,
+                offset: 0,
+            }
         };
-        let values = ScatterValues::Tensor(StridedRef {
-            ptr: src.ptr,
-            sizes: src_sizes,
-            strides: src_strides,
-            offset: src.offset,
-        });
-        index_into(
-            erased_mut!(self),
+        let work = IndexIntoWith {
+            x: erased_mut!(self),
             d,
             index,
-            src_sizes,
-            values,
-            combine,
-            (IndexWrap::Never, fault),
-        )
+            sizes: src_sizes,
+            values: ScatterValues::Tensor(values),
+            bounds: Some((IndexWrap::Never, fault)),
+        };
+        T::dispatch(Reduce::Sum, work).expect("every dtype adds")
     }
 
     /// `index_copy_(dim, index, source)`: `source[.., j, ..]` copied to
@@ -950,7 +1013,7 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
         let src_strides = crate::layout::contiguous_strides::<Vec<usize>>(sizes);
         let zeros = vec![0; sizes.len()];
         let x: StridedMut<'_, T, D> = erased_mut!(self);
-        let target = ScatterTarget {
+        let target: ScatterTarget<'_, T, D> = ScatterTarget {
             elements: StridedMut {
                 ptr: x.ptr,
                 sizes,
@@ -973,16 +1036,16 @@ impl<T: ScatterElement, D: Scattering, R: Writable> Tensor<T, DynShape, D, R> {
             strides: index_strides,
             offset: index.offset,
         };
+        let raw = RawScatter {
+            sizes,
+            target,
+            values,
+            index,
+            wrap: IndexWrap::FromEnd,
+        };
         match accumulate {
-            true => D::scatter(
-                sizes,
-                target,
-                values,
-                index,
-                IndexWrap::FromEnd,
-                Combine(reducer::<T>(Reduce::Sum)?),
-            ),
-            false => D::scatter(sizes, target, values, index, IndexWrap::FromEnd, Assign),
+            true => T::dispatch(Reduce::Sum, raw).expect("every dtype adds"),
+            false => raw.run(Assign),
         }
     }
 }
@@ -1200,7 +1263,6 @@ fn mean_into<T: ScatterElement, I: IndexElement, D: Scattering>(
     dim: isize,
     index: StridedRef<'_, I, D>,
     values: ScatterValues<'_, T, D>,
-    add: fn(T, T) -> T,
     reset: Option<T>,
 ) -> Result<(), Error> {
     let divide = T::divider().ok_or(Error::NotImplementedFor {
@@ -1217,7 +1279,14 @@ fn mean_into<T: ScatterElement, I: IndexElement, D: Scattering>(
         strides: x.strides,
         offset: x.offset,
     };
-    scatter_into(sums, dim, index, values, Combine(add), reset)?;
+    let work = ScatterWith {
+        x: sums,
+        dim,
+        index,
+        values,
+        reset,
+    };
+    T::dispatch(Reduce::Sum, work).expect("every dtype adds")?;
     let read = StridedRef {
         ptr: x.ptr,
         sizes: x.sizes,
@@ -1234,8 +1303,14 @@ fn mean_into<T: ScatterElement, I: IndexElement, D: Scattering>(
         offset: 0,
     };
     let ones = ScatterValues::Value(1i64);
-    let plus: fn(i64, i64) -> i64 = i64::wrapping_add;
-    scatter_into(counts_mut, dim, index_again, ones, Combine(plus), None)?;
+    scatter_into(
+        counts_mut,
+        dim,
+        index_again,
+        ones,
+        crate::ops::functions::Add,
+        None,
+    )?;
     let counts_ref = StridedRef {
         ptr: D::ptr(&counts),
         sizes: x.sizes,
@@ -1261,7 +1336,7 @@ fn reduce_into<T: ScatterElement, I: IndexElement, D: Scattering>(
     reducer::<T>(reduce)?;
     let reset = (!include_self).then(|| T::identity(reduce));
     if reduce == Reduce::Mean {
-        return mean_into(x, dim, index, values, reducer::<T>(reduce)?, reset);
+        return mean_into(x, dim, index, values, reset);
     }
     T::dispatch(
         reduce,
