@@ -12,143 +12,16 @@
 //! Rust signature takes it), and on `AnyTensor` (a contiguous copy of the
 //! input; every contiguous case, refused index dtypes included).
 
-use half::{bf16, f16};
-use num_complex::Complex;
+#[macro_use]
 mod common;
 
-use common::number;
+use common::tensors::*;
 use serde_json::Value;
-use shaped::dtype::Scalar;
 use shaped::prelude::*;
-
-/// Element types built from the fixture's JSON values.
-trait FromJson: Element {
-    fn from_json(v: &Value) -> Self;
-}
-
-macro_rules! from_json {
-    ($($t:ty => |$v:ident| $json:expr;)*) => {$(
-        impl FromJson for $t {
-            fn from_json($v: &Value) -> Self {
-                $json
-            }
-        }
-    )*};
-}
-from_json! {
-    f16 => |v| f16::from_f64(number(v));
-    bf16 => |v| bf16::from_f64(number(v));
-    f32 => |v| number(v) as f32;
-    f64 => |v| number(v);
-    Complex<f32> => |v| Complex::new(number(&v[0]) as f32, number(&v[1]) as f32);
-    Complex<f64> => |v| Complex::new(number(&v[0]), number(&v[1]));
-    u8 => |v| v.as_i64().unwrap() as u8;
-    i8 => |v| v.as_i64().unwrap() as i8;
-    i16 => |v| v.as_i64().unwrap() as i16;
-    i32 => |v| v.as_i64().unwrap() as i32;
-    i64 => |v| v.as_i64().unwrap();
-    bool => |v| v.as_bool().unwrap();
-}
-
-fn ints<N: TryFrom<i64>>(v: &Value) -> Vec<N>
-where
-    N::Error: std::fmt::Debug,
-{
-    let list = v.as_array().expect("a list");
-    list.iter()
-        .map(|x| N::try_from(x.as_i64().unwrap()).unwrap())
-        .collect()
-}
-
-/// A result as the fixture writes it: sizes, strides, dtype, values.
-#[derive(Debug, PartialEq)]
-struct Outcome {
-    sizes: Vec<usize>,
-    strides: Vec<usize>,
-    dtype: DType,
-    values: Vec<Scalar>,
-}
-
-fn outcome<T: Element, R: shaped::storage::Repr>(t: &Tensor<T, DynShape, Cpu, R>) -> Outcome {
-    Outcome {
-        sizes: t.shape().to_vec(),
-        strides: t.strides().to_vec(),
-        dtype: t.dtype(),
-        values: t.to_vec().into_iter().map(Element::to_scalar).collect(),
-    }
-}
-
-fn any_outcome(t: &AnyTensor) -> Outcome {
-    macro_rules! each {
-        ($($t:ty),*) => {
-            $(if let Some(x) = t.downcast_ref::<$t>() {
-                return outcome(x);
-            })*
-        };
-    }
-    each!(
-        f16,
-        bf16,
-        f32,
-        f64,
-        Complex<f32>,
-        Complex<f64>,
-        u8,
-        i8,
-        i16,
-        i32,
-        i64,
-        bool
-    );
-    unreachable!("twelve dtypes")
-}
-
-/// The case's input: PyTorch's storage with its layout, as a view.
-fn input<T: FromJson>(case: &Value) -> DynTensor<T> {
-    let input = &case["input"];
-    let data: Vec<T> = input["storage"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(T::from_json)
-        .collect();
-    let n = data.len();
-    DynTensor::<T>::from_vec(data, &[n]).unwrap()
-}
-
-fn layout(case: &Value) -> (Vec<usize>, Vec<usize>, usize) {
-    let input = &case["input"];
-    (
-        ints(&input["sizes"]),
-        ints(&input["strides"]),
-        input["offset"].as_u64().unwrap() as usize,
-    )
-}
-
-/// The index tensor of the case, typed.
-fn typed_index<I: FromJson>(case: &Value) -> DynTensor<I> {
-    let index = &case["index"];
-    let values: Vec<I> = index["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(I::from_json)
-        .collect();
-    DynTensor::<I>::from_vec(values, &ints::<usize>(&index["sizes"])).unwrap()
-}
 
 /// The index tensor of the case, of its runtime dtype.
 fn any_index(case: &Value) -> AnyTensor {
-    match case["index"]["dtype"].as_str().unwrap() {
-        "int64" => typed_index::<i64>(case).into(),
-        "int32" => typed_index::<i32>(case).into(),
-        "int16" => typed_index::<i16>(case).into(),
-        "int8" => typed_index::<i8>(case).into(),
-        "uint8" => typed_index::<u8>(case).into(),
-        "bool" => typed_index::<bool>(case).into(),
-        "float32" => typed_index::<f32>(case).into(),
-        d => panic!("index dtype {d}"),
-    }
+    any_of(&case["index"])
 }
 
 fn dim(case: &Value) -> Option<isize> {
@@ -199,88 +72,6 @@ where
         op => panic!("unknown op {op}"),
     };
     result.map(|t| any_outcome(&t)).map_err(|e| e.to_string())
-}
-
-/// PyTorch's result as an [`Outcome`] (values rounded to the dtype).
-fn expected(result: &Value) -> Outcome {
-    let dtype = match result["dtype"].as_str().unwrap() {
-        "float16" => DType::F16,
-        "bfloat16" => DType::BF16,
-        "float32" => DType::F32,
-        "float64" => DType::F64,
-        "complex64" => DType::C64,
-        "complex128" => DType::C128,
-        "uint8" => DType::U8,
-        "int8" => DType::I8,
-        "int16" => DType::I16,
-        "int32" => DType::I32,
-        "int64" => DType::I64,
-        "bool" => DType::Bool,
-        d => panic!("dtype {d}"),
-    };
-    let real = |v: &Value| match dtype {
-        DType::F32 | DType::C64 => f64::from(number(v) as f32),
-        DType::F16 => f16::from_f64(number(v)).to_f64(),
-        DType::BF16 => bf16::from_f64(number(v)).to_f64(),
-        _ => number(v),
-    };
-    let values = result["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| match dtype {
-            DType::Bool => Scalar::Bool(v.as_bool().unwrap()),
-            DType::C64 | DType::C128 => Scalar::Complex(real(&v[0]), real(&v[1])),
-            DType::F16 | DType::BF16 | DType::F32 | DType::F64 => Scalar::Float(real(v)),
-            _ => Scalar::Int(v.as_i64().unwrap()),
-        })
-        .collect();
-    Outcome {
-        sizes: ints(&result["sizes"]),
-        strides: ints(&result["strides"]),
-        dtype,
-        values,
-    }
-}
-
-/// Equal, with NaN equal to NaN (the operations copy elements bit for bit).
-fn same(got: &Outcome, want: &Outcome) -> bool {
-    let value = |a: &Scalar, b: &Scalar| match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
-        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => {
-            (a == c || (a.is_nan() && c.is_nan())) && (b == d || (b.is_nan() && d.is_nan()))
-        }
-        _ => a == b,
-    };
-    got.sizes == want.sizes
-        && got.strides == want.strides
-        && got.dtype == want.dtype
-        && got.values.len() == want.values.len()
-        && got
-            .values
-            .iter()
-            .zip(&want.values)
-            .all(|(a, b)| value(a, b))
-}
-
-macro_rules! by_dtype {
-    ($case:expr, $run:ident) => {
-        match $case["dtype"].as_str().unwrap() {
-            "float16" => $run::<f16>($case),
-            "bfloat16" => $run::<bf16>($case),
-            "float32" => $run::<f32>($case),
-            "float64" => $run::<f64>($case),
-            "complex64" => $run::<Complex<f32>>($case),
-            "complex128" => $run::<Complex<f64>>($case),
-            "uint8" => $run::<u8>($case),
-            "int8" => $run::<i8>($case),
-            "int16" => $run::<i16>($case),
-            "int32" => $run::<i32>($case),
-            "int64" => $run::<i64>($case),
-            "bool" => $run::<bool>($case),
-            d => panic!("unknown dtype {d}"),
-        }
-    };
 }
 
 fn contiguous(case: &Value) -> bool {

@@ -3,7 +3,10 @@
 //!
 //! Each test file has `mod common;` and uses what it needs of this.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_macros, unused_imports)]
+
+#[macro_use]
+pub mod tensors;
 
 use std::cell::Cell;
 use std::collections::BTreeSet;
