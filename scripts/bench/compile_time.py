@@ -14,7 +14,7 @@ debug builds, where an unchanged crate mostly relinks).
 
     python3 scripts/bench/compile_time.py [--ops 200] [--runs 3] [--release] [--only KIND]
 
-`--only add|matmul|sum|transpose|cat|gather` writes 200 operations of one
+`--only add|matmul|sum|transpose|cat|gather|scatter_add|masked_fill` writes 200 operations of one
 kind, to see what each kind costs (the op families added after the first
 five are measured this way only, so that the default mix stays comparable).
 
@@ -49,7 +49,7 @@ KINDS = ["add", "matmul", "sum", "transpose", "cat"]
 # The op families added since: each measured alone with `--only`, so that
 # the default mix stays the program the history in docs/performance.md
 # measured.
-EXTRA_KINDS = ["gather"]
+EXTRA_KINDS = ["gather", "scatter_add", "masked_fill"]
 
 
 def op_pair(i, rng, only=None):
@@ -63,6 +63,30 @@ def op_pair(i, rng, only=None):
             f"let a = Array2::<f32>::ones(({m}, {n}));\n"
             f"    let i = Array2::<i64>::zeros(({m}, {k}));\n"
             f"    let c = Array2::from_shape_fn(({m}, {k}), |(r, j)| a[[r, i[[r, j]] as usize]]);\n"
+            f"    acc += c[[0, 0]];",
+        )
+    if only == "scatter_add":  # (m, k) added into (m, n) along 1 at an (m, k) index
+        m, n, k = sizes(rng, 3)
+        return (
+            f"let mut a = Tensor::<f32, shape![{m}, {n}]>::zeros();\n"
+            f"    let i = Tensor::<i64, shape![{m}, {k}]>::zeros();\n"
+            f"    let s = Tensor::<f32, shape![{m}, {k}]>::ones();\n"
+            f"    a.scatter_add_::<1>(&i, &s);\n    acc += a[[0, 0]];",
+            f"let mut a = Array2::<f32>::zeros(({m}, {n}));\n"
+            f"    let i = Array2::<i64>::zeros(({m}, {k}));\n"
+            f"    let s = Array2::<f32>::ones(({m}, {k}));\n"
+            f"    for ((r, j), &v) in s.indexed_iter() {{ a[[r, i[[r, j]] as usize]] += v; }}\n"
+            f"    acc += a[[0, 0]];",
+        )
+    if only == "masked_fill":  # (m, n) with a (1, n) mask
+        m, n = sizes(rng, 2)
+        return (
+            f"let a = Tensor::<f32, shape![{m}, {n}]>::ones();\n"
+            f"    let mask = Tensor::<bool, shape![1, {n}]>::ones();\n"
+            f"    let c = a.masked_fill(&mask, 0.0);\n    acc += c[[0, 0]];",
+            f"let a = Array2::<f32>::ones(({m}, {n}));\n"
+            f"    let mask = Array2::<bool>::from_elem((1, {n}), true);\n"
+            f"    let c = ndarray::Zip::from(&a).and_broadcast(&mask).map_collect(|&v, &m| if m {{ 0.0 }} else {{ v }});\n"
             f"    acc += c[[0, 0]];",
         )
     kind = KINDS.index(only) if only else i % 5
