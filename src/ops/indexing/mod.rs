@@ -39,6 +39,7 @@ use crate::dtype::{DType, Element, IndexElement, LongIndex};
 use crate::error::{Error, IndexOp, OrPanic};
 use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, checked_numel, is_contiguous, numel};
+use crate::ops::broadcast_strides;
 use crate::ops::functions::Identity;
 use crate::shape::broadcast_sizes_into;
 use crate::shape::dynamic::DynShape;
@@ -74,10 +75,10 @@ fn strides_over<Z: SizeArray>(
     dim: Option<usize>,
 ) -> Z {
     let mut over = Z::filled(out.len(), 0);
-    for (k, o) in over.as_mut().iter_mut().enumerate() {
-        if Some(k) != dim && sizes[k] == out[k] {
-            *o = strides[k];
-        }
+    broadcast_strides(sizes, strides, out, over.as_mut());
+    // (A rank-0 output has no dimension `dim`.)
+    if let Some(o) = dim.and_then(|d| over.as_mut().get_mut(d)) {
+        *o = 0;
     }
     over
 }

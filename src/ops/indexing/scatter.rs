@@ -73,9 +73,6 @@ impl Reduce {
 /// that leaves an element unchanged (what `include_self = false` starts a
 /// written element from).
 pub trait ScatterElement: Element {
-    /// `reduce` on two elements, or `None` where PyTorch has no kernel
-    /// (`amax` of complex).
-    fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self>;
     /// The identity of `reduce` (`-inf` for `amax` of floats).
     fn identity(reduce: Reduce) -> Self;
     /// `sum / count` as `mean` divides (floor division for integers), or
@@ -99,15 +96,6 @@ pub trait WithReducer<T> {
 macro_rules! ordered_scatter {
     ($($t:ty => |$x:ident, $n:ident| $div:expr;)*) => {$(
         impl ScatterElement for $t {
-            fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
-                use crate::dtype::Numeric;
-                Some(match reduce {
-                    Reduce::Sum | Reduce::Mean => <$t as Numeric>::add,
-                    Reduce::Prod => <$t as Numeric>::mul,
-                    Reduce::Amax => |a, b| Maximum.call(a, b),
-                    Reduce::Amin => |a, b| Minimum.call(a, b),
-                })
-            }
             fn identity(reduce: Reduce) -> Self {
                 use crate::ops::reductions::reducers::Extremum;
                 match reduce {
@@ -147,14 +135,6 @@ ordered_scatter! {
 macro_rules! complex_scatter {
     ($($t:ty: $r:ty),*) => {$(
         impl ScatterElement for $t {
-            fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
-                use crate::dtype::Numeric;
-                match reduce {
-                    Reduce::Sum | Reduce::Mean => Some(<$t as Numeric>::add),
-                    Reduce::Prod => Some(<$t as Numeric>::mul),
-                    Reduce::Amax | Reduce::Amin => None,
-                }
-            }
             fn identity(reduce: Reduce) -> Self {
                 match reduce {
                     Reduce::Prod => Self::ONE,
@@ -178,13 +158,6 @@ macro_rules! complex_scatter {
 complex_scatter!(Complex<f32>: f32, Complex<f64>: f64);
 
 impl ScatterElement for bool {
-    fn reducer(reduce: Reduce) -> Option<fn(Self, Self) -> Self> {
-        match reduce {
-            Reduce::Sum | Reduce::Amax => Some(|a, b| a || b),
-            Reduce::Prod | Reduce::Amin => Some(|a, b| a && b),
-            Reduce::Mean => None,
-        }
-    }
     fn identity(reduce: Reduce) -> Self {
         matches!(reduce, Reduce::Prod | Reduce::Amin)
     }
@@ -501,10 +474,17 @@ macro_rules! erased_mut {
     }};
 }
 
-/// `reduce`'s combining function on `T`, or PyTorch's error where it has
-/// no kernel.
-fn reducer<T: ScatterElement>(reduce: Reduce) -> Result<fn(T, T) -> T, Error> {
-    T::reducer(reduce).ok_or(Error::NotImplementedFor {
+/// Work that does nothing: asks only whether a dtype has a reduction.
+struct Probe;
+impl<T> WithReducer<T> for Probe {
+    type Output = ();
+    fn run<F: BinaryFn<T, T, T>>(self, _: F) {}
+}
+
+/// `Ok` when `T` has `reduce`, else PyTorch's error (`amax` of complex,
+/// `mean` of bool).
+fn reducer<T: ScatterElement>(reduce: Reduce) -> Result<(), Error> {
+    T::dispatch(reduce, Probe).ok_or(Error::NotImplementedFor {
         op: match reduce {
             Reduce::Amax => "scatter_gather_tensor_cpu_reduce_amax",
             Reduce::Amin => "scatter_gather_tensor_cpu_reduce_amin",
