@@ -45,24 +45,38 @@ __device__ inline int64_t resolve(int64_t raw, uint64_t len, int32_t wrap) {
     return raw < n ? raw : -1;
 }
 
+// Where position `i` of an operation lies in the output (or target), the
+// source and the index, and the index there (int64 or int32): the walk
+// both kernels below take over the merged sizes.
+struct Position {
+    uint64_t out, src;
+    int64_t index;
+};
+__device__ inline Position position_of(uint64_t i, const uint64_t* sizes, int rank,
+                                       const Operand& out, const Operand& src,
+                                       const Operand& index, int32_t index_dtype) {
+    uint64_t o = out.offset, s = src.offset, x = index.offset;
+    for (int d = rank - 1; d >= 0; --d) {
+        uint64_t q = i / sizes[d];
+        uint64_t k = i - q * sizes[d];
+        i = q;
+        o += k * out.strides[d];
+        s += k * src.strides[d];
+        x += k * index.strides[d];
+    }
+    int64_t raw = index_dtype == DT_i32 ? int64_t(reinterpret_cast<const int32_t*>(index.ptr)[x])
+                                        : reinterpret_cast<const int64_t*>(index.ptr)[x];
+    return Position{o, s, raw};
+}
+
 template <class T> __device__ void gather(const GatherArgs& p) {
     T* out = reinterpret_cast<T*>(p.out.ptr);
     const T* src = reinterpret_cast<const T*>(p.src.ptr);
     uint64_t step = uint64_t(blockDim.x) * gridDim.x;
     for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        uint64_t o = p.out.offset, s = p.src.offset, x = p.index.offset;
-        uint64_t rest = i;
-        for (int d = p.rank - 1; d >= 0; --d) {
-            uint64_t q = rest / p.sizes[d];
-            uint64_t k = rest - q * p.sizes[d];
-            rest = q;
-            o += k * p.out.strides[d];
-            s += k * p.src.strides[d];
-            x += k * p.index.strides[d];
-        }
-        int64_t raw = p.index_dtype == DT_i32
-                          ? int64_t(reinterpret_cast<const int32_t*>(p.index.ptr)[x])
-                          : reinterpret_cast<const int64_t*>(p.index.ptr)[x];
+        Position at_i = position_of(i, p.sizes, p.rank, p.out, p.src, p.index, p.index_dtype);
+        uint64_t o = at_i.out, s = at_i.src;
+        int64_t raw = at_i.index;
         int64_t at = resolve(raw, p.dim_len, p.wrap);
         if (at < 0) {
             atomicMin(reinterpret_cast<unsigned long long*>(p.fault), (unsigned long long)i);
@@ -135,19 +149,9 @@ template <class T, class F> __device__ void scatter_with(const ScatterArgs& p, F
     memcpy(&value, p.value, sizeof(T));
     uint64_t step = uint64_t(blockDim.x) * gridDim.x;
     for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        uint64_t o = p.out.offset, s = p.src.offset, x = p.index.offset;
-        uint64_t rest = i;
-        for (int d = p.rank - 1; d >= 0; --d) {
-            uint64_t q = rest / p.sizes[d];
-            uint64_t k = rest - q * p.sizes[d];
-            rest = q;
-            o += k * p.out.strides[d];
-            s += k * p.src.strides[d];
-            x += k * p.index.strides[d];
-        }
-        int64_t raw = p.index_dtype == DT_i32
-                          ? int64_t(reinterpret_cast<const int32_t*>(p.index.ptr)[x])
-                          : reinterpret_cast<const int64_t*>(p.index.ptr)[x];
+        Position at_i = position_of(i, p.sizes, p.rank, p.out, p.src, p.index, p.index_dtype);
+        uint64_t o = at_i.out, s = at_i.src;
+        int64_t raw = at_i.index;
         // The host checked every index first: one outside is skipped.
         int64_t at = resolve(raw, p.dim_len, p.wrap);
         if (at < 0) continue;

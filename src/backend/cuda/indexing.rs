@@ -61,8 +61,7 @@ impl GatherLaunch {
     /// Blocks of `block` threads for one element per thread, at most
     /// `max_blocks` (the loop strides over the rest).
     pub fn grid(&self, block: u32, max_blocks: u32) -> u32 {
-        let blocks = self.args.numel.div_ceil(u64::from(block)).max(1);
-        u32::try_from(blocks).unwrap_or(u32::MAX).min(max_blocks)
+        grid_for(self.args.numel, block, max_blocks)
     }
 
     /// The index's storage offset (in elements) at row-major position
@@ -94,48 +93,89 @@ pub(crate) struct GatherOperands<'a> {
     pub fault: u64,
 }
 
+/// The merged layout of a gather's or a scatter's three operands (output
+/// or target, source, index) over `sizes`, as the kernels take it; `None`
+/// when there are no positions.
+struct MergedThree {
+    numel: u64,
+    rank: usize,
+    sizes: [u64; MAX_RANK],
+    operands: [OperandArgs; 3],
+    /// The merged sizes and the index's merged strides, to find an index.
+    merged_sizes: Vec<usize>,
+    index_strides: Vec<usize>,
+}
+
+fn merge_three(sizes: &[usize], operands: [Operand<'_>; 3]) -> Result<Option<MergedThree>, Error> {
+    let numel = crate::layout::numel(sizes);
+    if numel == 0 {
+        return Ok(None);
+    }
+    let merged = merge(sizes, operands.map(|o| o.strides))?;
+    let rank = merged.rank;
+    let mut out_sizes = [0; MAX_RANK];
+    for (arg, &size) in out_sizes.iter_mut().zip(&merged.sizes[..rank]) {
+        *arg = size as u64;
+    }
+    Ok(Some(MergedThree {
+        numel: numel as u64,
+        rank,
+        sizes: out_sizes,
+        operands: [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank)),
+        merged_sizes: merged.sizes[..rank].to_vec(),
+        index_strides: merged.strides[2][..rank].to_vec(),
+    }))
+}
+
+/// The kernels' code for a wrap.
+fn wrap_code(wrap: IndexWrap) -> i32 {
+    match wrap {
+        IndexWrap::Never => 0,
+        IndexWrap::FromEnd => 1,
+        IndexWrap::Modulo => 2,
+    }
+}
+
+/// Blocks of `block` threads for one position per thread, at most
+/// `max_blocks` (the kernels' loops stride over the rest).
+fn grid_for(numel: u64, block: u32, max_blocks: u32) -> u32 {
+    let blocks = numel.div_ceil(u64::from(block)).max(1);
+    u32::try_from(blocks).unwrap_or(u32::MAX).min(max_blocks)
+}
+
 /// Plans a gather over `sizes`, or `None` when there are no elements.
 pub(crate) fn plan_gather(
     sizes: &[usize],
     x: GatherOperands<'_>,
 ) -> Result<Option<GatherLaunch>, Error> {
-    let numel = crate::layout::numel(sizes);
-    if numel == 0 {
-        return Ok(None);
-    }
     let zeros = vec![0; sizes.len()];
     let out = x.out.unwrap_or(Operand {
         addr: 0,
         offset: 0,
         strides: &zeros,
     });
-    let operands = [out, x.src, x.index.1];
-    let merged = merge(sizes, operands.map(|o| o.strides))?;
-    let rank = merged.rank;
-    let mut args = GatherArgs {
-        numel: numel as u64,
+    let Some(m) = merge_three(sizes, [out, x.src, x.index.1])? else {
+        return Ok(None);
+    };
+    let [out, src, index] = m.operands;
+    let args = GatherArgs {
+        numel: m.numel,
+        sizes: m.sizes,
+        out,
+        src,
+        index,
         dim_stride: x.dim_stride as u64,
         dim_len: x.dim_len as u64,
         fault: x.fault,
-        rank: rank as i32,
-        wrap: match x.wrap {
-            IndexWrap::Never => 0,
-            IndexWrap::FromEnd => 1,
-            IndexWrap::Modulo => 2,
-        },
+        rank: m.rank as i32,
+        wrap: wrap_code(x.wrap),
         index_dtype: x.index.0 as i32,
-        ..GatherArgs::default()
     };
-    for (arg, &size) in args.sizes.iter_mut().zip(&merged.sizes[..rank]) {
-        *arg = size as u64;
-    }
-    [args.out, args.src, args.index] =
-        [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank));
     Ok(Some(GatherLaunch {
         kernel: format!("shaped_gather_{}", dtype_name(x.element)),
         args,
-        sizes: merged.sizes[..rank].to_vec(),
-        index_strides: merged.strides[2][..rank].to_vec(),
+        sizes: m.merged_sizes,
+        index_strides: m.index_strides,
         index_offset: x.index.1.offset,
     }))
 }
@@ -300,8 +340,7 @@ impl ScatterLaunch {
     /// Blocks of `block` threads for one position per thread, at most
     /// `max_blocks`.
     pub fn grid(&self, block: u32, max_blocks: u32) -> u32 {
-        let blocks = self.args.numel.div_ceil(u64::from(block)).max(1);
-        u32::try_from(blocks).unwrap_or(u32::MAX).min(max_blocks)
+        grid_for(self.args.numel, block, max_blocks)
     }
 }
 
@@ -325,40 +364,31 @@ pub(crate) fn plan_scatter(
     sizes: &[usize],
     x: ScatterOperands<'_>,
 ) -> Result<Option<ScatterLaunch>, Error> {
-    let numel = crate::layout::numel(sizes);
-    if numel == 0 {
-        return Ok(None);
-    }
     let zeros = vec![0; sizes.len()];
     let src = x.src.unwrap_or(Operand {
         addr: 0,
         offset: 0,
         strides: &zeros,
     });
-    let operands = [x.out, src, x.index.1];
-    let merged = merge(sizes, operands.map(|o| o.strides))?;
-    let rank = merged.rank;
-    let mut args = ScatterArgs {
-        numel: numel as u64,
+    let Some(m) = merge_three(sizes, [x.out, src, x.index.1])? else {
+        return Ok(None);
+    };
+    let [out, src, index] = m.operands;
+    let args = ScatterArgs {
+        numel: m.numel,
+        sizes: m.sizes,
+        out,
+        src,
+        index,
         dim_stride: x.dim_stride as u64,
         dim_len: x.dim_len as u64,
         value: x.value,
-        rank: rank as i32,
-        wrap: match x.wrap {
-            IndexWrap::Never => 0,
-            IndexWrap::FromEnd => 1,
-            IndexWrap::Modulo => 2,
-        },
+        rank: m.rank as i32,
+        wrap: wrap_code(x.wrap),
         index_dtype: x.index.0 as i32,
         op: x.op as i32,
         src_scalar: i32::from(x.src.is_none()),
-        ..ScatterArgs::default()
     };
-    for (arg, &size) in args.sizes.iter_mut().zip(&merged.sizes[..rank]) {
-        *arg = size as u64;
-    }
-    [args.out, args.src, args.index] =
-        [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank));
     Ok(Some(ScatterLaunch {
         kernel: format!("shaped_scatter_{}", dtype_name(x.element)),
         args,
