@@ -1,7 +1,10 @@
 //! Elementwise addition and sums on a CUDA device against the device's copy
 //! bandwidth: f32 and bf16, 256M elements, contiguous and broadcast; the
 //! whole tensor, its rows and its columns summed; f32 + bf16 (mixed dtypes).
-//! Then 4096 x 4096 matrix products, in TFLOP/s.
+//! Indexing by tensors on f32: `index_select` of random rows, `gather` and
+//! `scatter_add_` with a random index per element along the rows, `take`
+//! anywhere, `masked_fill` with a random mask. Then 4096 x 4096 matrix
+//! products, in TFLOP/s.
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
@@ -118,6 +121,82 @@ fn mixed(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Pseudo-random numbers below `bound` (xorshift64*: the example needs
+/// spread, not quality).
+fn random_below(count: usize, bound: u64, seed: u64) -> Vec<i64> {
+    let mut state = seed | 1;
+    (0..count)
+        .map(|_| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) % bound) as i64
+        })
+        .collect()
+}
+
+/// Indexing by tensors on f32, against the copy bandwidth. Bytes counted:
+/// every index read, every element gathered or written once (`scatter_add_`
+/// reads and writes each target once, `take` and the scatters' random
+/// accesses count one element each, though a GPU moves 32-byte sectors).
+fn indexing(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
+    let bytes = N * 4;
+    let copy = copy_bandwidth(gpu, bytes)?;
+    let values: Vec<f32> = random_below(N, 1000, 7)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    let a = DynTensor::<f32>::from_vec(values, &[ROWS, COLS])?.to_device(gpu)?;
+    let rows =
+        DynTensor::<i64>::from_vec(random_below(ROWS, ROWS as u64, 11), &[ROWS])?.to_device(gpu)?;
+    let along = DynTensor::<i64>::from_vec(random_below(N, COLS as u64, 13), &[ROWS, COLS])?
+        .to_device(gpu)?;
+    let anywhere =
+        DynTensor::<i64>::from_vec(random_below(N / 4, N as u64, 17), &[N / 4])?.to_device(gpu)?;
+    let mask = DynTensor::<i64>::from_vec(random_below(N, 2, 19), &[ROWS, COLS])?
+        .eq(1)
+        .to_device(gpu)?;
+    let mut target = DynTensor::<f32, Cuda>::full_on(gpu, &[ROWS, COLS], 0.0)?;
+    let cases = [
+        (
+            "a.index_select(0, rows) (16384 rows)",
+            time(gpu, || a.index_select(0, &rows).expect("index_select"))?,
+            2 * bytes + ROWS * 8,
+        ),
+        (
+            "a.gather(1, idx) (int64 idx, a's shape)",
+            time(gpu, || a.gather(1, &along).expect("gather"))?,
+            2 * bytes + N * 8,
+        ),
+        (
+            "a.take(idx) (N/4 anywhere)",
+            time(gpu, || a.take(&anywhere).expect("take"))?,
+            (N / 4) * (4 + 4 + 8),
+        ),
+        (
+            "t.scatter_add_(1, idx, a) (in place)",
+            time(gpu, || {
+                target.scatter_add_(1, &along, &a).expect("scatter_add_")
+            })?,
+            3 * bytes + N * 8,
+        ),
+        (
+            "a.masked_fill(mask, 0) (bool mask)",
+            time(gpu, || a.masked_fill(&mask, 0.0).expect("masked_fill"))?,
+            2 * bytes + N,
+        ),
+    ];
+    for (case, seconds, moved) in cases {
+        let gbs = moved as f64 / seconds / 1e9;
+        println!(
+            "index: {case:<40} {:8.3} ms {gbs:6.0} GB/s = {:5.1}% of copy",
+            seconds * 1e3,
+            100.0 * gbs / copy
+        );
+    }
+    Ok(())
+}
+
 /// Matrix products of `M` x `M` matrices (the tiled kernel of
 /// `kernels/matmul.cuh`), in TFLOP/s (2 M^3 operations each).
 fn matmul<T: shaped::dtype::Numeric + shaped::ops::matmul::MatmulElement>(
@@ -149,6 +228,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     run::<f32>(&gpu, "f32")?;
     run::<half::bf16>(&gpu, "bf16")?;
     mixed(&gpu)?;
+    indexing(&gpu)?;
     matmul::<f32>(&gpu, "f32")?;
     matmul::<half::bf16>(&gpu, "bf16")?;
     Ok(())

@@ -396,10 +396,12 @@ __host__ __device__ inline uint32_t mul_hi(uint32_t a, uint32_t b) {
 // host's magic numbers (Granlund and Montgomery's division by invariant
 // integers, as PyTorch's IntDivider): a 32-bit division by a number known
 // only at run time costs about twenty instructions on a GPU.
-__host__ __device__ inline uint32_t quotient(const Args& p, uint32_t n, int d) {
+// `P` is any argument block with `sizes`, `magic` and `shift` (`Args`, and
+// those of the indexing and `where` kernels).
+template <class P> __host__ __device__ inline uint32_t quotient(const P& p, uint32_t n, int d) {
     return (mul_hi(n, p.magic[d]) + n) >> p.shift[d];
 }
-__host__ __device__ inline uint64_t quotient(const Args& p, uint64_t n, int d) {
+template <class P> __host__ __device__ inline uint64_t quotient(const P& p, uint64_t n, int d) {
     return n / p.sizes[d];
 }
 

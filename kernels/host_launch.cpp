@@ -90,7 +90,7 @@ extern "C" int shaped_host_scatter_launch(const char* name, unsigned grid, unsig
 }
 
 // The layout of `shaped::ScatterArgs`: size, then the offsets of sizes, out,
-// src, index, dim_stride, value, rank, op and src_scalar.
+// src, index, dim_stride, value, rank, op, src_scalar, narrow and shift.
 extern "C" void shaped_host_scatter_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::ScatterArgs);
     out[1] = offsetof(shaped::ScatterArgs, sizes);
@@ -102,6 +102,8 @@ extern "C" void shaped_host_scatter_args_layout(uint64_t* out) {
     out[7] = offsetof(shaped::ScatterArgs, rank);
     out[8] = offsetof(shaped::ScatterArgs, op);
     out[9] = offsetof(shaped::ScatterArgs, src_scalar);
+    out[10] = offsetof(shaped::ScatterArgs, narrow);
+    out[11] = offsetof(shaped::ScatterArgs, shift);
 }
 
 // Runs gather kernel `name` (see run_sequential).
@@ -111,8 +113,8 @@ extern "C" int shaped_host_gather_launch(const char* name, unsigned grid, unsign
 }
 
 // The layout of `shaped::GatherArgs` as this compiler sees it: size, then
-// the offsets of sizes, out, src, index, dim_stride, fault, rank and
-// index_dtype.
+// the offsets of sizes, out, src, index, dim_stride, fault, rank,
+// index_dtype, vec and shift.
 extern "C" void shaped_host_gather_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::GatherArgs);
     out[1] = offsetof(shaped::GatherArgs, sizes);
@@ -123,6 +125,8 @@ extern "C" void shaped_host_gather_args_layout(uint64_t* out) {
     out[6] = offsetof(shaped::GatherArgs, fault);
     out[7] = offsetof(shaped::GatherArgs, rank);
     out[8] = offsetof(shaped::GatherArgs, index_dtype);
+    out[9] = offsetof(shaped::GatherArgs, vec);
+    out[10] = offsetof(shaped::GatherArgs, shift);
 }
 
 // Runs `where` kernel `name` (see run_sequential).
@@ -337,6 +341,8 @@ extern "C" void shaped_host_where_args_layout(uint64_t* out) {
     out[5] = offsetof(shaped::WhereArgs, b);
     out[6] = offsetof(shaped::WhereArgs, rank);
     out[7] = offsetof(shaped::WhereArgs, b_dtype);
+    out[8] = offsetof(shaped::WhereArgs, narrow);
+    out[9] = offsetof(shaped::WhereArgs, shift);
 }
 
 // The layout of `shaped::Args` as this compiler sees it, for the test that

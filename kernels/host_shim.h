@@ -29,6 +29,31 @@ inline unsigned long long atomicMin(unsigned long long* at, unsigned long long v
     return old;
 }
 
+inline float atomicAdd(float* at, float v) { float old = *at; *at = old + v; return old; }
+inline double atomicAdd(double* at, double v) { double old = *at; *at = old + v; return old; }
+inline int atomicAdd(int* at, int v) {
+    int old = *at;
+    *at = int(unsigned(old) + unsigned(v));  // (wraps, as on a GPU)
+    return old;
+}
+inline unsigned long long atomicAdd(unsigned long long* at, unsigned long long v) {
+    unsigned long long old = *at;
+    *at = old + v;
+    return old;
+}
+inline int atomicMax(int* at, int v) { int old = *at; if (v > old) *at = v; return old; }
+inline int atomicMin(int* at, int v) { int old = *at; if (v < old) *at = v; return old; }
+inline long long atomicMax(long long* at, long long v) {
+    long long old = *at;
+    if (v > old) *at = v;
+    return old;
+}
+inline long long atomicMin(long long* at, long long v) {
+    long long old = *at;
+    if (v < old) *at = v;
+    return old;
+}
+
 inline unsigned int atomicCAS(unsigned int* at, unsigned int expected, unsigned int desired) {
     unsigned int old = *at;
     if (old == expected) *at = desired;

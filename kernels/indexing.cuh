@@ -4,7 +4,10 @@
 // switch, the same for every thread). Shape-erased as the elementwise
 // kernels: the output, the source (stride 0 along the gathered dimension)
 // and the index are merged by the host, their sizes and strides passed at
-// run time; a grid-stride loop with 64-bit indices.
+// run time; a grid-stride loop whose offsets take 32-bit arithmetic (and
+// divisions by multiplication) where they fit, as the elementwise kernels.
+// When each index names a contiguous run (`index_select` of rows), a thread
+// moves 16 bytes at once (`GatherArgs::vec`).
 //
 // An index outside the dimension is not read through: the thread writes
 // nothing and lowers `*fault` to its output position (atomicMin), so the
@@ -28,6 +31,10 @@ struct GatherArgs {
     int32_t rank;         // after merging, at least 1
     int32_t wrap;         // 0: never, 1: from the end, 2: modulo (IndexWrap)
     int32_t index_dtype;  // DT_i64 or DT_i32
+    int32_t narrow;       // 1: the walk fits 32 bits (as Args::narrow)
+    int32_t vec;          // elements per vector along the innermost dimension, or 1
+    uint32_t magic[SHAPED_MAX_RANK];  // division by sizes[d] (as Args::magic)
+    uint32_t shift[SHAPED_MAX_RANK];
 };
 
 // The position `raw` reads along a dimension of `len`, or -1.
@@ -47,44 +54,84 @@ __device__ inline int64_t resolve(int64_t raw, uint64_t len, int32_t wrap) {
 
 // Where position `i` of an operation lies in the output (or target), the
 // source and the index, and the index there (int64 or int32): the walk
-// both kernels below take over the merged sizes.
+// both kernels below take over the merged sizes of `p` (a `GatherArgs` or a
+// `ScatterArgs`), with `Index` arithmetic.
 struct Position {
     uint64_t out, src;
     int64_t index;
 };
-__device__ inline Position position_of(uint64_t i, const uint64_t* sizes, int rank,
-                                       const Operand& out, const Operand& src,
-                                       const Operand& index, int32_t index_dtype) {
-    uint64_t o = out.offset, s = src.offset, x = index.offset;
-    for (int d = rank - 1; d >= 0; --d) {
-        uint64_t q = i / sizes[d];
-        uint64_t k = i - q * sizes[d];
-        i = q;
-        o += k * out.strides[d];
-        s += k * src.strides[d];
-        x += k * index.strides[d];
+template <class Index, class P> __device__ inline Position walk_to(const P& p, Index rest) {
+    Index o = Index(p.out.offset), s = Index(p.src.offset), x = Index(p.index.offset);
+    for (int d = p.rank - 1; d > 0; --d) {
+        Index q = quotient(p, rest, d);
+        Index k = rest - q * Index(p.sizes[d]);
+        rest = q;
+        o += k * Index(p.out.strides[d]);
+        s += k * Index(p.src.strides[d]);
+        x += k * Index(p.index.strides[d]);
     }
-    int64_t raw = index_dtype == DT_i32 ? int64_t(reinterpret_cast<const int32_t*>(index.ptr)[x])
-                                        : reinterpret_cast<const int64_t*>(index.ptr)[x];
-    return Position{o, s, raw};
+    o += rest * Index(p.out.strides[0]);
+    s += rest * Index(p.src.strides[0]);
+    x += rest * Index(p.index.strides[0]);
+    int64_t raw = p.index_dtype == DT_i32
+                      ? int64_t(reinterpret_cast<const int32_t*>(p.index.ptr)[x])
+                      : reinterpret_cast<const int64_t*>(p.index.ptr)[x];
+    return Position{uint64_t(o), uint64_t(s), raw};
+}
+// 32-bit where the host found that everything fits (every thread of a
+// launch takes the same branch).
+template <class P> __device__ inline Position position_of(const P& p, uint64_t i) {
+    return p.narrow ? walk_to<uint32_t>(p, uint32_t(i)) : walk_to<uint64_t>(p, i);
 }
 
-template <class T> __device__ void gather(const GatherArgs& p) {
+// `V` elements per thread and step: one index for a run of `V` (the host
+// set `vec` only where the index's innermost stride is 0, the output's and
+// the source's 1, and every run starts 16-byte aligned).
+template <class T, int V> __device__ void gather_runs(const GatherArgs& p) {
+    T* out = reinterpret_cast<T*>(p.out.ptr);
+    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    uint64_t runs = p.numel / V;
+    for (uint64_t r = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < runs; r += step) {
+        uint64_t i = r * V;
+        Position at_i = position_of(p, i);
+        int64_t at = resolve(at_i.index, p.dim_len, p.wrap);
+        if (at < 0) {
+            // The run's first position is its first bad one (one index).
+            atomicMin(reinterpret_cast<unsigned long long*>(p.fault), (unsigned long long)i);
+        } else if (out != nullptr) {
+            Pack<T, V> v = Typed::load_pack<T, V>(p.src.ptr, at_i.src + uint64_t(at) * p.dim_stride, 0);
+            Typed::store_pack<T, V>(p.out.ptr, at_i.out, 0, v);
+        }
+    }
+}
+
+template <class T> __device__ void gather_each(const GatherArgs& p) {
     T* out = reinterpret_cast<T*>(p.out.ptr);
     const T* src = reinterpret_cast<const T*>(p.src.ptr);
     uint64_t step = uint64_t(blockDim.x) * gridDim.x;
     for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        Position at_i = position_of(i, p.sizes, p.rank, p.out, p.src, p.index, p.index_dtype);
-        uint64_t o = at_i.out, s = at_i.src;
-        int64_t raw = at_i.index;
-        int64_t at = resolve(raw, p.dim_len, p.wrap);
+        Position at_i = position_of(p, i);
+        int64_t at = resolve(at_i.index, p.dim_len, p.wrap);
         if (at < 0) {
             atomicMin(reinterpret_cast<unsigned long long*>(p.fault), (unsigned long long)i);
         } else if (out != nullptr) {
-            out[o] = src[s + uint64_t(at) * p.dim_stride];
+            out[at_i.out] = src[at_i.src + uint64_t(at) * p.dim_stride];
         }
     }
 }
+
+// The vector width of T: 16 bytes of elements of at most 8 bytes.
+template <class T, bool Packs = (sizeof(T) <= 8)> struct GatherRuns {
+    __device__ static void go(const GatherArgs& p) {
+        if (p.vec == int32_t(16 / sizeof(T))) gather_runs<T, 16 / sizeof(T)>(p);
+        else gather_each<T>(p);
+    }
+};
+template <class T> struct GatherRuns<T, false> {
+    __device__ static void go(const GatherArgs& p) { gather_each<T>(p); }
+};
+
+template <class T> __device__ void gather(const GatherArgs& p) { GatherRuns<T>::go(p); }
 
 // Mirrors `ScatterArgs` in src/backend/cuda/indexing.rs (repr(C)).
 struct ScatterArgs {
@@ -99,6 +146,9 @@ struct ScatterArgs {
     int32_t index_dtype;      // DT_i64 or DT_i32
     int32_t op;               // OP_IDENTITY (write), OP_ADD, OP_MUL, OP_MAXIMUM, OP_MINIMUM
     int32_t src_scalar;       // 1: write `value` at every position
+    int32_t narrow;           // as GatherArgs
+    uint32_t magic[SHAPED_MAX_RANK];
+    uint32_t shift[SHAPED_MAX_RANK];
 };
 
 // `*at = f(*at, v)` atomically: a compare-and-swap loop on the aligned
@@ -134,6 +184,33 @@ template <class T, class F> __device__ void atomic_update(T* at, T v, F f) {
     } while (old != seen);
 }
 
+// The read-modify-writes the hardware has, in place of the
+// compare-and-swap loop: sums of 4- and 8-byte numbers, extremes of
+// integers. (float16 and bfloat16 keep the loop: the hardware's own sum
+// rounds once in half precision, not once from float32 as every other
+// kernel here.)
+__device__ inline void atomic_update(float* at, float v, Add) { atomicAdd(at, v); }
+__device__ inline void atomic_update(double* at, double v, Add) { atomicAdd(at, v); }
+__device__ inline void atomic_update(int32_t* at, int32_t v, Add) {
+    atomicAdd(reinterpret_cast<int*>(at), int(v));
+}
+__device__ inline void atomic_update(int64_t* at, int64_t v, Add) {
+    // (Two's complement: the unsigned sum wraps as the signed one.)
+    atomicAdd(reinterpret_cast<unsigned long long*>(at), (unsigned long long)v);
+}
+__device__ inline void atomic_update(int32_t* at, int32_t v, Maximum) {
+    atomicMax(reinterpret_cast<int*>(at), int(v));
+}
+__device__ inline void atomic_update(int32_t* at, int32_t v, Minimum) {
+    atomicMin(reinterpret_cast<int*>(at), int(v));
+}
+__device__ inline void atomic_update(int64_t* at, int64_t v, Maximum) {
+    atomicMax(reinterpret_cast<long long*>(at), (long long)v);
+}
+__device__ inline void atomic_update(int64_t* at, int64_t v, Minimum) {
+    atomicMin(reinterpret_cast<long long*>(at), (long long)v);
+}
+
 // Complex numbers of 16 bytes add part by part (no 128-bit exchange); the
 // Rust side asks them for nothing but writes and sums.
 template <class F> __device__ void atomic_update(complex<double>* at, complex<double> v, F) {
@@ -149,7 +226,7 @@ template <class T, class F> __device__ void scatter_with(const ScatterArgs& p, F
     memcpy(&value, p.value, sizeof(T));
     uint64_t step = uint64_t(blockDim.x) * gridDim.x;
     for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        Position at_i = position_of(i, p.sizes, p.rank, p.out, p.src, p.index, p.index_dtype);
+        Position at_i = position_of(p, i);
         uint64_t o = at_i.out, s = at_i.src;
         int64_t raw = at_i.index;
         // The host checked every index first: one outside is skipped.

@@ -1297,8 +1297,8 @@ fn indexing_on_the_device() -> Result<(), Error> {
         assert_eq!(got.to_cpu()?.to_vec(), want.to_vec(), "index_select({dim})");
     }
     assert_eq!(
-        gt.index_select(1, &gcols)?.to_cpu()?.to_vec(),
-        xt.index_select(1, &cols)?.to_vec()
+        gt.index_select(0, &gcols)?.to_cpu()?.to_vec(),
+        xt.index_select(0, &cols)?.to_vec()
     );
     let idx = DynTensor::<i64>::from_vec((0..24).map(|k| (k * 7) % 12).collect(), &[4, 6])?;
     let gidx = idx.to_device(&gpu)?;
@@ -1417,10 +1417,10 @@ fn indexing_on_the_device() -> Result<(), Error> {
         s.gather::<1>(&si).to_vec()
     );
     assert_eq!(
-        gs.index_select::<0>(&gsi.select::<0>(0).narrow::<0, 100>(0))
+        gs.index_select::<1>(&gsi.select::<0>(0).narrow::<0, 100>(0))
             .to_cpu()?
             .to_vec(),
-        s.index_select::<0>(&si.select::<0>(0).narrow::<0, 100>(0))
+        s.index_select::<1>(&si.select::<0>(0).narrow::<0, 100>(0))
             .to_vec()
     );
     Ok(())

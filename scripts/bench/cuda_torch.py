@@ -1,6 +1,6 @@
 """PyTorch on a CUDA device, timed as examples/cuda_bandwidth.rs times shaped:
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
-copy, sums; f32 + bf16), bandwidth as bytes read and written against the
+copy, sums; f32 + bf16; the indexing cases), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
 
@@ -67,6 +67,22 @@ run(torch.bfloat16, "bf16")
 a = torch.ones(ROWS, COLS, dtype=torch.float32, device="cuda")
 b = torch.ones(ROWS, COLS, dtype=torch.bfloat16, device="cuda")
 report("mixed", "f32 a + bf16 b (promoted, contiguous)", seconds(lambda: a + b), N * (4 + 2 + 4), copy)
+g = torch.Generator(device="cuda").manual_seed(7)
+a = torch.randint(0, 1000, (ROWS, COLS), device="cuda", generator=g).float()
+rows = torch.randint(0, ROWS, (ROWS,), device="cuda", generator=g)
+along = torch.randint(0, COLS, (ROWS, COLS), device="cuda", generator=g)
+anywhere = torch.randint(0, N, (N // 4,), device="cuda", generator=g)
+mask = torch.randint(0, 2, (ROWS, COLS), device="cuda", generator=g) == 1
+target = torch.zeros(ROWS, COLS, device="cuda")
+for case, f, moved in [
+    ("a.index_select(0, rows) (16384 rows)", lambda: a.index_select(0, rows), 2 * N * 4 + ROWS * 8),
+    ("a.gather(1, idx) (int64 idx, a's shape)", lambda: a.gather(1, along), 2 * N * 4 + N * 8),
+    ("a.take(idx) (N/4 anywhere)", lambda: a.take(anywhere), (N // 4) * (4 + 4 + 8)),
+    ("t.scatter_add_(1, idx, a) (in place)", lambda: target.scatter_add_(1, along, a), 3 * N * 4 + N * 8),
+    ("a.masked_fill(mask, 0) (bool mask)", lambda: a.masked_fill(mask, 0.0), 2 * N * 4 + N),
+]:
+    report("index", case, seconds(f), moved, copy)
+del a, rows, along, anywhere, mask, target
 for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
     m = 4096
     x = torch.ones(m, m, dtype=dtype, device="cuda")

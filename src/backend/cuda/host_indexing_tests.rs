@@ -32,8 +32,8 @@ unsafe extern "C" {
 
 #[test]
 fn gather_args_layout_matches_the_kernels() {
-    let mut c = [0u64; 9];
-    // SAFETY: the function writes 9 values.
+    let mut c = [0u64; 11];
+    // SAFETY: the function writes 11 values.
     unsafe { shaped_host_gather_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<GatherArgs>(),
@@ -45,6 +45,8 @@ fn gather_args_layout_matches_the_kernels() {
         offset_of!(GatherArgs, fault),
         offset_of!(GatherArgs, rank),
         offset_of!(GatherArgs, index_dtype),
+        offset_of!(GatherArgs, vec),
+        offset_of!(GatherArgs, shift),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }
@@ -132,6 +134,34 @@ const CASES: &[Case] = &[
         index_offset: 0,
         wrap: IndexWrap::Modulo,
     },
+    // index_select of rows of 16 elements (a (5, 16) source): each index
+    // names a contiguous run, which the kernel moves 16 bytes at a time
+    // where the buffers are aligned (`runs`); from the end too.
+    Case {
+        sizes: &[4, 16],
+        src_len: 80,
+        src_strides: &[0, 1],
+        src_offset: 0,
+        dim_stride: 16,
+        dim_len: 5,
+        index: &[4, 0, -2, 2],
+        index_strides: &[1, 0],
+        index_offset: 0,
+        wrap: IndexWrap::FromEnd,
+    },
+    // The same with a bad row: the run's first position is reported.
+    Case {
+        sizes: &[4, 16],
+        src_len: 80,
+        src_strides: &[0, 1],
+        src_offset: 0,
+        dim_stride: 16,
+        dim_len: 5,
+        index: &[1, 7, 2, 9],
+        index_strides: &[1, 0],
+        index_offset: 0,
+        wrap: IndexWrap::Never,
+    },
     // Bad indices: the first in row-major order is reported (position 2,
     // the value -1), not the later 7 nor the larger one before it in memory.
     Case {
@@ -186,13 +216,15 @@ fn on_cpu<T: Sample, I: IndexElement>(
 }
 
 /// The case on the host kernels, into `out` (or checking only): the bad
-/// index first met in row-major order, if any.
+/// index first met in row-major order, if any, and the elements each
+/// thread moved at once (`GatherArgs::vec`).
 fn on_host<T: Sample, I: IndexElement>(
     c: &Case,
     src: &[T],
     index: &[I],
     out: Option<&mut [T]>,
-) -> Option<i64> {
+    walk: Walk,
+) -> (Option<i64>, i32) {
     let mut fault = u64::MAX;
     let out_strides = contiguous(c.sizes);
     let x = GatherOperands {
@@ -220,7 +252,11 @@ fn on_host<T: Sample, I: IndexElement>(
         wrap: c.wrap,
         fault: &mut fault as *mut u64 as u64,
     };
-    let launch = plan_gather(c.sizes, x).unwrap().expect("elements");
+    let mut launch = plan_gather(c.sizes, x).unwrap().expect("elements");
+    assert_eq!(launch.args.narrow, 1, "small cases walk in 32 bits");
+    if walk == Walk::Wide {
+        launch.args.narrow = 0;
+    }
     let name = CString::new(launch.kernel.as_str()).unwrap();
     // At most 2 blocks of 4 threads: the grid-stride loop goes round.
     let grid = launch.grid(4, 2);
@@ -230,7 +266,28 @@ fn on_host<T: Sample, I: IndexElement>(
     // fault word is a live `u64`.
     let status = unsafe { shaped_host_gather_launch(name.as_ptr(), grid, 4, &launch.args) };
     assert_eq!(status, 0, "{} ran on the host", launch.kernel);
-    (fault != u64::MAX).then(|| index[launch.index_at(fault)].to_index())
+    let fault = (fault != u64::MAX).then(|| index[launch.index_at(fault)].to_index());
+    (fault, launch.args.vec)
+}
+
+/// Which offset arithmetic the kernel takes: as planned (32 bits, for these
+/// small cases), or 64 bits as for the largest tensors.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Walk {
+    Planned,
+    Wide,
+}
+
+/// `len` elements of `buffer` from its first 16-byte aligned one (or its
+/// first, where none is), so that the kernels' vector path may run.
+fn aligned<T>(buffer: &mut [T], len: usize) -> &mut [T] {
+    let start = buffer.as_ptr().align_offset(16);
+    let start = if start + len <= buffer.len() {
+        start
+    } else {
+        0
+    };
+    &mut buffer[start..start + len]
 }
 
 fn check<T: Sample, I: IndexElement + TryFrom<i64>>() {
@@ -243,11 +300,40 @@ fn check<T: Sample, I: IndexElement + TryFrom<i64>>() {
         else {
             continue;
         };
-        let mut src = data::<T>(c.src_len, 3);
-        let want = on_cpu(c, &mut src, &mut index);
+        let mut src_buffer = data::<T>(c.src_len + 16, 3);
+        let src = aligned(&mut src_buffer, c.src_len);
+        let want = on_cpu(c, src, &mut index);
         let numel: usize = c.sizes.iter().product();
-        let mut got = vec![T::ONE; numel];
-        let fault = on_host(c, &src, &index, Some(&mut got));
+        let mut out_buffer = vec![T::ONE; numel + 16];
+        let got = aligned(&mut out_buffer, numel);
+        let (fault, vec) = on_host(c, src, &index, Some(&mut *got), Walk::Planned);
+        let mut wide_buffer = vec![T::ONE; numel + 16];
+        let wide = aligned(&mut wide_buffer, numel);
+        let (wide_fault, _) = on_host(c, src, &index, Some(&mut *wide), Walk::Wide);
+        assert_eq!(wide_fault, fault, "case {k}: 64-bit walk");
+        #[allow(clippy::eq_op)]
+        let same_walks = got
+            .iter()
+            .zip(wide.iter())
+            .all(|(x, y)| x == y || (x != x && y != y));
+        assert!(same_walks, "case {k} of {:?}: 64-bit walk", T::DTYPE);
+        // The runs of 16 elements move as vectors wherever both buffers
+        // are aligned (elements of at most 8 bytes).
+        let runs = c.dim_stride == 16 && size_of::<T>() <= 8;
+        let both_aligned = [src.as_ptr() as usize, got.as_ptr() as usize]
+            .iter()
+            .all(|a| a.is_multiple_of(16));
+        let expected = if runs && both_aligned {
+            16 / size_of::<T>() as i32
+        } else {
+            1
+        };
+        assert_eq!(
+            vec,
+            expected,
+            "case {k} of {:?}: elements per thread",
+            T::DTYPE
+        );
         match want {
             Ok(want) => {
                 assert_eq!(fault, None, "case {k}: {:?}", T::DTYPE);
@@ -266,7 +352,7 @@ fn check<T: Sample, I: IndexElement + TryFrom<i64>>() {
             Err(e) => panic!("case {k}: {e:?}"),
         }
         // Checking only: the same verdict, and nothing written.
-        let checked = on_host::<T, I>(c, &src, &index, None);
+        let (checked, _) = on_host::<T, I>(c, src, &index, None, Walk::Planned);
         assert_eq!(checked, fault, "case {k}, checking only");
     }
 }
@@ -301,8 +387,8 @@ unsafe extern "C" {
 #[test]
 fn scatter_args_layout_matches_the_kernels() {
     use super::indexing::ScatterArgs;
-    let mut c = [0u64; 10];
-    // SAFETY: the function writes 10 values.
+    let mut c = [0u64; 12];
+    // SAFETY: the function writes 12 values.
     unsafe { shaped_host_scatter_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<ScatterArgs>(),
@@ -315,6 +401,8 @@ fn scatter_args_layout_matches_the_kernels() {
         offset_of!(ScatterArgs, rank),
         offset_of!(ScatterArgs, op),
         offset_of!(ScatterArgs, src_scalar),
+        offset_of!(ScatterArgs, narrow),
+        offset_of!(ScatterArgs, shift),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }
@@ -464,6 +552,11 @@ fn scatter_kernels_match_the_cpu() {
         check_scatter::<i16, _>(Maximum, None, flat);
         check_scatter::<i32, _>(Minimum, None, flat);
         check_scatter::<i64, _>(Add, None, flat);
+        // (The hardware's own sums and integer extremes.)
+        check_scatter::<i32, _>(Add, None, flat);
+        check_scatter::<i32, _>(Maximum, None, flat);
+        check_scatter::<i64, _>(Maximum, None, flat);
+        check_scatter::<i64, _>(Minimum, None, flat);
         check_scatter::<bool, _>(Add, None, flat);
         check_scatter::<f32, _>(Maximum, None, flat);
         check_scatter::<u8, _>(scatter_assign(), Some(7), flat);

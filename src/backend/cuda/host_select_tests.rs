@@ -32,8 +32,8 @@ unsafe extern "C" {
 
 #[test]
 fn where_args_layout_matches_the_kernels() {
-    let mut c = [0u64; 8];
-    // SAFETY: the function writes 8 values.
+    let mut c = [0u64; 10];
+    // SAFETY: the function writes 10 values.
     unsafe { shaped_host_where_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<WhereArgs>(),
@@ -44,6 +44,8 @@ fn where_args_layout_matches_the_kernels() {
         offset_of!(WhereArgs, b),
         offset_of!(WhereArgs, rank),
         offset_of!(WhereArgs, b_dtype),
+        offset_of!(WhereArgs, narrow),
+        offset_of!(WhereArgs, shift),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }

@@ -13,7 +13,8 @@
 
 use super::elementwise::{output, same_device};
 use super::launch::{
-    BLOCK, MAX_RANK, Operand, OperandArgs, dtype_name, merge, operand_args, queue, scalar_bits,
+    BLOCK, MAX_RANK, Operand, OperandArgs, Walk, dtype_bytes, dtype_name, merge, operand_args,
+    queue, scalar_bits, walk,
 };
 use super::{Cuda, CudaBuffer, DeviceState, check};
 use crate::backend::{
@@ -42,6 +43,10 @@ pub(crate) struct GatherArgs {
     pub(crate) rank: i32,
     pub(crate) wrap: i32,
     pub(crate) index_dtype: i32,
+    pub(crate) narrow: i32,
+    pub(crate) vec: i32,
+    pub(crate) magic: [u32; MAX_RANK],
+    pub(crate) shift: [u32; MAX_RANK],
 }
 
 /// A planned gather.
@@ -101,6 +106,8 @@ struct MergedThree {
     rank: usize,
     sizes: [u64; MAX_RANK],
     operands: [OperandArgs; 3],
+    /// How the kernels walk from a position to the three offsets.
+    walk: Walk,
     /// The merged sizes and the index's merged strides, to find an index.
     merged_sizes: Vec<usize>,
     index_strides: Vec<usize>,
@@ -117,11 +124,17 @@ fn merge_three(sizes: &[usize], operands: [Operand<'_>; 3]) -> Result<Option<Mer
     for (arg, &size) in out_sizes.iter_mut().zip(&merged.sizes[..rank]) {
         *arg = size as u64;
     }
+    let args = [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank));
     Ok(Some(MergedThree {
         numel: numel as u64,
         rank,
         sizes: out_sizes,
-        operands: [0, 1, 2].map(|k| operand_args(operands[k], &merged.strides[k], rank)),
+        walk: walk(
+            numel as u64,
+            &out_sizes[..rank],
+            &[&args[0], &args[1], &args[2]],
+        ),
+        operands: args,
         merged_sizes: merged.sizes[..rank].to_vec(),
         index_strides: merged.strides[2][..rank].to_vec(),
     }))
@@ -158,7 +171,7 @@ pub(crate) fn plan_gather(
         return Ok(None);
     };
     let [out, src, index] = m.operands;
-    let args = GatherArgs {
+    let mut args = GatherArgs {
         numel: m.numel,
         sizes: m.sizes,
         out,
@@ -170,7 +183,14 @@ pub(crate) fn plan_gather(
         rank: m.rank as i32,
         wrap: wrap_code(x.wrap),
         index_dtype: x.index.0 as i32,
+        narrow: m.walk.narrow,
+        vec: 1,
+        magic: m.walk.magic,
+        shift: m.walk.shift,
     };
+    if x.out.is_some() {
+        args.vec = runs_of(&args, dtype_bytes(x.element));
+    }
     Ok(Some(GatherLaunch {
         kernel: format!("shaped_gather_{}", dtype_name(x.element)),
         args,
@@ -178,6 +198,29 @@ pub(crate) fn plan_gather(
         index_strides: m.index_strides,
         index_offset: x.index.1.offset,
     }))
+}
+
+/// Elements per vector of a gather whose index names whole runs: where the
+/// index's innermost stride is 0 and the output's and the source's 1, a
+/// thread moves 16 bytes of one run (`gather_runs` in
+/// `kernels/indexing.cuh`), if every run starts 16-byte aligned in both;
+/// else 1.
+fn runs_of(args: &GatherArgs, bytes: usize) -> i32 {
+    let inner = args.rank as usize - 1;
+    let vec = 16 / bytes as u64;
+    if bytes > 8 || args.index.strides[inner] != 0 || !args.sizes[inner].is_multiple_of(vec) {
+        return 1;
+    }
+    let aligned = |o: &OperandArgs| {
+        o.strides[inner] == 1
+            && o.strides[..inner].iter().all(|s| s.is_multiple_of(vec))
+            && (o.ptr + o.offset * bytes as u64).is_multiple_of(16)
+    };
+    if aligned(&args.out) && aligned(&args.src) && args.dim_stride.is_multiple_of(vec) {
+        vec as i32
+    } else {
+        1
+    }
 }
 
 /// Copies `dst.len()` bytes from device address `src` and waits.
@@ -326,6 +369,9 @@ pub(crate) struct ScatterArgs {
     pub(crate) index_dtype: i32,
     pub(crate) op: i32,
     pub(crate) src_scalar: i32,
+    pub(crate) narrow: i32,
+    pub(crate) magic: [u32; MAX_RANK],
+    pub(crate) shift: [u32; MAX_RANK],
 }
 
 /// A planned scatter.
@@ -388,6 +434,9 @@ pub(crate) fn plan_scatter(
         index_dtype: x.index.0 as i32,
         op: x.op as i32,
         src_scalar: i32::from(x.src.is_none()),
+        narrow: m.walk.narrow,
+        magic: m.walk.magic,
+        shift: m.walk.shift,
     };
     Ok(Some(ScatterLaunch {
         kernel: format!("shaped_scatter_{}", dtype_name(x.element)),

@@ -22,9 +22,9 @@ pub(crate) const BLOCK: u32 = 256;
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct OperandArgs {
-    ptr: u64,
-    offset: u64,
-    strides: [u64; MAX_RANK],
+    pub(crate) ptr: u64,
+    pub(crate) offset: u64,
+    pub(crate) strides: [u64; MAX_RANK],
 }
 
 /// The argument block of every elementwise kernel (`shaped::Args`).
@@ -162,10 +162,6 @@ pub(crate) fn plan(
     args.rank = rank as i32;
     for (d, &size) in merged.sizes[..rank].iter().enumerate() {
         args.sizes[d] = size as u64;
-        // The kernels never divide by the outermost size.
-        if let Some(divisor) = Divisor::new(size).filter(|_| d > 0) {
-            (args.magic[d], args.shift[d]) = (divisor.magic, divisor.shift);
-        }
     }
     args.out = operand_args(out, &merged.strides[0], rank);
     for (k, input) in inputs.iter().enumerate() {
@@ -179,7 +175,12 @@ pub(crate) fn plan(
             (args.b_scalar, args.b) = (is_scalar, operand);
         }
     }
-    args.narrow = i32::from(narrow(&args));
+    let steps = walk(
+        args.numel,
+        &args.sizes[..rank],
+        &[&args.out, &args.a, &args.b],
+    );
+    (args.narrow, args.magic, args.shift) = (steps.narrow, steps.magic, steps.shift);
     // Elements per vector, as the kernels have them (`run`, `promoted`): 16
     // bytes of the widest type or, for the promoted kernels, of the compute
     // type and at most 4.
@@ -324,20 +325,43 @@ fn vectorizable(args: &Args, vec: usize, types: Types) -> bool {
 
 /// Whether the kernels may compute element offsets in 32 bits: fewer than
 /// 2^31 elements (the range of [`Divisor`]), and every operand's furthest
-/// element below offset 2^32.
-fn narrow(args: &Args) -> bool {
-    let rank = args.rank as usize;
+/// element below offset 2^32 (its walk over `sizes`, the merged sizes).
+fn narrow(numel: u64, sizes: &[u64], operands: &[&OperandArgs]) -> bool {
     let reach = |o: &OperandArgs| -> u128 {
-        let steps = args.sizes[..rank].iter().zip(&o.strides[..rank]);
+        let steps = sizes.iter().zip(&o.strides);
         let far: u128 = steps
-            .map(|(&n, &s)| u128::from(n - 1) * u128::from(s))
+            .map(|(&n, &s)| u128::from(n.saturating_sub(1)) * u128::from(s))
             .sum();
         u128::from(o.offset) + far
     };
-    args.numel < Divisor::NARROW
-        && [&args.out, &args.a, &args.b]
-            .into_iter()
-            .all(|o| reach(o) < 1 << 32)
+    numel < Divisor::NARROW && operands.iter().all(|o| reach(o) < 1 << 32)
+}
+
+/// How a shape-erased kernel walks from a position to its operands'
+/// offsets (`quotient` and the `narrow` branches in
+/// `kernels/elementwise.cuh`): in 32 bits when [`narrow`] allows, dividing
+/// by every size but the outermost with magic numbers.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Walk {
+    pub narrow: i32,
+    pub magic: [u32; MAX_RANK],
+    pub shift: [u32; MAX_RANK],
+}
+
+/// The walk over `sizes` (the merged sizes, one per dimension of the
+/// launch) of `operands`.
+pub(crate) fn walk(numel: u64, sizes: &[u64], operands: &[&OperandArgs]) -> Walk {
+    let mut walk = Walk {
+        narrow: i32::from(narrow(numel, sizes, operands)),
+        ..Walk::default()
+    };
+    for (d, &size) in sizes.iter().enumerate().skip(1) {
+        // The kernels never divide by the outermost size.
+        if let Some(divisor) = usize::try_from(size).ok().and_then(Divisor::new) {
+            (walk.magic[d], walk.shift[d]) = (divisor.magic, divisor.shift);
+        }
+    }
+    walk
 }
 
 /// Division by a size as the kernels do it for indices below 2^31

@@ -182,8 +182,9 @@ pub(crate) struct DeviceState {
     device: CudaDevice,
     context: Context,
     pub(crate) stream: Stream,
-    /// The modules of [`FATBINS`], in order.
-    modules: [Module; 5],
+    /// The modules of [`FATBINS`], in order: every one is loaded, so each
+    /// index [`module_of`] gives is in range.
+    modules: Vec<Module>,
     /// Streaming multiprocessors, to size grids.
     multiprocessors: u32,
     /// Blocks of each kernel that the whole device holds at once.
@@ -282,13 +283,10 @@ fn open(index: usize) -> Result<DeviceState, Error> {
     keep_freed_memory(&device)?;
     let load =
         |fatbin: &[u8]| Module::from_fatbin(fatbin, &[]).map_err(cuda_error("loading the kernels"));
-    let modules = [
-        load(FATBINS[0])?,
-        load(FATBINS[1])?,
-        load(FATBINS[2])?,
-        load(FATBINS[3])?,
-        load(FATBINS[4])?,
-    ];
+    let modules = FATBINS
+        .iter()
+        .map(|fatbin| load(fatbin))
+        .collect::<Result<Vec<_>, _>>()?;
     let multiprocessors = device
         .get_attribute(DeviceAttribute::MultiprocessorCount)
         .map_err(cuda_error("reading the device's attributes"))?;
@@ -377,5 +375,19 @@ impl Backend for Cuda {
     }
     fn device<T: Element>(buffer: &CudaBuffer<T>) -> Device {
         Device::Cuda(buffer.device_index())
+    }
+}
+
+#[cfg(test)]
+mod module_tests {
+    use super::{FATBINS, MODULE_PREFIXES, module_of};
+
+    #[test]
+    fn every_kernel_prefix_names_an_embedded_module() {
+        for (prefix, module) in MODULE_PREFIXES {
+            assert_eq!(module_of(&format!("{prefix}f32")), module, "{prefix}");
+            assert!(module < FATBINS.len(), "{prefix} names module {module}");
+        }
+        assert_eq!(module_of("shaped_add_f32"), 0);
     }
 }

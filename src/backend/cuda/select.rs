@@ -5,7 +5,7 @@
 //! The planning knows nothing of devices, so the tests run the same plans
 //! through the kernels compiled for the host.
 
-use super::launch::{MAX_RANK, Operand, OperandArgs, dtype_name, merge, operand_args};
+use super::launch::{MAX_RANK, Operand, OperandArgs, dtype_name, merge, operand_args, walk};
 use crate::dtype::DType;
 use crate::error::Error;
 
@@ -22,6 +22,9 @@ pub(crate) struct WhereArgs {
     pub(crate) rank: i32,
     pub(crate) a_dtype: i32,
     pub(crate) b_dtype: i32,
+    pub(crate) narrow: i32,
+    pub(crate) magic: [u32; MAX_RANK],
+    pub(crate) shift: [u32; MAX_RANK],
 }
 
 /// A planned `where`.
@@ -78,6 +81,12 @@ pub(crate) fn plan_where(
     }
     [args.out, args.cond, args.a, args.b] =
         [0, 1, 2, 3].map(|k| operand_args(operands[k], &merged.strides[k], rank));
+    let steps = walk(
+        args.numel,
+        &args.sizes[..rank],
+        &[&args.out, &args.cond, &args.a, &args.b],
+    );
+    (args.narrow, args.magic, args.shift) = (steps.narrow, steps.magic, steps.shift);
     Ok(Some(WhereLaunch {
         kernel: format!("shaped_where_{}", dtype_name(x.output)),
         args,
