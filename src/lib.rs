@@ -446,7 +446,7 @@ pub mod prelude {
     pub use crate::layout::views::{Ellipsis, NewAxis};
     pub use crate::ops::concat::Concat;
     pub use crate::ops::indexing::{
-        IndexAddBy, IndexBy, IndexInto, Reduce, ScatterBy, ScatterInto,
+        Index, IndexAddBy, IndexBy, IndexInto, IntoStepped, Reduce, ScatterBy, ScatterInto,
     };
     pub use crate::shape::{Dec, Dyn};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};

@@ -71,13 +71,21 @@ pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
 /// Only this crate makes them, from a live tensor (or a broadcast of one):
 /// every index of the layout lies inside the buffer, which no one writes while
 /// the operand exists. Kernels rely on that, so the fields are not public.
-#[derive(Copy, Clone, Debug)]
+#[derive(Debug)]
 pub struct StridedRef<'a, T: Element, D: Backend> {
     pub(crate) ptr: D::Ptr<T>,
     pub(crate) sizes: &'a [usize],
     pub(crate) strides: &'a [usize],
     pub(crate) offset: usize,
 }
+
+// (By hand: a derive would ask `D: Copy` of the device type.)
+impl<T: Element, D: Backend> Clone for StridedRef<'_, T, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Element, D: Backend> Copy for StridedRef<'_, T, D> {}
 
 impl<'a, T: Element, D: Backend> StridedRef<'a, T, D> {
     /// A tensor's elements under its layout, from the tensor's two fields:

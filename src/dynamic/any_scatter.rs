@@ -529,3 +529,76 @@ impl AnyTensor {
         self.masked_fill(mask, v)
     }
 }
+
+/// Advanced indexing on runtime dtypes (see
+/// [`Index`](crate::ops::indexing::Index)).
+impl<D: crate::backend::Masking + Scattering> AnyTensor<D> {
+    /// `x[items]`: a new tensor of `self`'s dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0], &[3]).unwrap());
+    /// let idx = AnyTensor::from(DynTensor::<i32>::from_vec(vec![2, -3], &[2]).unwrap());
+    /// let y = x.index(&[Index::Tensor(&idx)]).unwrap();
+    /// assert_eq!(y.downcast::<f32>().unwrap().to_vec(), [3.0, 1.0]);
+    /// let bad = AnyTensor::from(DynTensor::<f32>::zeros(&[1]));
+    /// assert_eq!(
+    ///     x.index(&[Index::Tensor(&bad)]).unwrap_err().to_string(),
+    ///     "tensors used as indices must be long, int, byte or bool tensors"
+    /// );
+    /// ```
+    pub fn index(
+        &self,
+        items: &[crate::ops::indexing::Index<'_, D>],
+    ) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.index(items)?)))
+    }
+
+    /// `index_put_(indices, values, accumulate)`: `values` must have
+    /// `self`'s dtype (PyTorch's text), except where PyTorch fills (one
+    /// mask, one value, no accumulation): there the value converts.
+    pub fn index_put_(
+        &mut self,
+        indices: &[&dyn crate::ops::indexing::AsIndex<D>],
+        values: &AnyTensor<D>,
+        accumulate: bool,
+    ) -> Result<(), Error> {
+        let one_mask = matches!(
+            indices,
+            [m] if matches!(m.as_index(), Ok(crate::ops::indexing::IndexOperand::Mask(_)))
+        );
+        let converted;
+        let values = if values.dtype() != self.dtype() {
+            if !(one_mask && !accumulate && values.numel() == 1) {
+                // (PyTorch reports the index's own errors first.)
+                any_tensor!(@each self, x => {
+                    crate::ops::indexing::indexed_shape(x.strided(), indices)?;
+                });
+                return Err(Error::IndexPutDType {
+                    destination: self.dtype(),
+                    source: values.dtype(),
+                });
+            }
+            converted = values.try_to_dtype(self.dtype())?;
+            &converted
+        } else {
+            values
+        };
+        any_tensor!(@each self, x => {
+            let v = source_of(values, |_| unreachable!("converted above"))?;
+            x.index_put_(indices, v, accumulate)
+        })
+    }
+
+    /// [`index_put_`](Self::index_put_) on a copy.
+    pub fn index_put(
+        &self,
+        indices: &[&dyn crate::ops::indexing::AsIndex<D>],
+        values: &AnyTensor<D>,
+        accumulate: bool,
+    ) -> Result<AnyTensor<D>, Error> {
+        let mut out = self.try_to_dtype(self.dtype())?;
+        out.index_put_(indices, values, accumulate)?;
+        Ok(out)
+    }
+}

@@ -537,6 +537,49 @@ pub enum Error {
         /// The dimension's size.
         axis_dim: usize,
     },
+    /// Advanced indexing with a bool mask whose shape differs from the
+    /// dimensions it covers.
+    MaskShape {
+        /// The mask's sizes.
+        mask: Vec<usize>,
+        /// The sizes of the dimensions it covers.
+        indexed: Vec<usize>,
+        /// The first position (in the mask) where they differ.
+        at: usize,
+        /// That dimension of the indexed tensor.
+        dim: usize,
+    },
+    /// Advanced indexing with index tensors that do not broadcast together.
+    IndexBroadcast {
+        /// Every index tensor's sizes.
+        shapes: Vec<Vec<usize>>,
+    },
+    /// Advanced indexing of a dimension of size 0 with an index.
+    IndexIntoEmpty,
+    /// Advanced indexing with more indices than dimensions (`index_put_`,
+    /// or two ellipses).
+    TooManyIndices {
+        /// The tensor's rank.
+        rank: usize,
+        /// The dimensions the indices cover.
+        got: usize,
+    },
+    /// `index_put_` with values of another dtype.
+    IndexPutDType {
+        /// `self`'s dtype.
+        destination: DType,
+        /// The values'.
+        source: DType,
+    },
+    /// An index tensor of a dtype that cannot index.
+    IndexTensorDType,
+    /// `index_put_` with values that do not broadcast to the indexed shape.
+    IndexPutShape {
+        /// The values' sizes.
+        values: Vec<usize>,
+        /// The shape the index reads.
+        result: Vec<usize>,
+    },
     /// `take` from an empty tensor with indices.
     TakeFromEmpty,
     /// `index_add` with an index of more than one dimension.
@@ -973,6 +1016,56 @@ impl fmt::Display for Error {
                     "index_select(): self indexing axis dim should be positive"
                 )
             }
+            Error::MaskShape {
+                mask,
+                indexed,
+                at,
+                dim,
+            } => write!(
+                f,
+                "The shape of the mask {} at index {at} does not match the shape of the indexed tensor {} at index {dim}",
+                Sizes(mask),
+                Sizes(indexed)
+            ),
+            Error::IndexBroadcast { shapes } => {
+                write!(
+                    f,
+                    "shape mismatch: indexing tensors could not be broadcast together with shapes "
+                )?;
+                for (k, shape) in shapes.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}", Sizes(shape))?;
+                }
+                Ok(())
+            }
+            Error::IndexIntoEmpty => {
+                write!(f, "index is out of bounds for dimension with size 0")
+            }
+            Error::TooManyIndices { rank, got } => write!(
+                f,
+                "too many indices for tensor of dimension {rank} (got {got})"
+            ),
+            Error::IndexPutDType {
+                destination,
+                source,
+            } => write!(
+                f,
+                "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
+                destination.torch_name(),
+                source.torch_name()
+            ),
+            Error::IndexTensorDType => write!(
+                f,
+                "tensors used as indices must be long, int, byte or bool tensors"
+            ),
+            Error::IndexPutShape { values, result } => write!(
+                f,
+                "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
+                Sizes(values),
+                Sizes(result)
+            ),
             Error::IndicesOutOfData { id, axis_dim } => write!(
                 f,
                 "INDICES element is out of DATA bounds, id={id} axis_dim={axis_dim}"

@@ -331,7 +331,10 @@ macro_rules! erased {
 #[allow(clippy::useless_attribute, unused_imports)]
 use erased;
 
+mod advanced;
 mod masks;
+pub(crate) use advanced::indexed_shape;
+pub use advanced::{AsIndex, Index, IndexOperand, IntoStepped};
 mod scatter;
 pub use masks::{MaskElement, RankAsSize};
 #[cfg(all(test, feature = "cuda"))]
