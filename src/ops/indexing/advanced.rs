@@ -171,6 +171,10 @@ impl<R: Into<SliceItem>> IntoStepped for R {
 /// One integer index tensor of a plan, on dimension `dim` of the view.
 struct Positions<D: Backend> {
     dim: usize,
+    /// For a rank-0 tensor of positions, its item: PyTorch reads it as an
+    /// integer (it takes no part in placing the broadcast dimensions, and
+    /// its error names the item).
+    scalar_item: Option<usize>,
     long: Result<D::Ptr<i64>, D::Ptr<i32>>,
     sizes: Vec<usize>,
     strides: Vec<usize>,
@@ -301,8 +305,12 @@ fn plan<D: Masking>(layout: &Strided, items: &[Index<'_, D>]) -> Result<Plan<D>,
     for (item, operand) in tensors {
         let dim = first_dim[item];
         match operand {
-            IndexOperand::Long(x) => positions.push(positions_of(dim, Ok(x.ptr), &x)),
-            IndexOperand::Int(x) => positions.push(positions_of(dim, Err(x.ptr), &x)),
+            IndexOperand::Long(x) => {
+                positions.push(positions_of(dim, Ok(x.ptr), &x, from_item[item]))
+            }
+            IndexOperand::Int(x) => {
+                positions.push(positions_of(dim, Err(x.ptr), &x, from_item[item]))
+            }
             IndexOperand::Mask(m) => {
                 mask_positions(m, dim, &view, &mut positions, &mut owned)?;
             }
@@ -332,10 +340,17 @@ fn plan<D: Masking>(layout: &Strided, items: &[Index<'_, D>]) -> Result<Plan<D>,
         broadcast = joined;
     }
     let dims: Vec<usize> = positions.iter().map(|p| p.dim).collect();
-    let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
     let rest: Vec<usize> = (0..view.rank()).filter(|d| !dims.contains(d)).collect();
+    // Adjacency among the tensors that are not read as integers, once
+    // those integers' dimensions are gone.
+    let placed: Vec<usize> = positions
+        .iter()
+        .filter(|p| p.scalar_item.is_none())
+        .map(|p| rest.iter().filter(|&&r| r < p.dim).count())
+        .collect();
+    let adjacent = placed.windows(2).all(|w| w[1] == w[0]);
     let at = match adjacent {
-        true => dims.first().copied().unwrap_or(0),
+        true => placed.first().copied().unwrap_or(0),
         false => 0,
     };
     let mut sizes = Vec::with_capacity(broadcast.len() + rest.len());
@@ -401,6 +416,7 @@ fn mask_positions<D: Masking>(
     for j in 0..covered {
         positions.push(Positions {
             dim: dim + j,
+            scalar_item: None,
             long: Ok(ptr),
             sizes: vec![count],
             strides: vec![1],
@@ -414,9 +430,11 @@ fn positions_of<D: Backend, I: Element>(
     dim: usize,
     long: Result<D::Ptr<i64>, D::Ptr<i32>>,
     x: &StridedRef<'_, I, D>,
+    item: usize,
 ) -> Positions<D> {
     Positions {
         dim,
+        scalar_item: x.sizes.is_empty().then_some(item),
         long,
         sizes: x.sizes.to_vec(),
         strides: x.strides.to_vec(),
@@ -457,7 +475,11 @@ fn check_all<D: Indexing>(plan: &Plan<D>) -> Result<(), Error> {
     if plan.sizes.contains(&0) {
         return Ok(());
     }
-    for (k, p) in plan.positions.iter().enumerate() {
+    // Integers (rank-0 tensors) first, named by their item; then the
+    // others, numbered among themselves.
+    let scalars = plan.positions.iter().filter(|p| p.scalar_item.is_some());
+    let tensors = plan.positions.iter().filter(|p| p.scalar_item.is_none());
+    for (k, p) in scalars.chain(tensors).enumerate() {
         let len = plan.view.sizes()[p.dim];
         let fault = with_positions!(p, |x| D::check_indices(x, len, IndexWrap::FromEnd));
         match fault {
@@ -466,9 +488,14 @@ fn check_all<D: Indexing>(plan: &Plan<D>) -> Result<(), Error> {
             // among them (a mask counts as one per dimension it covers).
             Err(GatherFault::Index(_)) if len == 0 => return Err(Error::IndexIntoEmpty),
             Err(GatherFault::Index(i)) => {
+                let scalars = plan
+                    .positions
+                    .iter()
+                    .filter(|p| p.scalar_item.is_some())
+                    .count();
                 return Err(Error::IndexOutOfRange {
                     index: i as isize,
-                    dim: k,
+                    dim: p.scalar_item.unwrap_or(k.wrapping_sub(scalars)),
                     size: len,
                 });
             }
@@ -496,6 +523,7 @@ fn addressing<D: Indexing>(plan: &Plan<D>) -> Result<Addressing<D>, Error> {
         return Ok(Addressing {
             index: Positions {
                 dim: p.dim,
+                scalar_item: None,
                 long: p.long,
                 sizes: plan.sizes.clone(),
                 strides: plan.over_result(&p.sizes, &p.strides),
@@ -567,6 +595,7 @@ fn addressing<D: Indexing>(plan: &Plan<D>) -> Result<Addressing<D>, Error> {
     Ok(Addressing {
         index: Positions {
             dim: 0,
+            scalar_item: None,
             long: Ok(D::ptr(&total)),
             sizes: plan.sizes.clone(),
             strides: plan.over_result(b, &contiguous),
