@@ -19,6 +19,12 @@
 //!   ndarray `Zip`; `masked_select`: the half of those 16M elements the
 //!   mask picks (bytes: 4 + 1 read per element, 4 written per picked one).
 //! - `take`: 4M random positions of a 16M-element tensor.
+//! - `index_rows`: advanced indexing `x[idx]`, 65,536 random rows of a
+//!   (1,000,000, 64) table, against ndarray's `select`; `index_pairs`:
+//!   `x[i, j]` for 4M random pairs of (4096, 4096) (one storage offset per
+//!   pair), against an ndarray loop; `index_put_accumulate`:
+//!   `x.index_put_(&[&i, &j], &ones, true)` of the same pairs (ones of 4M,
+//!   repeated pairs adding up), against an ndarray loop.
 //! - `copy`: the 64 MiB of a (4096, 4096) matrix copied into a preallocated
 //!   buffer on both threads: the memory-bandwidth reference.
 //!
@@ -203,6 +209,88 @@ fn bench(c: &mut Criterion) {
         .throughput(Throughput::Bytes(16 << 22));
     g.bench_function("shaped", |b| {
         b.iter(|| flat.take(black_box(&tidx)).unwrap())
+    });
+    g.finish();
+
+    // Advanced indexing: x[idx] of 65,536 random rows of (1,000,000, 64),
+    // against ndarray's `select`.
+    let (rows, width, picked) = (1_000_000, 64, 65_536);
+    let table = DynTensor::<f32>::from_vec(values(rows * width), &[rows, width]).unwrap();
+    let nd_table = Array2::from_shape_vec((rows, width), table.to_vec()).unwrap();
+    let picks = random_indices(picked, rows, 4);
+    let idx = DynTensor::<i64>::from_vec(picks.clone(), &[picked]).unwrap();
+    let nd_picks: Vec<usize> = picks.iter().map(|&p| p as usize).collect();
+    assert_eq!(
+        table.index(&[Index::Tensor(&idx)]).unwrap().to_vec(),
+        nd_table
+            .select(Axis(0), &nd_picks)
+            .into_raw_vec_and_offset()
+            .0
+    );
+    let mut g = c.benchmark_group("index_rows");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes(
+            (2 * 4 * picked * width + 8 * picked) as u64,
+        ));
+    g.bench_function("shaped", |b| {
+        b.iter(|| table.index(&[Index::Tensor(black_box(&idx))]).unwrap())
+    });
+    g.bench_function("ndarray", |b| {
+        b.iter(|| nd_table.select(Axis(0), black_box(&nd_picks)))
+    });
+    g.finish();
+    drop((table, nd_table));
+
+    // x[i, j] of 4M random pairs of (4096, 4096), and x.index_put_((i, j),
+    // v, accumulate=True) of the same pairs (ndarray: a loop).
+    let n = 1 << 22;
+    let (ri, rj) = (random_indices(n, side, 5), random_indices(n, side, 6));
+    let i = DynTensor::<i64>::from_vec(ri.clone(), &[n]).unwrap();
+    let j = DynTensor::<i64>::from_vec(rj.clone(), &[n]).unwrap();
+    let pairs = |x: &Array2<f32>| -> Vec<f32> {
+        ri.iter()
+            .zip(&rj)
+            .map(|(&a, &b)| x[[a as usize, b as usize]])
+            .collect()
+    };
+    assert_eq!(
+        x.index(&[Index::Tensor(&i), Index::Tensor(&j)])
+            .unwrap()
+            .to_vec(),
+        pairs(&nd_x)
+    );
+    let mut g = c.benchmark_group("index_pairs");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes((n * (8 + 8 + 4 + 4)) as u64));
+    g.bench_function("shaped", |b| {
+        b.iter(|| {
+            x.index(&[Index::Tensor(black_box(&i)), Index::Tensor(&j)])
+                .unwrap()
+        })
+    });
+    g.bench_function("ndarray", |b| b.iter(|| pairs(black_box(&nd_x))));
+    g.finish();
+    let ones = DynTensor::<f32>::ones(&[n]);
+    let mut acc = DynTensor::<f32>::zeros(&[side, side]);
+    let mut nd_acc = Array2::<f32>::zeros((side, side));
+    let mut g = c.benchmark_group("index_put_accumulate");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes((n * (8 + 8 + 4 + 8)) as u64));
+    g.bench_function("shaped", |b| {
+        b.iter(|| acc.index_put_(&[black_box(&i), &j], &ones, true).unwrap())
+    });
+    g.bench_function("ndarray", |b| {
+        b.iter(|| {
+            for (&a, &b) in ri.iter().zip(&rj) {
+                nd_acc[[a as usize, b as usize]] += 1.0;
+            }
+        })
     });
     g.finish();
 }

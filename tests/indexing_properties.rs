@@ -413,3 +413,49 @@ fn static_index_writes_match_the_dynamic_ones() {
         "a failed index_copy_ leaves its tensor as it was"
     );
 }
+
+/// Advanced indexing against the reference on operations large enough for
+/// the threads: `x[i, j]` of many pairs, `index_put_` with repeated pairs
+/// (accumulating, and the last write winning in row-major order, which
+/// the CPU promises: the threads split the target's storage by offset, not
+/// the positions), reading from a transposed view.
+#[test]
+fn large_advanced_indexing_matches_the_reference() {
+    let (rows, cols, n) = (37usize, 53usize, 300_000usize);
+    let mut state = 7u64;
+    let mut next = |bound: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) % bound as u64) as i64
+    };
+    let ri: Vec<i64> = (0..n).map(|_| next(rows) - rows as i64 / 2).collect();
+    let rj: Vec<i64> = (0..n).map(|_| next(cols)).collect();
+    let values: Vec<i64> = (0..n).map(|_| next(1000)).collect();
+    let i = DynTensor::<i64>::from_vec(ri.clone(), &[n]).unwrap();
+    let j = DynTensor::<i32>::from_vec(rj.iter().map(|&v| v as i32).collect(), &[n]).unwrap();
+    let v = DynTensor::<i64>::from_vec(values.clone(), &[n]).unwrap();
+    let wrap = |r: i64| if r < 0 { r + rows as i64 } else { r } as usize;
+    // x (rows, cols) stored transposed.
+    let base: Vec<i64> = (0..(rows * cols) as i64).collect();
+    let stored = DynTensor::<i64>::from_vec(base, &[cols, rows]).unwrap();
+    let x = stored.t().unwrap();
+    let read = x.index(&[Index::Tensor(&i), Index::Tensor(&j)]).unwrap();
+    let logical = x.to_vec();
+    let want: Vec<i64> = (0..n)
+        .map(|k| logical[wrap(ri[k]) * cols + rj[k] as usize])
+        .collect();
+    assert_eq!(read.to_vec(), want);
+    let mut sum = DynTensor::<i64>::zeros(&[rows, cols]);
+    let mut last = sum.clone();
+    sum.index_put_(&[&i, &j], &v, true).unwrap();
+    last.index_put_(&[&i, &j], &v, false).unwrap();
+    let (mut want_sum, mut want_last) = (vec![0i64; rows * cols], vec![0i64; rows * cols]);
+    for k in 0..n {
+        let at = wrap(ri[k]) * cols + rj[k] as usize;
+        want_sum[at] += values[k];
+        want_last[at] = values[k];
+    }
+    assert_eq!(sum.to_vec(), want_sum);
+    assert_eq!(last.to_vec(), want_last);
+}

@@ -19,6 +19,10 @@ Cases (float32):
                      (Tensor.masked_select; numpy boolean indexing)
   take:              4M random positions of 16M elements (torch.take;
                      numpy take)
+  index_rows:        x[idx], 65,536 random rows of (1,000,000, 64)
+  index_pairs:       x[i, j], 4M random pairs of (4096, 4096)
+  index_put_accumulate: x.index_put_((i, j), ones, accumulate=True) of the
+                     same pairs (numpy add.at)
 
 numpy runs on one thread; PyTorch on 2 (torch.set_num_threads(2)). Bytes: a
 gather reads and writes each output element and reads each index (8 bytes).
@@ -77,6 +81,15 @@ def main():
         np.add.at(out, (rows, gidx), square)
         return out
     t_flat = t_square.view(-1)
+    adv = values(1_000_000 * 64).reshape(1_000_000, 64)
+    t_adv = torch.from_numpy(adv)
+    adv_picks = rng.integers(0, 1_000_000, 65_536)
+    t_adv_picks = torch.from_numpy(adv_picks)
+    n = 1 << 22
+    pi, pj = rng.integers(0, side, n), rng.integers(0, side, n)
+    t_pi, t_pj = torch.from_numpy(pi), torch.from_numpy(pj)
+    t_ones, ones = torch.ones(n), np.ones(n, dtype=np.float32)
+    t_acc, acc = torch.zeros(side, side), np.zeros((side, side), dtype=np.float32)
 
     cases = [
         ("copy", "torch (2 threads)", lambda: t_dst.copy_(t_square), 8 * side * side),
@@ -92,6 +105,12 @@ def main():
         ("masked_select", "torch", lambda: t_square.masked_select(t_mask), 7 * side * side),
         ("take", "numpy", lambda: flat.take(tidx), 16 << 22),
         ("take", "torch", lambda: torch.take(t_flat, t_tidx), 16 << 22),
+        ("index_rows", "numpy", lambda: adv[adv_picks], 8 * 65_536 * 64 + 8 * 65_536),
+        ("index_rows", "torch", lambda: t_adv[t_adv_picks], 8 * 65_536 * 64 + 8 * 65_536),
+        ("index_pairs", "numpy", lambda: square[pi, pj], 24 * n),
+        ("index_pairs", "torch", lambda: t_square[t_pi, t_pj], 24 * n),
+        ("index_put_accumulate", "numpy", lambda: np.add.at(acc, (pi, pj), ones), 28 * n),
+        ("index_put_accumulate", "torch", lambda: t_acc.index_put_((t_pi, t_pj), t_ones, accumulate=True), 28 * n),
     ]
     print(f"torch {torch.__version__}, numpy {np.__version__}, torch threads {torch.get_num_threads()}")
     for group, name, f, nbytes in cases:

@@ -214,6 +214,10 @@ impl Indexing for Cpu {
     }
 }
 
+/// Positions from which a scatter with no scattered dimension (`put`,
+/// `index_put_`) splits its target among the threads.
+const FLAT_SCATTER_SPLIT: usize = 1 << 16;
+
 /// Lines along the scattered dimension handed to one task: enough work to
 /// pay for a task, few enough tasks to share out.
 const SCATTER_TASK_ELEMENTS: usize = 1 << 15;
@@ -267,6 +271,58 @@ impl<T: Element, I: IndexElement, F: BinaryFn<T, T, T>> Scatter<'_, T, I, F> {
         let step = self.strides.map(|s| s[dim]);
         // SAFETY: the caller's contract for the target's line.
         unsafe { self.run(at, step, self.sizes[dim]) }
+    }
+
+    /// One past the furthest target offset a position can write.
+    fn target_reach(&self) -> usize {
+        let far: usize = self
+            .sizes
+            .iter()
+            .zip(self.strides[0])
+            .map(|(&n, &s)| n.saturating_sub(1).saturating_mul(s))
+            .fold(self.offsets[0], usize::saturating_add);
+        far.saturating_add(
+            self.dim_len
+                .saturating_sub(1)
+                .saturating_mul(self.dim_stride),
+        )
+        .saturating_add(1)
+    }
+
+    /// [`Scatter::run`] writing only the elements whose storage offsets
+    /// lie in `within` (the others are skipped, their indices still
+    /// checked).
+    ///
+    /// # Safety
+    /// No other thread may write the target's elements in `within`.
+    unsafe fn run_within(
+        &self,
+        at: [usize; 3],
+        step: [usize; 3],
+        count: usize,
+        within: &core::ops::Range<usize>,
+    ) -> bool {
+        for k in 0..count {
+            // SAFETY: as in `run`; the element written lies in `within`,
+            // which no other thread writes (the caller's contract).
+            unsafe {
+                let raw = (*self.index.as_ptr().add(at[2] + k * step[2])).to_index();
+                let Some(i) = self.wrap.resolve(raw, self.dim_len) else {
+                    return false;
+                };
+                let offset = at[0] + k * step[0] + i * self.dim_stride;
+                if !within.contains(&offset) {
+                    continue;
+                }
+                let value = match self.values {
+                    Some(v) => *v.as_ptr().add(at[1] + k * step[1]),
+                    None => self.value,
+                };
+                let out = self.target.as_ptr().add(offset);
+                *out = self.combine.call(*out, value);
+            }
+        }
+        true
     }
 
     /// `count` positions from storage offsets `at`, `step` apart.
@@ -357,23 +413,46 @@ impl Scattering for Cpu {
                     task(0);
                 }
             }
-            // `put` (flat positions may meet anywhere) and rank 0: one
-            // thread, in row-major order.
+            // `put` and `index_put_` (flat positions may meet anywhere) and
+            // rank 0: every position in row-major order, in runs along the
+            // last dimension. Large ones split the target's storage into
+            // one range per thread: each thread walks every position and
+            // writes those whose element lies in its range, so repeated
+            // positions still combine in order and no element has two
+            // writers.
             _ => {
-                for position in 0..n {
-                    // (No dimension is left out: `usize::MAX` is none.)
-                    let at = line_starts(
-                        position,
-                        sizes,
-                        scatter.strides,
-                        scatter.offsets,
-                        usize::MAX,
-                    );
-                    // SAFETY: one thread writes everything.
-                    if !unsafe { scatter.run(at, [0; 3], 1) } {
-                        bad.store(true, Ordering::Relaxed);
-                        break;
+                let last = sizes.len().checked_sub(1);
+                let run_len = last.map_or(1, |d| sizes[d]);
+                let step = last.map_or([0; 3], |d| scatter.strides.map(|s| s[d]));
+                let lines = n / run_len.max(1);
+                let reach = scatter.target_reach();
+                let parts = match n >= FLAT_SCATTER_SPLIT {
+                    true => rayon::current_num_threads().max(1),
+                    false => 1,
+                };
+                let width = reach.div_ceil(parts).max(1);
+                let part = |p: usize| {
+                    let within = p * width..((p + 1) * width).min(reach);
+                    for line in 0..lines {
+                        let at = line_starts(
+                            line,
+                            sizes,
+                            scatter.strides,
+                            scatter.offsets,
+                            last.unwrap_or(usize::MAX),
+                        );
+                        // SAFETY: this part alone writes the elements in
+                        // `within`.
+                        if !unsafe { scatter.run_within(at, step, run_len, &within) } {
+                            bad.store(true, Ordering::Relaxed);
+                            return;
+                        }
                     }
+                };
+                if parts > 1 {
+                    super::parallel::for_each_index(parts, &part);
+                } else {
+                    part(0);
                 }
             }
         }
