@@ -3,7 +3,8 @@
 //! whole tensor, its rows and its columns summed; f32 + bf16 (mixed dtypes).
 //! Indexing by tensors on f32: `index_select` of random rows, `gather` and
 //! `scatter_add_` with a random index per element along the rows, `take`
-//! anywhere, `masked_fill` with a random mask. Then 4096 x 4096 matrix
+//! anywhere, `masked_fill` and `masked_select` with a random mask, and
+//! `x[idx]` of random rows. Then 4096 x 4096 matrix
 //! products, in TFLOP/s.
 //!
 //! ```sh
@@ -184,6 +185,16 @@ fn indexing(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
             "a.masked_fill(mask, 0) (bool mask)",
             time(gpu, || a.masked_fill(&mask, 0.0).expect("masked_fill"))?,
             2 * bytes + N,
+        ),
+        (
+            "a.masked_select(mask) (half picked)",
+            time(gpu, || a.masked_select(&mask).expect("masked_select"))?,
+            bytes + N + bytes / 2,
+        ),
+        (
+            "a.index(&[rows]) (x[idx], 16384 rows)",
+            time(gpu, || a.index(&[Index::Tensor(&rows)]).expect("index"))?,
+            2 * bytes + ROWS * 8,
         ),
     ];
     for (case, seconds, moved) in cases {

@@ -83,6 +83,12 @@ const Entry<shaped::ScatterArgs> SCATTER_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAP
 }  // namespace
 #undef SHAPED_SCATTER_ENTRIES
 
+#define SHAPED_COMPACT_ENTRIES(name, T, numeric) {"shaped_compact_" #name, shaped_compact_##name},
+namespace {
+const Entry<shaped::CompactArgs> COMPACT_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_COMPACT_ENTRIES)};
+}  // namespace
+#undef SHAPED_COMPACT_ENTRIES
+
 // Runs scatter kernel `name` (see run_sequential).
 extern "C" int shaped_host_scatter_launch(const char* name, unsigned grid, unsigned block,
                                           const shaped::ScatterArgs* args) {
@@ -296,6 +302,29 @@ int run_fibers(const Entry<A> (&table)[N], const char* name, unsigned grid, unsi
 extern "C" int shaped_host_reduce_launch(const char* name, unsigned grid, unsigned block,
                                          const shaped::ReduceArgs* args) {
     return run_fibers(REDUCE_KERNELS, name, grid, block, args);
+}
+
+// Runs compaction kernel `name` (see run_fibers: it scans in shared memory).
+extern "C" int shaped_host_compact_launch(const char* name, unsigned grid, unsigned block,
+                                          const shaped::CompactArgs* args) {
+    return run_fibers(COMPACT_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::CompactArgs`: size, then the offsets of sizes,
+// flag, data, source, chunk, counts, out, total, rank, pass and shift.
+extern "C" void shaped_host_compact_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::CompactArgs);
+    out[1] = offsetof(shaped::CompactArgs, sizes);
+    out[2] = offsetof(shaped::CompactArgs, flag);
+    out[3] = offsetof(shaped::CompactArgs, data);
+    out[4] = offsetof(shaped::CompactArgs, source);
+    out[5] = offsetof(shaped::CompactArgs, chunk);
+    out[6] = offsetof(shaped::CompactArgs, counts);
+    out[7] = offsetof(shaped::CompactArgs, out);
+    out[8] = offsetof(shaped::CompactArgs, total);
+    out[9] = offsetof(shaped::CompactArgs, rank);
+    out[10] = offsetof(shaped::CompactArgs, pass);
+    out[11] = offsetof(shaped::CompactArgs, shift);
 }
 
 // Runs matrix product kernel `name` (see run_fibers).

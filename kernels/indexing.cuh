@@ -262,7 +262,128 @@ template <class T> __device__ void scatter(const ScatterArgs& p) {
     }
 }
 
+// ------------------------------------------------------------ compaction
+//
+// `nonzero`, `masked_select` and `masked_scatter_`: the positions whose flag
+// is set, in row-major order, numbered 0, 1, ... A launch of
+// `shaped_compact_T` walks the positions in chunks of `chunk`, one chunk per
+// block at a time, `blockDim.x` positions per round; a scan in shared
+// memory numbers the flagged positions of a round. The count pass writes
+// each chunk's count; the host turns them into each chunk's first number
+// (a prefix sum of at most a few thousand words) and the write pass writes
+// each flagged position at its number.
+
+#define SHAPED_COMPACT_BLOCK 256
+
+enum { COMPACT_NONZERO = 0, COMPACT_SELECT = 1, COMPACT_SCATTER = 2 };
+enum { COMPACT_COUNT = 0, COMPACT_WRITE = 1 };
+
+// Mirrors `CompactArgs` in src/backend/cuda/masking.rs (repr(C)).
+struct CompactArgs {
+    uint64_t numel;
+    uint64_t sizes[SHAPED_MAX_RANK];
+    Operand flag;     // NONZERO: the tensor (T); else the bool mask
+    Operand data;     // SELECT: the source (T); SCATTER: the target (T)
+    Operand source;   // SCATTER: the source's elements, contiguous from offset
+    uint64_t chunk;   // positions per chunk (a multiple of blockDim.x)
+    uint64_t counts;  // device address of a u64 per chunk: counts, then starts
+    uint64_t out;     // NONZERO: int64 coordinates, column after column; SELECT: T
+    uint64_t total;   // the write pass: how many are flagged (NONZERO's column stride)
+    int32_t rank;     // sizes (NONZERO: the tensor's own, unmerged), at least 1
+    int32_t columns;  // NONZERO: coordinates per position (the tensor's rank)
+    int32_t mode;     // COMPACT_*
+    int32_t pass;     // COMPACT_COUNT or COMPACT_WRITE
+    int32_t narrow;   // as GatherArgs
+    uint32_t magic[SHAPED_MAX_RANK];
+    uint32_t shift[SHAPED_MAX_RANK];
+};
+
+// The flag's and the data's offsets of position `rest` (with `Index`
+// arithmetic), and its coordinates into `coords` (NONZERO).
+template <class Index>
+__device__ inline void compact_offsets(const CompactArgs& p, Index rest, uint64_t& f, uint64_t& d,
+                                       uint64_t* coords) {
+    Index fo = Index(p.flag.offset), dofs = Index(p.data.offset);
+    for (int k = p.rank - 1; k > 0; --k) {
+        Index q = quotient(p, rest, k);
+        Index c = rest - q * Index(p.sizes[k]);
+        rest = q;
+        fo += c * Index(p.flag.strides[k]);
+        dofs += c * Index(p.data.strides[k]);
+        if (coords != nullptr) coords[k] = uint64_t(c);
+    }
+    fo += rest * Index(p.flag.strides[0]);
+    dofs += rest * Index(p.data.strides[0]);
+    if (coords != nullptr) coords[0] = uint64_t(rest);
+    f = uint64_t(fo);
+    d = uint64_t(dofs);
+}
+
+template <class T> __device__ void compact(const CompactArgs& p) {
+    __shared__ uint32_t scan[SHAPED_COMPACT_BLOCK];
+    const unsigned t = threadIdx.x;
+    uint64_t* counts = reinterpret_cast<uint64_t*>(p.counts);
+    const uint64_t chunks = (p.numel + p.chunk - 1) / p.chunk;
+    // Every thread of a block runs the same rounds (the barriers below are
+    // reached by all of them).
+    for (uint64_t b = blockIdx.x; b < chunks; b += gridDim.x) {
+        const uint64_t begin = b * p.chunk;
+        const uint64_t end = begin + p.chunk < p.numel ? begin + p.chunk : p.numel;
+        const uint64_t first_number = p.pass == COMPACT_WRITE ? counts[b] : 0;
+        uint64_t done = 0;  // flagged positions of the rounds before
+        for (uint64_t round = begin; round < end; round += blockDim.x) {
+            const uint64_t i = round + t;
+            uint64_t coords[SHAPED_MAX_RANK];
+            uint64_t* want = p.mode == COMPACT_NONZERO && p.pass == COMPACT_WRITE ? coords : nullptr;
+            uint64_t f = 0, d = 0;
+            bool flagged = false;
+            if (i < end) {
+                if (p.narrow) compact_offsets<uint32_t>(p, uint32_t(i), f, d, want);
+                else compact_offsets<uint64_t>(p, i, f, d, want);
+                flagged = p.mode == COMPACT_NONZERO
+                              ? nonzero(reinterpret_cast<const T*>(p.flag.ptr)[f])
+                              : reinterpret_cast<const bool*>(p.flag.ptr)[f];
+            }
+            scan[t] = flagged ? 1u : 0u;
+            __syncthreads();
+            for (unsigned s = 1; s < blockDim.x; s <<= 1) {
+                uint32_t before = t >= s ? scan[t - s] : 0u;
+                __syncthreads();
+                scan[t] += before;
+                __syncthreads();
+            }
+            const uint32_t inclusive = scan[t];
+            const uint32_t in_round = scan[blockDim.x - 1];
+            if (p.pass == COMPACT_WRITE && flagged) {
+                const uint64_t at = first_number + done + inclusive - 1;
+                if (p.mode == COMPACT_NONZERO) {
+                    int64_t* out = reinterpret_cast<int64_t*>(p.out);
+                    for (int k = 0; k < p.columns; ++k) {
+                        // (A rank-0 tensor has no column; rank >= 1 here
+                        // walks its own sizes.)
+                        out[uint64_t(k) * p.total + at] = int64_t(coords[k]);
+                    }
+                } else if (p.mode == COMPACT_SELECT) {
+                    reinterpret_cast<T*>(p.out)[at] = reinterpret_cast<const T*>(p.data.ptr)[d];
+                } else {
+                    reinterpret_cast<T*>(p.data.ptr)[d] =
+                        reinterpret_cast<const T*>(p.source.ptr)[p.source.offset + at];
+                }
+            }
+            done += in_round;
+            // The next round writes `scan` again.
+            __syncthreads();
+        }
+        if (p.pass == COMPACT_COUNT && t == 0) counts[b] = done;
+    }
+}
+
 }  // namespace shaped
+
+#define SHAPED_COMPACT_KERNELS(name, T, numeric)                                            \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_compact_##name(shaped::CompactArgs p) { \
+        shaped::compact<T>(p);                                                              \
+    }
 
 #define SHAPED_SCATTER_KERNELS(name, T, numeric)                                            \
     extern "C" __global__ void SHAPED_BOUNDS shaped_scatter_##name(shaped::ScatterArgs p) { \

@@ -1427,6 +1427,80 @@ fn indexing_on_the_device() -> Result<(), Error> {
 }
 
 #[test]
+fn masks_and_advanced_indexing_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("masks_and_advanced_indexing_on_the_device") else {
+        return Ok(());
+    };
+    // Several chunks of several rounds: 300,000 elements, a third picked.
+    let n = 300_000;
+    let x = DynTensor::<f32>::from_vec(values(n, 3), &[600, 500])?;
+    let g = x.to_device(&gpu)?;
+    let mask =
+        DynTensor::<i64>::from_vec((0..n as i64).map(|k| k % 3).collect(), &[600, 500])?.eq(1);
+    let gmask = mask.to_device(&gpu)?;
+    assert_eq!(
+        g.masked_select(&gmask)?.to_cpu()?.to_vec(),
+        x.masked_select(&mask)?.to_vec()
+    );
+    // nonzero of a transposed view, coordinates column after column.
+    let (xt, gt) = (x.t()?, g.t()?);
+    let gnz = gt.nonzero();
+    assert_eq!(gnz.shape(), xt.nonzero().shape());
+    assert_eq!(gnz.to_cpu()?.to_vec(), xt.nonzero().to_vec());
+    // masked_scatter with a mask broadcast over the rows.
+    let row_mask = DynTensor::<bool>::from_vec((0..500).map(|k| k % 7 == 2).collect(), &[500])?;
+    let source = DynTensor::<f32>::from_vec(values(n, 11), &[n])?;
+    let (grow_mask, gsource) = (row_mask.to_device(&gpu)?, source.to_device(&gpu)?);
+    let mut host = x.clone();
+    let mut device = g.clone();
+    host.masked_scatter_(&row_mask, &source)?;
+    device.masked_scatter_(&grow_mask, &gsource)?;
+    assert_eq!(device.to_cpu()?.to_vec(), host.to_vec());
+    let few = DynTensor::<f32>::zeros(&[3]).to_device(&gpu)?;
+    assert_eq!(
+        device
+            .masked_scatter_(&grow_mask, &few)
+            .err()
+            .map(|e| e.to_string()),
+        Some("Number of elements of source < number of ones in mask".to_string())
+    );
+    // Advanced indexing: rows, pairs, a mask, index_put_ with repeats.
+    let rows = DynTensor::<i64>::from_vec(vec![599, 0, -1, 7, 7], &[5])?;
+    let cols = DynTensor::<i32>::from_vec(vec![3, -2, 0, 499, 3], &[5])?;
+    let (grows, gcols) = (rows.to_device(&gpu)?, cols.to_device(&gpu)?);
+    assert_eq!(
+        g.index(&[Index::Tensor(&grows)])?.to_cpu()?.to_vec(),
+        x.index(&[Index::Tensor(&rows)])?.to_vec()
+    );
+    assert_eq!(
+        g.index(&[Index::Tensor(&grows), Index::Tensor(&gcols)])?
+            .to_cpu()?
+            .to_vec(),
+        x.index(&[Index::Tensor(&rows), Index::Tensor(&cols)])?
+            .to_vec()
+    );
+    let picked = g.index(&[Index::Slice(..), Index::Tensor(&grow_mask)])?;
+    assert_eq!(
+        picked.to_cpu()?.to_vec(),
+        x.index(&[Index::Slice(..), Index::Tensor(&row_mask)])?
+            .to_vec()
+    );
+    let five = DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0], &[5])?;
+    let gfive = five.to_device(&gpu)?;
+    let mut host = x.clone();
+    let mut device = g.clone();
+    host.index_put_(&[&rows, &cols], &five, true)?;
+    device.index_put_(&[&grows, &gcols], &gfive, true)?;
+    assert_eq!(device.to_cpu()?.to_vec(), host.to_vec());
+    let bad = DynTensor::<i64>::from_vec(vec![600], &[1])?.to_device(&gpu)?;
+    assert_eq!(
+        g.index(&[Index::Tensor(&bad)]).err().map(|e| e.to_string()),
+        Some("index 600 is out of bounds for dimension 0 with size 600".to_string())
+    );
+    Ok(())
+}
+
+#[test]
 fn matmul_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("matmul_on_the_device") else {
         return Ok(());

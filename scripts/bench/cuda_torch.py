@@ -80,6 +80,8 @@ for case, f, moved in [
     ("a.take(idx) (N/4 anywhere)", lambda: a.take(anywhere), (N // 4) * (4 + 4 + 8)),
     ("t.scatter_add_(1, idx, a) (in place)", lambda: target.scatter_add_(1, along, a), 3 * N * 4 + N * 8),
     ("a.masked_fill(mask, 0) (bool mask)", lambda: a.masked_fill(mask, 0.0), 2 * N * 4 + N),
+    ("a.masked_select(mask) (half picked)", lambda: a.masked_select(mask), N * 4 + N + N * 2),
+    ("a.index(&[rows]) (x[idx], 16384 rows)", lambda: a[rows], 2 * N * 4 + ROWS * 8),
 ]:
     report("index", case, seconds(f), moved, copy)
 del a, rows, along, anywhere, mask, target

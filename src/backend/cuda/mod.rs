@@ -15,6 +15,8 @@ mod host_conversion_tests;
 #[cfg(test)]
 mod host_indexing_tests;
 #[cfg(test)]
+mod host_masking_tests;
+#[cfg(test)]
 mod host_math_tests;
 #[cfg(test)]
 mod host_matmul_tests;
@@ -26,6 +28,7 @@ mod host_select_tests;
 mod host_tests;
 mod indexing;
 pub(crate) mod launch;
+mod masking;
 mod matmul;
 mod mixed;
 pub(crate) mod reduce;
@@ -66,13 +69,14 @@ static FATBINS: [&[u8]; 6] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 6] = [
+const MODULE_PREFIXES: [(&str, usize); 7] = [
     ("shaped_math_", 1),
     ("shaped_reduce_", 2),
     ("shaped_where_", 3),
     ("shaped_matmul_", 4),
     ("shaped_gather_", 5),
     ("shaped_scatter_", 5),
+    ("shaped_compact_", 5),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.
