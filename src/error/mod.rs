@@ -558,7 +558,7 @@ pub enum Error {
     IndexIntoEmpty,
     /// Advanced indexing with more indices than dimensions (`index_put_`,
     /// or two ellipses).
-    TooManyIndices {
+    IndexCount {
         /// The tensor's rank.
         rank: usize,
         /// The dimensions the indices cover.
@@ -1043,7 +1043,7 @@ impl fmt::Display for Error {
             Error::IndexIntoEmpty => {
                 write!(f, "index is out of bounds for dimension with size 0")
             }
-            Error::TooManyIndices { rank, got } => write!(
+            Error::IndexCount { rank, got } => write!(
                 f,
                 "too many indices for tensor of dimension {rank} (got {got})"
             ),

@@ -65,6 +65,11 @@ use crate::tensor::{Tensor, from_parts, owned_parts};
 /// of one of those dtypes.
 ///
 /// [`AnyTensor`]: crate::dynamic::AnyTensor
+#[diagnostic::on_unimplemented(
+    message = "tensors used as indices must be long, int, byte or bool tensors: `{Self}` is not one",
+    label = "an index tensor of another dtype",
+    note = "index by an int64, int32, bool or uint8 tensor on the same device"
+)]
 pub trait AsIndex<D: Backend> {
     /// The tensor's elements, shape-erased; PyTorch's error for a dtype
     /// that cannot index.
@@ -270,7 +275,7 @@ fn plan<D: Masking>(layout: &Strided, items: &[Index<'_, D>]) -> Result<Plan<D>,
             .count();
         let got = named + ellipses * layout.rank().saturating_sub(named);
         if got > layout.rank() {
-            return Err(Error::TooManyIndices {
+            return Err(Error::IndexCount {
                 rank: layout.rank(),
                 got,
             });
@@ -674,7 +679,7 @@ fn write<T: Element, D: Masking + Scattering, F: BinaryFn<T, T, T>>(
     let layout = Strided::new(x.sizes, x.strides, x.offset);
     let rank = layout.rank();
     if indices.len() > rank {
-        return Err(Error::TooManyIndices {
+        return Err(Error::IndexCount {
             rank,
             got: indices.len(),
         });
