@@ -1,48 +1,5 @@
-//! Advanced indexing: `x.index(&[..])` reads and `x.index_put_(&[..],
-//! &values, accumulate)` writes, with PyTorch's rules.
-//!
-//! An index is a list of items: integer-array tensors (int64 or int32),
-//! bool masks, and the basic items of `s![..]` (an integer, a range with a
-//! step, a new axis, an ellipsis). As in PyTorch:
-//!
-//! - The basic items apply first, as a view (an integer removes its
-//!   dimension, a range narrows it, `NewAxis` inserts one of size 1).
-//! - A bool mask of rank `r` covers `r` dimensions, whose sizes it must
-//!   have, and stands for the `r` integer tensors of its `nonzero()`
-//!   coordinates; a rank-0 mask inserts a dimension of size 1 (true) or 0
-//!   (false).
-//! - The integer tensors broadcast together to a shape `B`. If the
-//!   dimensions they index are next to each other, `B` replaces them where
-//!   they are; if a basic item separates them, `B`'s dimensions come first
-//!   and the others follow in order.
-//! - Negative indices count from the end; an index outside is PyTorch's
-//!   error, found before anything is read or written.
-//!
-//! Reading returns a new contiguous tensor. `index_put_` writes `values`
-//! (broadcast to the shape the same index reads) into `self`; with
-//! `accumulate` repeated positions add up. Without it PyTorch leaves the
-//! winner of a repeated position unspecified; here, on the CPU, the last
-//! write in row-major order of the broadcast index wins, and on CUDA one of
-//! them, unspecified (the writes race).
-//!
-//! ```
-//! use shaped::prelude::*;
-//! let x = DynTensor::<i64>::arange(12).view(&[3, 4]).unwrap().to_owned();
-//! let rows = DynTensor::<i64>::from_vec(vec![2, 0], &[2]).unwrap();
-//! let cols = DynTensor::<i64>::from_vec(vec![-1, 1], &[2]).unwrap();
-//! // x[rows, cols]: one element per pair.
-//! let picked = x.index(&[Index::Tensor(&rows), Index::Tensor(&cols)]).unwrap();
-//! assert_eq!(picked.to_vec(), [11, 1]);
-//! // x[rows, ::2]: rows, every other column.
-//! let block = x.index(&[Index::Tensor(&rows), Index::Slice((..).into_stepped(2))]).unwrap();
-//! assert_eq!(block.shape(), [2, 2]);
-//! assert_eq!(block.to_vec(), [8, 10, 0, 2]);
-//! // x[x > 8] = 0
-//! let mut y = x.clone();
-//! let big = x.gt(8);
-//! y.index_put_(&[&big], &DynTensor::<i64>::zeros(&[1]), false).unwrap();
-//! assert_eq!(y.to_vec(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0]);
-//! ```
+//! Advanced indexing: `x.index(&[..])` and `index_put_`; the rules are on
+//! [`Index`].
 
 use super::scatter::{Assign, Reduce, ScatterElement, WithReducer};
 use crate::backend::{
@@ -109,9 +66,54 @@ macro_rules! as_index {
 }
 as_index!(i64 => Long, i32 => Int, bool => Mask, u8 => Bytes);
 
-/// One item of an advanced index: an index tensor, or a basic item.
+/// Advanced indexing: `x.index(&[..])` reads and `x.index_put_(&[..],
+/// &values, accumulate)` writes, with PyTorch's rules.
 ///
-/// The constructors are spelled as PyTorch users read an index:
+/// An index is a list of items: integer-array tensors (int64 or int32),
+/// bool masks, and the basic items of `s![..]` (an integer, a range with a
+/// step, a new axis, an ellipsis). As in PyTorch:
+///
+/// - The basic items apply first, as a view (an integer removes its
+///   dimension, a range narrows it, `NewAxis` inserts one of size 1).
+/// - A bool mask of rank `r` covers `r` dimensions, whose sizes it must
+///   have, and stands for the `r` integer tensors of its `nonzero()`
+///   coordinates; a rank-0 mask inserts a dimension of size 1 (true) or 0
+///   (false).
+/// - The integer tensors broadcast together to a shape `B`. If the
+///   dimensions they index are next to each other, `B` replaces them where
+///   they are; if a basic item separates them, `B`'s dimensions come first
+///   and the others follow in order.
+/// - Negative indices count from the end; an index outside is PyTorch's
+///   error, found before anything is read or written.
+///
+/// Reading returns a new contiguous tensor. `index_put_` writes `values`
+/// (broadcast to the shape the same index reads) into `self`; with
+/// `accumulate` repeated positions add up. Without it PyTorch leaves the
+/// winner of a repeated position unspecified; here, on the CPU, the last
+/// write in row-major order of the broadcast index wins, and on CUDA one of
+/// them, unspecified (the writes race).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = DynTensor::<i64>::arange(12).view(&[3, 4]).unwrap().to_owned();
+/// let rows = DynTensor::<i64>::from_vec(vec![2, 0], &[2]).unwrap();
+/// let cols = DynTensor::<i64>::from_vec(vec![-1, 1], &[2]).unwrap();
+/// // x[rows, cols]: one element per pair.
+/// let picked = x.index(&[Index::Tensor(&rows), Index::Tensor(&cols)]).unwrap();
+/// assert_eq!(picked.to_vec(), [11, 1]);
+/// // x[rows, ::2]: rows, every other column.
+/// let block = x.index(&[Index::Tensor(&rows), Index::Slice((..).into_stepped(2))]).unwrap();
+/// assert_eq!(block.shape(), [2, 2]);
+/// assert_eq!(block.to_vec(), [8, 10, 0, 2]);
+/// // x[x > 8] = 0
+/// let mut y = x.clone();
+/// let big = x.gt(8);
+/// y.index_put_(&[&big], &DynTensor::<i64>::zeros(&[1]), false).unwrap();
+/// assert_eq!(y.to_vec(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0]);
+/// ```
+///
+/// One item is an index tensor or a basic item. The constructors are
+/// spelled as PyTorch users read an index:
 /// `Index::Tensor(&idx)`, `Index::Slice(1..)`, `Index::Slice(3)` (an
 /// integer), `Index::NewAxis`, `Index::Ellipsis`; any item of `s![..]`
 /// converts too (`Index::from(item)`).
@@ -788,7 +790,7 @@ fn broadcast_check(sizes: &[usize], to: &[usize]) -> Result<(), ()> {
 }
 
 impl<T: Element, S: crate::shape::Shape, D: Masking + Indexing, R: Repr> Tensor<T, S, D, R> {
-    /// `x[items]`: advanced indexing (see [the module](self)), a new
+    /// `x[items]`: advanced indexing (see [`Index`] for the rules), a new
     /// tensor of runtime shape.
     pub fn index(&self, items: &[Index<'_, D>]) -> Result<Tensor<T, DynShape, D>, Error> {
         read(StridedRef::new(&self.data, &self.layout), items)
