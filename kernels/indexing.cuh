@@ -269,7 +269,8 @@ template <class T> __device__ void scatter(const ScatterArgs& p) {
 // `shaped_compact_T` walks the positions in chunks of `chunk`, one chunk per
 // block at a time, `blockDim.x` positions per round; a scan in shared
 // memory numbers the flagged positions of a round. The count pass writes
-// each chunk's count; the host turns them into each chunk's first number
+// each chunk's count (each thread counts, one tree sums); the host turns
+// them into each chunk's first number
 // (a prefix sum of at most a few thousand words) and the write pass writes
 // each flagged position at its number.
 
@@ -319,7 +320,48 @@ __device__ inline void compact_offsets(const CompactArgs& p, Index rest, uint64_
     d = uint64_t(dofs);
 }
 
+// Whether position `i` is flagged (and, with `coords`, its coordinates),
+// its data offset in `d`.
+template <class T>
+__device__ inline bool flagged_at(const CompactArgs& p, uint64_t i, uint64_t& d, uint64_t* coords) {
+    uint64_t f = 0;
+    if (p.narrow) compact_offsets<uint32_t>(p, uint32_t(i), f, d, coords);
+    else compact_offsets<uint64_t>(p, i, f, d, coords);
+    return p.mode == COMPACT_NONZERO ? nonzero(reinterpret_cast<const T*>(p.flag.ptr)[f])
+                                     : reinterpret_cast<const bool*>(p.flag.ptr)[f];
+}
+
+// The count pass: each thread counts its positions of the chunk, and one
+// tree in shared memory sums the block's counts (no scan per round).
+template <class T> __device__ void compact_count(const CompactArgs& p) {
+    __shared__ uint64_t sums[SHAPED_COMPACT_BLOCK];
+    const unsigned t = threadIdx.x;
+    uint64_t* counts = reinterpret_cast<uint64_t*>(p.counts);
+    const uint64_t chunks = (p.numel + p.chunk - 1) / p.chunk;
+    for (uint64_t b = blockIdx.x; b < chunks; b += gridDim.x) {
+        const uint64_t begin = b * p.chunk;
+        const uint64_t end = begin + p.chunk < p.numel ? begin + p.chunk : p.numel;
+        uint64_t mine = 0, d = 0;
+        for (uint64_t i = begin + t; i < end; i += blockDim.x) {
+            mine += flagged_at<T>(p, i, d, nullptr) ? 1u : 0u;
+        }
+        sums[t] = mine;
+        __syncthreads();
+        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (t < s) sums[t] += sums[t + s];
+            __syncthreads();
+        }
+        if (t == 0) counts[b] = sums[0];
+        // The next chunk writes `sums` again.
+        __syncthreads();
+    }
+}
+
 template <class T> __device__ void compact(const CompactArgs& p) {
+    if (p.pass == COMPACT_COUNT) {
+        compact_count<T>(p);
+        return;
+    }
     __shared__ uint32_t scan[SHAPED_COMPACT_BLOCK];
     const unsigned t = threadIdx.x;
     uint64_t* counts = reinterpret_cast<uint64_t*>(p.counts);
@@ -329,21 +371,14 @@ template <class T> __device__ void compact(const CompactArgs& p) {
     for (uint64_t b = blockIdx.x; b < chunks; b += gridDim.x) {
         const uint64_t begin = b * p.chunk;
         const uint64_t end = begin + p.chunk < p.numel ? begin + p.chunk : p.numel;
-        const uint64_t first_number = p.pass == COMPACT_WRITE ? counts[b] : 0;
+        const uint64_t first_number = counts[b];
         uint64_t done = 0;  // flagged positions of the rounds before
         for (uint64_t round = begin; round < end; round += blockDim.x) {
             const uint64_t i = round + t;
             uint64_t coords[SHAPED_MAX_RANK];
-            uint64_t* want = p.mode == COMPACT_NONZERO && p.pass == COMPACT_WRITE ? coords : nullptr;
-            uint64_t f = 0, d = 0;
-            bool flagged = false;
-            if (i < end) {
-                if (p.narrow) compact_offsets<uint32_t>(p, uint32_t(i), f, d, want);
-                else compact_offsets<uint64_t>(p, i, f, d, want);
-                flagged = p.mode == COMPACT_NONZERO
-                              ? nonzero(reinterpret_cast<const T*>(p.flag.ptr)[f])
-                              : reinterpret_cast<const bool*>(p.flag.ptr)[f];
-            }
+            uint64_t d = 0;
+            const bool flagged =
+                i < end && flagged_at<T>(p, i, d, p.mode == COMPACT_NONZERO ? coords : nullptr);
             scan[t] = flagged ? 1u : 0u;
             __syncthreads();
             for (unsigned s = 1; s < blockDim.x; s <<= 1) {
@@ -354,7 +389,7 @@ template <class T> __device__ void compact(const CompactArgs& p) {
             }
             const uint32_t inclusive = scan[t];
             const uint32_t in_round = scan[blockDim.x - 1];
-            if (p.pass == COMPACT_WRITE && flagged) {
+            if (flagged) {
                 const uint64_t at = first_number + done + inclusive - 1;
                 if (p.mode == COMPACT_NONZERO) {
                     int64_t* out = reinterpret_cast<int64_t*>(p.out);
@@ -374,7 +409,6 @@ template <class T> __device__ void compact(const CompactArgs& p) {
             // The next round writes `scan` again.
             __syncthreads();
         }
-        if (p.pass == COMPACT_COUNT && t == 0) counts[b] = done;
     }
 }
 
