@@ -483,26 +483,27 @@ fn check_all<D: Indexing>(plan: &Plan<D>) -> Result<(), Error> {
         return Ok(());
     }
     // Integers (rank-0 tensors) first, named by their item; then the
-    // others, numbered among themselves.
-    let scalars = plan.positions.iter().filter(|p| p.scalar_item.is_some());
-    let tensors = plan.positions.iter().filter(|p| p.scalar_item.is_none());
-    for (k, p) in scalars.chain(tensors).enumerate() {
+    // others, numbered among themselves (a mask counts as one per
+    // dimension it covers): the dimension PyTorch's text names.
+    let scalars = plan
+        .positions
+        .iter()
+        .filter_map(|p| Some((p.scalar_item?, p)));
+    let tensors = plan
+        .positions
+        .iter()
+        .filter(|p| p.scalar_item.is_none())
+        .enumerate();
+    for (named, p) in scalars.chain(tensors) {
         let len = plan.view.sizes()[p.dim];
         let fault = with_positions!(p, |x| D::check_indices(x, len, IndexWrap::FromEnd));
         match fault {
             Ok(()) => {}
-            // PyTorch numbers the dimension by the index tensor's place
-            // among them (a mask counts as one per dimension it covers).
             Err(GatherFault::Index(_)) if len == 0 => return Err(Error::IndexIntoEmpty),
             Err(GatherFault::Index(i)) => {
-                let scalars = plan
-                    .positions
-                    .iter()
-                    .filter(|p| p.scalar_item.is_some())
-                    .count();
                 return Err(Error::IndexOutOfRange {
                     index: i as isize,
-                    dim: p.scalar_item.unwrap_or(k.wrapping_sub(scalars)),
+                    dim: named,
                     size: len,
                 });
             }
