@@ -410,6 +410,20 @@ fn operations() {
         ))
     );
 
+    let columns = Tensor::<i64, shape![2, 2]>::from_vec(vec![0, 3, 1, 2]).expect("4 columns");
+    let grid: Tensor<f32, shape![3, 2, 2]> = scores.index((.., &columns)).expect("in range");
+    println!(
+        "x[:, columns] with a (2, 2) index: shape {:?}",
+        grid.shape()
+    );
+    println!(
+        "index tensors of sizes 2 and 3 cannot broadcast together:
+  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/advanced_index_broadcast_mismatch.stderr"
+        ))
+    );
+
     section("Masks: fill, select and scatter where a condition holds");
     let below = scores.lt(0.15);
     let floored: Tensor<f32, shape![3, 4]> = scores.masked_fill(&below, 0.15);

@@ -459,3 +459,106 @@ fn large_advanced_indexing_matches_the_reference() {
     assert_eq!(sum.to_vec(), want_sum);
     assert_eq!(last.to_vec(), want_last);
 }
+
+/// `$x.index($typed)` (the compiler's shape) and `$x.index(&$listed)` (a
+/// runtime shape) agree: both fail with the same text, or both give the
+/// same sizes and elements.
+macro_rules! same_as_listed {
+    ($x:expr, $typed:expr, $listed:expr) => {{
+        let typed = $x.index($typed);
+        let listed = $x.index(&$listed);
+        match (typed, listed) {
+            (Ok(t), Ok(l)) => {
+                assert_eq!(t.shape().as_ref(), l.shape().as_ref());
+                assert_eq!(t.to_vec(), l.to_vec());
+                Some(t)
+            }
+            (Err(t), Err(l)) => {
+                assert_eq!(t.to_string(), l.to_string());
+                None
+            }
+            (t, l) => panic!(
+                "typed {:?} vs listed {:?}",
+                t.map(|t| t.shape().to_vec()),
+                l.map(|l| l.shape().to_vec())
+            ),
+        }
+    }};
+}
+
+/// What a typed read gives: `None` where it fails.
+type Read<S> = Option<Tensor<i64, S>>;
+
+proptest! {
+    #![proptest_config(config(200))]
+
+    /// Typed advanced indexing (`x.index((&i, .., &j))`, the result shape
+    /// computed by the compiler) against the list form and a plain
+    /// reference, over every adjacency case, with indices in and out of
+    /// range.
+    #[test]
+    fn typed_advanced_indexing_matches_the_list_form(
+        vi in vec(-6i64..6, 6),
+        vj in vec(-7i32..7, 3),
+        bits in vec(any::<bool>(), 30),
+        at in 0usize..5,
+    ) {
+        let x = Tensor::<i64, shape![4, 5, 6]>::from_vec((0..120).collect()).unwrap();
+        let i = Tensor::<i64, shape![2, 3]>::from_vec(vi.clone()).unwrap();
+        let j = Tensor::<i32, shape![3]>::from_vec(vj.clone()).unwrap();
+        let mask = Tensor::<bool, shape![5, 6]>::from_vec(bits.clone()).unwrap();
+        let wrap = |v: i64, n: usize| if v < 0 { v + n as i64 } else { v } as usize;
+        let inside = |v: i64, n: usize| -(n as i64) <= v && v < n as i64;
+
+        // x[i, :, j]: separated, the broadcast shape (2, 3) first.
+        let got: Read<shape![2, 3, 5]> = same_as_listed!(
+            x, (&i, .., &j), [Index::Tensor(&i), Index::Slice(..), Index::Tensor(&j)]);
+        let fits = vi.iter().all(|&v| inside(v, 4)) && vj.iter().all(|&v| inside(v as i64, 6));
+        prop_assert_eq!(got.is_some(), fits);
+        if let Some(got) = got {
+            let mut want = Vec::new();
+            for a in 0..2 {
+                for b in 0..3 {
+                    for c in 0..5 {
+                        want.push((wrap(vi[a * 3 + b], 4) * 30 + c * 6 + wrap(vj[b] as i64, 6)) as i64);
+                    }
+                }
+            }
+            prop_assert_eq!(got.to_vec(), want);
+        }
+        // x[:, i, j]: adjacent, in place.
+        let _: Read<shape![4, 2, 3]> = same_as_listed!(
+            x, (.., &i, &j), [Index::Slice(..), Index::Tensor(&i), Index::Tensor(&j)]);
+        // x[i, at, j]: the integer separates nothing.
+        let _: Read<shape![2, 3]> = same_as_listed!(
+            x, (&i, at, &j), [Index::Tensor(&i), Index::Slice(at), Index::Tensor(&j)]);
+        // x[..., j], x[None, i], x[i] and x[i, None, j].
+        let _: Read<shape![4, 5, 3]> =
+            same_as_listed!(x, (Ellipsis, &j), [Index::Ellipsis, Index::Tensor(&j)]);
+        let _: Read<shape![1, 2, 3, 5, 6]> =
+            same_as_listed!(x, (NewAxis, &i), [Index::NewAxis, Index::Tensor(&i)]);
+        let _: Read<shape![2, 3, 5, 6]> = same_as_listed!(x, &i, [Index::Tensor(&i)]);
+        let _: Read<shape![2, 3, 1, 5]> = same_as_listed!(
+            x, (&i, NewAxis, .., &j), [Index::Tensor(&i), Index::NewAxis, Index::Slice(..), Index::Tensor(&j)]);
+        // A range of runtime bounds keeps a `Dyn` dimension.
+        let _: Read<(Dyn, Dec<2>, Dec<3>)> = same_as_listed!(
+            x, (1..at as i64, &i, &j), [Index::Slice(1..at as i64), Index::Tensor(&i), Index::Tensor(&j)]);
+        // A mask covers its two dimensions; x[:, mask] and x[at % 4, mask].
+        let masked: Read<(Dec<4>, Dyn)> =
+            same_as_listed!(x, (.., &mask), [Index::Slice(..), Index::Tensor(&mask)]);
+        let count = bits.iter().filter(|&&b| b).count();
+        prop_assert_eq!(masked.unwrap().shape(), [4, count]);
+        let _: Read<(Dyn,)> =
+            same_as_listed!(x, (at % 4, &mask), [Index::Slice(at % 4), Index::Tensor(&mask)]);
+    }
+}
+
+/// A `DynTensor` takes the typed items too, and gives a runtime shape.
+#[test]
+fn typed_items_on_a_dyn_tensor_give_a_runtime_shape() {
+    let x = DynTensor::<i64>::from_vec((0..24).collect(), &[2, 3, 4]).unwrap();
+    let j = Tensor::<i64, shape![2]>::from_vec(vec![3, -4]).unwrap();
+    let y: DynTensor<i64> = x.index((1, .., &j)).unwrap();
+    assert_eq!(y.shape(), [3, 2]);
+    assert_eq!(y.to_vec(), [15, 12, 19, 16, 23, 20]);
+}

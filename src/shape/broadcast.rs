@@ -212,50 +212,72 @@ impl<I, T: NoClash> NoClash for Cons<(Fine, I), T> {}
 impl<A, B, I, T> NoClash for Cons<(Mismatch<A, B>, I), T> where (A, B, I): BroadcastFails {}
 
 /// Broadcasting of two reversed dimension lists (trailing dimension first):
-/// the batch dimensions of `matmul`, whose shapes are lists.
-pub trait BroadcastRev<Rhs> {
+/// the batch dimensions of `matmul`, whose shapes are lists, and the index
+/// tensors of advanced indexing. `W` names whose clash it is, for the
+/// compile error ([`ClashReport`]).
+pub trait BroadcastRev<Rhs, W = Operands> {
     /// The broadcast list.
     type Output;
 }
 
-impl BroadcastRev<Nil> for Nil {
+impl<W> BroadcastRev<Nil, W> for Nil {
     type Output = Nil;
 }
 
 /// `b` ran out: `a`'s leading dimensions carry over.
-impl<H, T> BroadcastRev<Nil> for Cons<H, T> {
+impl<H, T, W> BroadcastRev<Nil, W> for Cons<H, T> {
     type Output = Cons<H, T>;
 }
 
 /// `a` ran out: `b`'s leading dimensions carry over.
-impl<H, T> BroadcastRev<Cons<H, T>> for Nil {
+impl<H, T, W> BroadcastRev<Cons<H, T>, W> for Nil {
     type Output = Cons<H, T>;
 }
 
-impl<H1, T1, H2, T2> BroadcastRev<Cons<H2, T2>> for Cons<H1, T1>
+impl<H1, T1, H2, T2, W> BroadcastRev<Cons<H2, T2>, W> for Cons<H1, T1>
 where
     H1: BroadcastDim<H2>,
-    (H1::Status, T1, T2): BroadcastRest,
+    (H1::Status, T1, T2): BroadcastRest<W>,
 {
-    type Output = Cons<H1::Output, <(H1::Status, T1, T2) as BroadcastRest>::Output>;
+    type Output = Cons<H1::Output, <(H1::Status, T1, T2) as BroadcastRest<W>>::Output>;
 }
 
 /// Goes on to the leading dimensions after a pair that broadcasts; stops
 /// after a clash, so that only the right-most clash is reported. The index
 /// of a clash is the number of leading dimensions left (`MaxLen`).
-pub trait BroadcastRest {
+pub trait BroadcastRest<W = Operands> {
     /// The broadcast of the leading dimensions.
     type Output;
 }
-impl<T1: BroadcastRev<T2>, T2> BroadcastRest for (Fine, T1, T2) {
+impl<T1: BroadcastRev<T2, W>, T2, W> BroadcastRest<W> for (Fine, T1, T2) {
     type Output = T1::Output;
 }
-impl<A, B, T1, T2> BroadcastRest for (Mismatch<A, B>, T1, T2)
+impl<A, B, T1, T2, W> BroadcastRest<W> for (Mismatch<A, B>, T1, T2)
 where
     (T1, T2): MaxLen,
-    (A, B, <(T1, T2) as MaxLen>::Out): BroadcastFails,
+    W: ClashReport<A, B, <(T1, T2) as MaxLen>::Out>,
 {
     type Output = Nil;
+}
+
+/// Whose shapes clash in [`BroadcastRev`]: two operands.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Operands;
+/// Whose shapes clash in [`BroadcastRev`]: the index tensors of advanced
+/// indexing.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct IndexTensors;
+
+/// The compile error of a clash of sizes `A` and `B` at dimension `I`, in
+/// the words of whose shapes they are.
+pub trait ClashReport<A, B, I> {}
+impl<A, B, I> ClashReport<A, B, I> for Operands where (A, B, I): BroadcastFails {}
+impl<A, B, I> ClashReport<A, B, I> for IndexTensors
+where
+    A: DigitCount,
+    B: DigitCount,
+    (A, B, I): super::diagnostics::IndexBroadcastMismatch<A::Out, B::Out>,
+{
 }
 
 /// Holds for no `(a, b, index)`: requiring it turns a clash into the compile

@@ -16,6 +16,20 @@ shaped_macros::size_mismatch_diagnostic! {
 }
 
 shaped_macros::size_mismatch_diagnostic! {
+    family: IndexBroadcastMismatch,
+    message: "shape mismatch: indexing tensors could not be broadcast together: size {a} vs size {b} at dimension {i}",
+    label: "these index tensors do not broadcast: size {a} vs size {b} at dimension {i} of their broadcast shape",
+    note: "the index tensors of one index broadcast together, as the operands of `+` do",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: MaskShapeMismatch,
+    message: "the shape of the mask does not match the shape of the indexed tensor: size {a} vs size {b} at the mask's dimension {i}",
+    label: "the mask has size {a} where the dimension it covers has size {b} (its dimension {i})",
+    note: "a mask of rank r covers r dimensions of the tensor and must have their sizes",
+}
+
+shaped_macros::size_mismatch_diagnostic! {
     family: InPlaceMismatch,
     message: "an in-place operation cannot change the shape of its output: size {b} does not broadcast to the output's size {a} at dimension {i}",
     label: "size {b} does not broadcast to the output's size {a} at dimension {i}",

@@ -26,6 +26,7 @@
 //! - [`broadcast_sizes`], [`check_in_place`], [`check_expand`]: the same
 //!   rules at run time.
 
+pub mod advanced;
 pub mod arith;
 pub mod axes;
 mod broadcast;
@@ -45,8 +46,8 @@ pub mod split;
 pub(crate) use broadcast::broadcast_sizes_into;
 pub use broadcast::{
     Broadcast, BroadcastDim, BroadcastFails, BroadcastKinds, BroadcastRest, BroadcastRev,
-    BroadcastShape, BroadcastTuples, Clash, EqualOrMismatch, Fine, Mismatch, NoClash, WithDyn,
-    broadcast_sizes,
+    BroadcastShape, BroadcastTuples, Clash, ClashReport, EqualOrMismatch, Fine, IndexTensors,
+    Mismatch, NoClash, Operands, WithDyn, broadcast_sizes,
 };
 pub use broadcast_to::{
     BroadcastInto, Expand, ExpandTo, FitsDim, FitsIfEqual, FitsKinds, FitsRest, FitsRev, InPlace,

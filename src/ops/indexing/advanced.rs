@@ -8,12 +8,15 @@ use crate::backend::{
 };
 use crate::dtype::Element;
 use crate::error::Error;
-use crate::layout::views::{SliceItem, Strided};
+use crate::layout::views::{Ellipsis, NewAxis, SliceItem, Strided};
 use crate::layout::{StridedLayout, checked_numel, contiguous_strides, numel};
 use crate::ops::broadcast_strides;
 use crate::ops::functions::{Add, BinaryFn, Cast, Mul, WithRight};
+use crate::shape::advanced::{AdvancedShape, IndexTensor, MaskTensor};
 use crate::shape::broadcast_sizes_into;
 use crate::shape::dynamic::{DynShape, DynSizes};
+use crate::shape::list::{Cons, Nil};
+use crate::shape::slice::SliceArg;
 use crate::storage::{Repr, Writable};
 use crate::tensor::{Tensor, from_parts, owned_parts};
 
@@ -792,10 +795,193 @@ fn broadcast_check(sizes: &[usize], to: &[usize]) -> Result<(), ()> {
 
 impl<T: Element, S: crate::shape::Shape, D: Masking + Indexing, R: Repr> Tensor<T, S, D, R> {
     /// `x[items]`: advanced indexing (see [`Index`] for the rules), a new
-    /// tensor of runtime shape.
-    pub fn index(&self, items: &[Index<'_, D>]) -> Result<Tensor<T, DynShape, D>, Error> {
-        read(StridedRef::new(&self.data, &self.layout), items)
+    /// tensor. A list of [`Index`] items gives a runtime shape; a tuple of
+    /// typed items, or one index tensor, gives the shape the compiler
+    /// computes (see [`Indices`]). Index values are checked at run time:
+    /// `Err` with PyTorch's text.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<i64, shape![3, 4]>::from_vec((0..12).collect()).unwrap();
+    /// let rows = Tensor::<i64, shape![2]>::from_vec(vec![2, 0]).unwrap();
+    /// let picked: Tensor<i64, shape![2, 4]> = x.index(&rows).unwrap();
+    /// assert_eq!(picked.to_vec(), [8, 9, 10, 11, 0, 1, 2, 3]);
+    /// let far = Tensor::<i64, shape![1]>::from_vec(vec![3]).unwrap();
+    /// assert_eq!(
+    ///     x.index(&far).unwrap_err().to_string(),
+    ///     "index 3 is out of bounds for dimension 0 with size 3"
+    /// );
+    /// ```
+    pub fn index<I: Indices<D, S>>(&self, items: I) -> Result<Tensor<T, I::Output, D>, Error> {
+        items
+            .with_items(|items| read(StridedRef::new(&self.data, &self.layout), items))?
+            .into_static()
     }
+}
+
+/// What [`index`](Tensor::index) takes, and the shape it gives on a tensor
+/// of shape `S`:
+///
+/// - a list of [`Index`] items (`&[Index::Tensor(&i), Index::Slice(..)]`,
+///   a slice or a `Vec`): any index, a runtime result shape;
+/// - one index tensor (`x.index(&idx)`, PyTorch's `x[idx]`) or a tuple of
+///   typed items (`x.index((.., &rows, 0))`): the compiler computes the
+///   result shape ([`AdvancedShape`]), refuses index tensors whose static
+///   shapes do not broadcast, a mask whose sizes are not those of the
+///   dimensions it covers, and more items than dimensions.
+///
+/// The typed items ([`IndexItem`]) are index tensors by reference (int64,
+/// int32, bool, uint8), integers (`i64`, `i32`, `isize`, `usize`), ranges
+/// of them, `..`, `NewAxis` and `Ellipsis`. A range with a step has no
+/// typed item: slice first, as PyTorch does (`x.slice(s![..;2])?.index((..,
+/// &i))`).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = Tensor::<f32, shape![4, 5, 6]>::zeros();
+/// let i = Tensor::<i64, shape![2, 3]>::zeros();
+/// let j = Tensor::<i32, shape![3]>::zeros();
+/// // Adjacent index tensors: their broadcast shape stays in place.
+/// let y: Tensor<f32, shape![4, 2, 3]> = x.index((.., &i, &j)).unwrap();
+/// // Separated by a kept dimension: it goes first.
+/// let z: Tensor<f32, shape![2, 3, 5]> = x.index((&i, .., &j)).unwrap();
+/// // A mask covers its dimensions; how many are true is known at run time.
+/// let mask = Tensor::<bool, shape![5, 6]>::ones();
+/// let w: Tensor<f32, (Dec<4>, Dyn)> = x.index((.., &mask)).unwrap();
+/// assert_eq!(w.shape(), [4, 30]);
+/// # let _ = (y, z);
+/// ```
+pub trait Indices<D: Backend, S: crate::shape::Shape> {
+    /// The result's shape.
+    type Output: crate::shape::Shape;
+    /// Calls `f` with the items as a list.
+    #[doc(hidden)]
+    fn with_items<O, F: FnOnce(&[Index<'_, D>]) -> O>(&self, f: F) -> O;
+}
+
+impl<D: Backend, S: crate::shape::Shape> Indices<D, S> for &[Index<'_, D>] {
+    type Output = DynShape;
+    fn with_items<O, F: FnOnce(&[Index<'_, D>]) -> O>(&self, f: F) -> O {
+        f(self)
+    }
+}
+impl<D: Backend, S: crate::shape::Shape, const N: usize> Indices<D, S> for &[Index<'_, D>; N] {
+    type Output = DynShape;
+    fn with_items<O, F: FnOnce(&[Index<'_, D>]) -> O>(&self, f: F) -> O {
+        f(&self[..])
+    }
+}
+impl<D: Backend, S: crate::shape::Shape> Indices<D, S> for &Vec<Index<'_, D>> {
+    type Output = DynShape;
+    fn with_items<O, F: FnOnce(&[Index<'_, D>]) -> O>(&self, f: F) -> O {
+        f(self)
+    }
+}
+
+/// One index tensor: `x.index(&idx)` is `x.index((&idx,))`.
+impl<I: IndexDType, SI: crate::shape::Shape, D: Backend, RI: Repr, S: crate::shape::Shape>
+    Indices<D, S> for &Tensor<I, SI, D, RI>
+where
+    Tensor<I, SI, D, RI>: AsIndex<D>,
+    S: AdvancedShape<Cons<I::Kind<SI>, Nil>>,
+{
+    type Output = <S as AdvancedShape<Cons<I::Kind<SI>, Nil>>>::Output;
+    fn with_items<O, F: FnOnce(&[Index<'_, D>]) -> O>(&self, f: F) -> O {
+        f(&[Index::Tensor(*self)])
+    }
+}
+
+/// `(A, B, ..)` as a list of kinds.
+macro_rules! kinds {
+    () => { Nil };
+    ($h:ident $($t:ident)*) => { Cons<<$h as IndexItem<D>>::Kind, kinds!($($t)*)> };
+}
+macro_rules! typed_indices {
+    ($($a:ident)+) => {
+        impl<D: Backend, S: crate::shape::Shape, $($a: IndexItem<D>),+> Indices<D, S> for ($($a,)+)
+        where
+            S: AdvancedShape<kinds!($($a)+)>,
+        {
+            type Output = <S as AdvancedShape<kinds!($($a)+)>>::Output;
+            #[allow(non_snake_case)]
+            fn with_items<O, Z: FnOnce(&[Index<'_, D>]) -> O>(&self, f: Z) -> O {
+                let ($($a,)+) = self;
+                f(&[$($a.item()),+])
+            }
+        }
+    };
+}
+typed_indices!(A);
+typed_indices!(A B);
+typed_indices!(A B C);
+typed_indices!(A B C E);
+typed_indices!(A B C E F);
+typed_indices!(A B C E F G);
+
+/// An item of a typed index (see [`Indices`]), and its kind for the shape
+/// rules.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an item of a typed index on this device",
+    label = "not an index tensor, integer, range, `NewAxis` or `Ellipsis`",
+    note = "a typed index holds index tensors by reference (`&i`, on the tensor's device), integers, ranges, `..`, `NewAxis` and `Ellipsis`; other items go in a list: `x.index(&[Index::from(item), ..])`"
+)]
+pub trait IndexItem<D: Backend> {
+    /// The item's kind ([`AdvancedShape`]'s rules).
+    type Kind;
+    /// The item.
+    fn item(&self) -> Index<'_, D>;
+}
+
+impl<I: IndexDType, SI: crate::shape::Shape, D: Backend, RI: Repr> IndexItem<D>
+    for &Tensor<I, SI, D, RI>
+where
+    Tensor<I, SI, D, RI>: AsIndex<D>,
+{
+    type Kind = I::Kind<SI>;
+    fn item(&self) -> Index<'_, D> {
+        Index::Tensor(*self)
+    }
+}
+
+macro_rules! basic_items {
+    ($($t:ty),*) => {$(
+        impl<D: Backend> IndexItem<D> for $t {
+            type Kind = <$t as SliceArg>::Kind;
+            fn item(&self) -> Index<'_, D> {
+                Index::Slice(self.clone())
+            }
+        }
+    )*};
+    (@integers $($i:ty),*) => {$(
+        basic_items!($i, core::ops::Range<$i>, core::ops::RangeFrom<$i>, core::ops::RangeTo<$i>,
+            core::ops::RangeInclusive<$i>, core::ops::RangeToInclusive<$i>);
+    )*};
+}
+basic_items!(@integers i32, i64, isize, usize);
+basic_items!(core::ops::RangeFull, NewAxis, Ellipsis);
+
+/// The dtypes that index: int64 and int32 tensors hold positions, bool and
+/// uint8 tensors are masks.
+#[diagnostic::on_unimplemented(
+    message = "tensors used as indices must be long, int, byte or bool tensors: `{Self}` is not one",
+    label = "an index tensor of another dtype",
+    note = "index by an int64, int32, bool or uint8 tensor on the same device"
+)]
+pub trait IndexDType: Element {
+    /// The kind of an index tensor of this dtype and shape `S`.
+    type Kind<S>;
+}
+impl IndexDType for i64 {
+    type Kind<S> = IndexTensor<S>;
+}
+impl IndexDType for i32 {
+    type Kind<S> = IndexTensor<S>;
+}
+impl IndexDType for bool {
+    type Kind<S> = MaskTensor<S>;
+}
+impl IndexDType for u8 {
+    type Kind<S> = MaskTensor<S>;
 }
 
 /// `index_put_` with accumulation, waiting for the dtype's sum.

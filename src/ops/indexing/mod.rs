@@ -334,7 +334,7 @@ use erased;
 mod advanced;
 mod masks;
 pub(crate) use advanced::indexed_shape;
-pub use advanced::{AsIndex, Index, IndexOperand, IntoStepped};
+pub use advanced::{AsIndex, Index, IndexDType, IndexItem, IndexOperand, Indices, IntoStepped};
 mod scatter;
 pub use masks::{MaskElement, RankAsSize};
 #[cfg(all(test, feature = "cuda"))]
