@@ -87,7 +87,7 @@ enum {
     OP_EXP = 32, OP_LN = 33, OP_LOG2 = 34, OP_SQRT = 35, OP_SIN = 36, OP_COS = 37,
     OP_TANH = 38, OP_SIGMOID = 39, OP_RECIP = 40, OP_ABS = 41, OP_FLOOR = 42, OP_CEIL = 43,
     OP_ROUND = 44, OP_RELU = 45, OP_CLAMP = 46, OP_POW_SCALAR = 47,
-    OP_MAXIMUM = 48, OP_MINIMUM = 49, OP_POW = 50,
+    OP_MAXIMUM = 48, OP_MINIMUM = 49, OP_POW = 50, OP_MEAN_OF = 51,
 };
 
 // Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring

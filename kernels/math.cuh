@@ -298,6 +298,36 @@ struct PowScalar {
     }
 };
 
+// `scatter_reduce`'s `mean`, its last step: the sum `a` over the count `b`
+// where anything was counted, else `a` itself. The host computes it in
+// int64 for the integers (Euclid's division: toward -inf for the positive
+// counts), float32 for the half types, and the value's own type otherwise;
+// a complex sum divides part by part by the (real) count. Only those
+// compute types compile it (`HasMeanOf`).
+template <class T> __host__ __device__ inline bool count_is_zero(T b) { return b == T(0); }
+template <class R> __host__ __device__ inline bool count_is_zero(complex<R> b) { return b.re == R(0); }
+template <class T> __host__ __device__ inline T mean_quotient(T a, T b) { return a / b; }
+__host__ __device__ inline int64_t mean_quotient(int64_t a, int64_t b) {
+    int64_t q = a / b, r = a % b;
+    return r < 0 ? (b > 0 ? q - 1 : q + 1) : q;
+}
+template <class R> __host__ __device__ inline complex<R> mean_quotient(complex<R> a, complex<R> b) {
+    complex<R> q;
+    q.re = a.re / b.re;
+    q.im = a.im / b.re;
+    return q;
+}
+struct MeanOf {
+    template <class T> __host__ __device__ T operator()(T a, T b) const {
+        return count_is_zero(b) ? a : mean_quotient(a, b);
+    }
+};
+template <class T> struct HasMeanOf { static const bool value = false; };
+template <> struct HasMeanOf<int64_t> { static const bool value = true; };
+template <> struct HasMeanOf<float> { static const bool value = true; };
+template <> struct HasMeanOf<double> { static const bool value = true; };
+template <class R> struct HasMeanOf<complex<R> > { static const bool value = true; };
+
 // The second fixed number (clamp's upper bound), in Args::scalar[1].
 template <class T> __host__ __device__ inline T second_scalar_of(const Args& p) {
     union { uint64_t word; T value; } u;
@@ -345,6 +375,7 @@ template <class T, class Run> __device__ void math_binary(const Args& p, Run& ru
         case OP_MAXIMUM: When<M::maxmin>::template go<T, T>(p, run, Maximum()); break;
         case OP_MINIMUM: When<M::maxmin>::template go<T, T>(p, run, Minimum()); break;
         case OP_POW: When<M::power>::template go<T, T>(p, run, Pow()); break;
+        case OP_MEAN_OF: When<HasMeanOf<T>::value>::template go<T, T>(p, run, MeanOf()); break;
         default: break;
     }
 }

@@ -1383,6 +1383,32 @@ fn indexing_on_the_device() -> Result<(), Error> {
             .scatter_reduce(1, &idx, &ints, Reduce::Amax, false)?
             .to_vec()
     );
+    // `mean`: sums over counts where anything arrived, with and without
+    // the target's own value; float32 (exact sums of small integers) and
+    // int64 (negative sums, divided toward -inf).
+    let base = DynTensor::<f32>::from_vec(values(48, 3), &[4, 12])?;
+    let gbase = base.to_device(&gpu)?;
+    let (long_base, long_ints) = (base.cast::<i64>(), -ints.cast::<i64>());
+    let (glong_base, glong_ints) = (long_base.to_device(&gpu)?, long_ints.to_device(&gpu)?);
+    for include_self in [true, false] {
+        assert_eq!(
+            gbase
+                .scatter_reduce(1, &gidx, &gints, Reduce::Mean, include_self)?
+                .to_cpu()?
+                .to_vec(),
+            base.scatter_reduce(1, &idx, &ints, Reduce::Mean, include_self)?
+                .to_vec()
+        );
+        assert_eq!(
+            glong_base
+                .scatter_reduce(1, &gidx, &glong_ints, Reduce::Mean, include_self)?
+                .to_cpu()?
+                .to_vec(),
+            long_base
+                .scatter_reduce(1, &idx, &long_ints, Reduce::Mean, include_self)?
+                .to_vec()
+        );
+    }
     let distinct = DynTensor::<i64>::from_vec((0..24).map(|k| k % 6 * 2).collect(), &[4, 6])?;
     let gdistinct = distinct.to_device(&gpu)?;
     assert_eq!(

@@ -95,6 +95,10 @@ pub enum OpCode {
     Minimum = 49,
     /// `a^b`.
     Pow = 50,
+    /// `scatter_reduce`'s `mean`: the sum `a` over the count `b` where `b`
+    /// is not 0 (Euclid's division for integers), else `a`; computed in
+    /// int64, float32, float64 or a complex type.
+    MeanOf = 51,
 }
 
 /// A reduction, as the device kernels number them (`kernels/reduce.cuh`):
@@ -176,7 +180,10 @@ impl OpCode {
     /// ```
     pub fn is_unary(self) -> bool {
         matches!(self.family(), Family::Unary | Family::Cast | Family::Math)
-            && !matches!(self, OpCode::Maximum | OpCode::Minimum | OpCode::Pow)
+            && !matches!(
+                self,
+                OpCode::Maximum | OpCode::Minimum | OpCode::Pow | OpCode::MeanOf
+            )
     }
 }
 

@@ -601,3 +601,35 @@ fn divisions_by_magic_numbers_are_exact() {
     assert_eq!(Divisor::new(0), None);
     assert_eq!(Divisor::new(1 << 31), None);
 }
+
+/// `scatter_reduce`'s `mean`, its last step (the sum over the count where
+/// anything was counted), for every dtype that has it: the kernel computes
+/// in int64, float32, float64 or the complex type, and agrees with the CPU
+/// to the bit, counts of 0 and negative ones included.
+#[test]
+fn host_kernels_scatter_mean() {
+    use crate::ops::indexing::MeanOf;
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            check_update_from::<$t, i64, _, _>(MeanOf::<$t>::new().unwrap(), Identity);
+        )*};
+    }
+    each!(
+        f16,
+        bf16,
+        f32,
+        f64,
+        Complex<f32>,
+        Complex<f64>,
+        u8,
+        i8,
+        i16,
+        i32,
+        i64
+    );
+    assert!(MeanOf::<bool>::new().is_none());
+    // The counts start as a fill of int64 over the target's shape, mapped
+    // from the target's type.
+    check_unary::<f16, i64, _>(Constant(1i64));
+    check_unary::<Complex<f64>, i64, _>(Constant(0i64));
+}

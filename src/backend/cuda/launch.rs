@@ -134,6 +134,12 @@ pub(crate) fn plan(
         None if op.code.is_unary() => (a, Input::Scalar),
         None => (a, b),
     };
+    // `fill` reads no input: the output's type names its kernel (a map from
+    // another type, as the counts of `scatter_reduce`'s `mean`).
+    let types = match op.code {
+        OpCode::Constant => Types::new(types.output, types.output),
+        _ => types,
+    };
     let family = op.family();
     // The type the kernel computes in: it names the kernel, and a fixed
     // operand is one of its values.

@@ -337,11 +337,11 @@ pub(crate) use advanced::indexed_shape;
 pub use advanced::{AsIndex, Index, IndexDType, IndexItem, IndexOperand, Indices, IntoStepped};
 mod scatter;
 pub use masks::{MaskElement, RankAsSize};
-#[cfg(all(test, feature = "cuda"))]
-pub(crate) use scatter::scatter_assign;
 pub use scatter::{
     IndexAddBy, IndexInto, Reduce, ScatterBy, ScatterElement, ScatterInto, WithReducer,
 };
+#[cfg(all(test, feature = "cuda"))]
+pub(crate) use scatter::{MeanOf, scatter_assign};
 
 /// The result of `index_select::<DIM>` on `X` by `Idx`.
 pub type Selected<X, Idx, const DIM: usize> = Tensor<

@@ -256,9 +256,18 @@ impl<T: Element, I: IndexElement, D: Scattering> WithReducer<T> for RawScatter<'
     }
 }
 
-/// `sum / count` where something was counted: `mean`'s last step.
+/// `sum / count` where something was counted: `mean`'s last step (see
+/// [`ScatterElement::divider`]). On a device, the kernel of
+/// [`OpCode::MeanOf`](crate::ops::op_codes::OpCode::MeanOf) computed in the
+/// type the divider computes in.
 #[derive(Clone, Copy)]
-struct MeanOf<T>(fn(T, i64) -> T);
+pub(crate) struct MeanOf<T>(fn(T, i64) -> T);
+impl<T: ScatterElement> MeanOf<T> {
+    /// `mean`'s last step for `T`, or `None` where PyTorch has none (bool).
+    pub(crate) fn new() -> Option<Self> {
+        T::divider().map(MeanOf)
+    }
+}
 impl<T: Element> BinaryFn<T, i64, T> for MeanOf<T> {
     #[inline(always)]
     fn call(&self, sum: T, count: i64) -> T {
@@ -267,6 +276,19 @@ impl<T: Element> BinaryFn<T, i64, T> for MeanOf<T> {
         } else {
             (self.0)(sum, count)
         }
+    }
+    fn kernel_op(&self) -> Option<crate::ops::op_codes::KernelOp> {
+        use crate::dtype::DType;
+        let compute = match T::DTYPE {
+            DType::F16 | DType::BF16 | DType::F32 => DType::F32,
+            DType::F64 | DType::C64 | DType::C128 => T::DTYPE,
+            DType::Bool => return None,
+            _ => DType::I64,
+        };
+        Some(
+            crate::ops::op_codes::KernelOp::new(crate::ops::op_codes::OpCode::MeanOf)
+                .computed_in(compute),
+        )
     }
 }
 
@@ -1245,7 +1267,7 @@ fn mean_into<T: ScatterElement, I: IndexElement, D: Scattering>(
     values: ScatterValues<'_, T, D>,
     reset: Option<T>,
 ) -> Result<(), Error> {
-    let divide = T::divider().ok_or(Error::NotImplementedFor {
+    let mean = MeanOf::<T>::new().ok_or(Error::NotImplementedFor {
         op: "scatter_gather_tensor_cpu_reduce_mean",
         dtype: T::DTYPE,
     })?;
@@ -1297,7 +1319,7 @@ fn mean_into<T: ScatterElement, I: IndexElement, D: Scattering>(
         strides: &count_strides,
         offset: 0,
     };
-    D::update2(x, counts_ref, MeanOf(divide))
+    D::update2(x, counts_ref, mean)
 }
 
 /// `scatter_reduce_` of typed tensors through the shape-erased core.
