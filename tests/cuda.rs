@@ -1468,6 +1468,28 @@ fn masks_and_advanced_indexing_on_the_device() -> Result<(), Error> {
         g.masked_select(&gmask)?.to_cpu()?.to_vec(),
         x.masked_select(&mask)?.to_vec()
     );
+    // index_put_ of runtime dtypes with one mask and one value: PyTorch
+    // fills with the value's item(), read back from the device and checked.
+    let small = DynTensor::<u8>::from_vec(vec![4, 7, 5], &[3])?;
+    let pick = DynTensor::<bool>::from_vec(vec![true, false, true], &[3])?;
+    let mut gsmall = AnyTensor::from(small.to_device(&gpu)?);
+    let gpick = pick.to_device(&gpu)?;
+    let far = AnyTensor::from(DynTensor::<i64>::from_vec(vec![300], &[])?.to_device(&gpu)?);
+    assert_eq!(
+        gsmall
+            .index_put_(&[&gpick], &far, false)
+            .unwrap_err()
+            .to_string(),
+        "value cannot be converted to type uint8_t without overflow"
+    );
+    let wraps = AnyTensor::from(DynTensor::<i64>::from_vec(vec![-1], &[])?.to_device(&gpu)?);
+    gsmall.index_put_(&[&gpick], &wraps, false)?;
+    assert_eq!(
+        gsmall.to_cpu()?.to_scalars(),
+        DynTensor::<u8>::from_vec(vec![255, 7, 255], &[3])?
+            .into_any()
+            .to_scalars()
+    );
     // nonzero of a transposed view, coordinates column after column.
     let (xt, gt) = (x.t()?, g.t()?);
     let gnz = gt.nonzero();

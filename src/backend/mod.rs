@@ -63,6 +63,10 @@ pub trait Backend: Clone + Debug + Send + Sync + 'static + sealed::Sealed {
     /// The same address as a handle to elements of another type (for the
     /// parts of complex elements: `real()`, `view_as_real()`).
     fn cast_ptr<T: Element, U: Element>(ptr: Self::Ptr<T>) -> Self::Ptr<U>;
+    /// The first element of `x` (at its offset), copied to the host:
+    /// PyTorch's `item()` of a one-element tensor. `Err` when `x` has no
+    /// elements (or the device fails).
+    fn item<T: Element>(x: StridedRef<'_, T, Self>) -> Result<T, Error>;
 }
 
 /// A shape-erased strided operand of a kernel: a buffer handle and the

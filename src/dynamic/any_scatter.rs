@@ -50,6 +50,19 @@ fn finite_max(dtype: DType) -> f64 {
     }
 }
 
+/// `Ok` when `value` converts to `x`'s dtype by [`checked_scalar`].
+fn fill_value_fits<
+    T: Element,
+    S: crate::shape::Shape,
+    D: crate::backend::Backend,
+    R: crate::storage::Repr,
+>(
+    _: &crate::Tensor<T, S, D, R>,
+    value: Scalar,
+) -> Result<(), Error> {
+    checked_scalar::<T>(value).map(|_| ())
+}
+
 /// `value` as a `T` by PyTorch's `checked_convert`: integers take floats
 /// by truncation within their range (unsigned ones also down to minus
 /// their maximum, wrapping), floats any value within their finite range or
@@ -579,6 +592,10 @@ impl<D: crate::backend::Masking + Scattering> AnyTensor<D> {
                     source: values.dtype(),
                 });
             }
+            // PyTorch fills with the value's `item()`, converted with its
+            // overflow check.
+            let value = any_tensor!(@each values, v => D::item(v.strided())?.to_scalar());
+            any_tensor!(@each self, x => fill_value_fits(x, value)?);
             converted = values.try_to_dtype(self.dtype())?;
             &converted
         } else {

@@ -573,6 +573,8 @@ pub enum Error {
     },
     /// An index tensor of a dtype that cannot index.
     IndexTensorDType,
+    /// `item()` of a tensor with no elements.
+    ItemOfEmpty,
     /// `index_put_` with values that do not broadcast to the indexed shape.
     IndexPutShape {
         /// The values' sizes.
@@ -1047,6 +1049,9 @@ impl fmt::Display for Error {
                 f,
                 "too many indices for tensor of dimension {rank} (got {got})"
             ),
+            Error::ItemOfEmpty => {
+                f.write_str("a Tensor with 0 elements cannot be converted to Scalar")
+            }
             Error::IndexPutDType {
                 destination,
                 source,

@@ -20,9 +20,10 @@ pub mod reduce;
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
 pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
 
-use super::Backend;
+use super::{Backend, StridedRef};
 use crate::device::Device;
 use crate::dtype::Element;
+use crate::error::Error;
 use crate::storage::{StorageId, sealed};
 use core::fmt;
 use core::ptr::NonNull;
@@ -105,5 +106,14 @@ impl Backend for Cpu {
     }
     fn device<T: Element>(_: &CpuBuffer<T>) -> Device {
         Device::Cpu
+    }
+    fn item<T: Element>(x: StridedRef<'_, T, Cpu>) -> Result<T, Error> {
+        if crate::layout::numel(x.sizes) == 0 {
+            return Err(Error::ItemOfEmpty);
+        }
+        // SAFETY: a `StridedRef` addresses only elements inside its live
+        // buffer, which no one writes while it exists; with at least one
+        // element, position (0, .., 0), at `offset`, is one of them.
+        Ok(unsafe { x.ptr.0.as_ptr().add(x.offset).read() })
     }
 }

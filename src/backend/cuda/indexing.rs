@@ -228,7 +228,7 @@ fn runs_of(args: &GatherArgs, bytes: usize) -> i32 {
 /// # Safety
 /// `src` must address that many bytes of live device memory of `state`'s
 /// device, written by work queued on its stream before this call.
-unsafe fn read_back(state: &DeviceState, src: u64, dst: &mut [u8]) -> Result<(), Error> {
+pub(super) unsafe fn read_back(state: &DeviceState, src: u64, dst: &mut [u8]) -> Result<(), Error> {
     // SAFETY: the caller's contract; `dst` holds the bytes.
     let result = unsafe {
         sys::cuMemcpyDtoHAsync_v2(

@@ -380,6 +380,26 @@ impl Backend for Cuda {
     fn device<T: Element>(buffer: &CudaBuffer<T>) -> Device {
         Device::Cuda(buffer.device_index())
     }
+    fn item<T: Element>(x: super::StridedRef<'_, T, Cuda>) -> Result<T, Error> {
+        if crate::layout::numel(x.sizes) == 0 {
+            return Err(Error::ItemOfEmpty);
+        }
+        let state = state(x.ptr.device)?;
+        state.make_current()?;
+        let mut value = [T::ZERO];
+        // SAFETY: the bytes of the one `T` in `value`, which the copy below
+        // overwrites with a `T` this crate wrote on the device (the 12
+        // dtypes are plain values; a bool as 0 or 1, as `to_cpu` copies).
+        let bytes = unsafe {
+            core::slice::from_raw_parts_mut(value.as_mut_ptr().cast::<u8>(), size_of::<T>())
+        };
+        let src = x.ptr.addr + (x.offset * size_of::<T>()) as u64;
+        // SAFETY: a `StridedRef` addresses only elements inside its live
+        // buffer; with at least one element, the one at `offset` is there,
+        // written by work queued before on the device's stream.
+        unsafe { indexing::read_back(state, src, bytes) }?;
+        Ok(value[0])
+    }
 }
 
 #[cfg(test)]
