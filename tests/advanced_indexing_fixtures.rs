@@ -144,32 +144,29 @@ fn advanced_indexing_matches_pytorch() {
     let mut failures = Vec::new();
     for case in cases {
         let id = case["id"].as_str().unwrap();
-        match by_dtype!(case, run) {
-            got => match (&got, case.get("result"), case.get("error")) {
-                (Ok(got), Some(result), _) => {
-                    let mut want = expected(result);
-                    if want.strides != row_major(&want.sizes) && !want.values.is_empty() {
-                        // PyTorch's result follows a permuted input.
-                        permuted += 1;
-                        want.strides = got.strides.clone();
-                    }
-                    if want.values.is_empty() {
-                        want.strides = got.strides.clone();
-                    }
-                    if same(got, &want) {
-                        passed += 1;
-                    } else {
-                        failures.push(format!("{id}: got {got:?}, want {want:?}"));
-                    }
+        let got = by_dtype!(case, run);
+        match (&got, case.get("result"), case.get("error")) {
+            (Ok(got), Some(result), _) => {
+                let mut want = expected(result);
+                if want.strides != row_major(&want.sizes) && !want.values.is_empty() {
+                    // PyTorch's result follows a permuted input.
+                    permuted += 1;
+                    want.strides = got.strides.clone();
                 }
-                (Err(text), _, Some(error)) if error["message"].as_str() == Some(text) => {
-                    passed += 1
+                if want.values.is_empty() {
+                    want.strides = got.strides.clone();
                 }
-                (got, _, _) => failures.push(format!(
-                    "{id}: got {got:?}, want {}",
-                    case.get("result").or(case.get("error")).unwrap()
-                )),
-            },
+                if same(got, &want) {
+                    passed += 1;
+                } else {
+                    failures.push(format!("{id}: got {got:?}, want {want:?}"));
+                }
+            }
+            (Err(text), _, Some(error)) if error["message"].as_str() == Some(text) => passed += 1,
+            (got, _, _) => failures.push(format!(
+                "{id}: got {got:?}, want {}",
+                case.get("result").or(case.get("error")).unwrap()
+            )),
         }
     }
     assert!(
