@@ -420,6 +420,35 @@ pub trait Reductions: Elementwise {
     ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
 }
 
+/// The element types `softmax` and `log_softmax` compute in: float32 and
+/// float64 (the half types compute in float32, as PyTorch's do).
+pub trait SoftmaxFloat:
+    Element
+    + num_traits::Float
+    + crate::dtype::Numeric
+    + crate::dtype::TrueDiv<Quotient = Self>
+    + crate::dtype::math::ToFloat<Float = Self>
+    + crate::ops::reductions::reducers::Summable<Sum = Self>
+    + crate::ops::reductions::reducers::Extremum
+    + cpu::softmax::KernelExp
+    + cpu::softmax::Kernels
+{
+}
+impl SoftmaxFloat for f32 {}
+impl SoftmaxFloat for f64 {}
+
+/// Devices with `softmax` and `log_softmax`.
+pub trait Normalizing: Reductions {
+    /// `softmax` (`log`: `log_softmax`) of `x` along `dim`, into a new
+    /// contiguous buffer of `x`'s sizes; `Err` when it cannot be allocated
+    /// or a device fails.
+    fn softmax<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        log: bool,
+    ) -> Result<Self::Buffer<T>, Error>;
+}
+
 /// Devices with a matrix product kernel.
 #[diagnostic::on_unimplemented(
     message = "matmul has no kernel on `{Self}` yet",

@@ -17,6 +17,7 @@
 //! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
 //!   and the [`Reducer`](reductions::Reducer)s that say what each computes.
 //! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`, and their runtime plan.
+//! - [`normalize`]: `softmax` and `log_softmax`.
 
 pub mod arith;
 pub mod assign;
@@ -28,6 +29,7 @@ pub mod functions;
 pub mod indexing;
 pub mod math;
 pub mod matmul;
+pub mod normalize;
 pub mod op_codes;
 pub mod reductions;
 

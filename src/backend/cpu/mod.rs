@@ -4,6 +4,7 @@
 //! - [`engine`]: the one elementwise engine (coalescing, tiling, threads),
 //!   and [`elementwise`], the row kernels it calls (`Elementwise for Cpu`);
 //! - [`reduce`]: the reduction engine (`Reductions for Cpu`);
+//! - [`softmax`]: `softmax` and `log_softmax`, fused (`Normalizing for Cpu`);
 //! - [`matmul`]: the products, on the `gemm` crates (`MatmulBackend for Cpu`);
 //! - `parallel.rs`: rayon behind non-generic calls;
 //! - [`precompiled`]: the float kernels compiled once, in this library.
@@ -16,6 +17,7 @@ pub mod matmul;
 mod parallel;
 pub mod precompiled;
 pub mod reduce;
+pub mod softmax;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
 pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
@@ -115,5 +117,24 @@ impl Backend for Cpu {
         // buffer, which no one writes while it exists; with at least one
         // element, position (0, .., 0), at `offset`, is one of them.
         Ok(unsafe { x.ptr.0.as_ptr().add(x.offset).read() })
+    }
+}
+
+impl super::Normalizing for Cpu {
+    fn softmax<T: super::SoftmaxFloat>(
+        x: StridedRef<'_, T, Cpu>,
+        dim: usize,
+        log: bool,
+    ) -> Result<CpuBuffer<T>, Error> {
+        let n = crate::layout::numel(x.sizes);
+        if n > 0 && crate::layout::is_contiguous(x.sizes, x.strides) {
+            // SAFETY: a contiguous `StridedRef` of `n > 0` elements addresses
+            // exactly the `n` elements from its offset on, inside its live
+            // buffer, which no one writes while it exists.
+            let xs = unsafe { core::slice::from_raw_parts(x.ptr.0.as_ptr().add(x.offset), n) };
+            return softmax::softmax(xs, x.sizes, dim, log);
+        }
+        let dense = <Cpu as super::Elementwise>::map1(x, crate::ops::functions::Identity)?;
+        softmax::softmax(dense.as_slice(), x.sizes, dim, log)
     }
 }

@@ -33,6 +33,7 @@ mod matmul;
 mod mixed;
 pub(crate) mod reduce;
 mod select;
+mod softmax;
 mod transfer;
 
 pub use buffer::{CudaBuffer, CudaPtr};

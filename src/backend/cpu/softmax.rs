@@ -1,0 +1,434 @@
+//! `softmax` and `log_softmax` on the CPU: one pass over the input, fused.
+//!
+//! A contiguous input of sizes `(outer, n, inner)` around the softmax dim
+//! (`n` long) is read as `outer` blocks of `n` rows of `inner` elements:
+//!
+//! - `inner == 1` (the last dim): each line of `n` is one row in memory.
+//!   Its maximum (NaN if any element is), then `exp(x - max)` written out
+//!   and summed, then the row scaled by `1 / sum` (`log_softmax`: `x - max
+//!   - ln(sum)`), all while the row sits in the L1 cache.
+//! - `inner > 1`: the lines run across rows; a chunk of columns keeps its
+//!   maxima and sums in short vectors and walks the block's rows three
+//!   times (maxima, exponentials and sums, scaling), each walk a
+//!   vectorizable loop along the columns.
+//!
+//! float32 takes a polynomial `exp` (Cephes' `expf`: a reduction by
+//! `ln 2`, a degree-6 polynomial, two scalings by powers of two so that
+//! results down to the denormals come out right), compiled for AVX-512 and
+//! for AVX2 with FMA besides the baseline and chosen at run time
+//! (`is_x86_feature_detected!`), never by the build machine. float64 uses
+//! the standard library's `exp`. Work splits across threads by rows, or by
+//! chunks of columns when there are few blocks.
+
+use super::CpuBuffer;
+use super::parallel::for_each_piece;
+use crate::backend::SoftmaxFloat;
+use crate::error::Error;
+use core::mem::MaybeUninit;
+
+/// Columns per chunk of an `inner > 1` block (the maxima and sums of a
+/// chunk stay in the L1 cache).
+const COLUMNS: usize = 1024;
+/// Elements per piece of work handed to one thread (at least one row).
+const PIECE: usize = 1 << 15;
+
+/// `exp` as the kernels compute it, per element type.
+pub trait KernelExp: Copy {
+    /// `e^self`.
+    fn kernel_exp(self) -> Self;
+}
+
+impl KernelExp for f64 {
+    #[inline(always)]
+    fn kernel_exp(self) -> f64 {
+        self.exp()
+    }
+}
+
+impl KernelExp for f32 {
+    /// Cephes' `expf`; NaN gives NaN, `-inf` and anything below about
+    /// -103.97 give 0, and above about 88.72 give `inf`.
+    #[inline(always)]
+    fn kernel_exp(self) -> f32 {
+        const LOG2E: f32 = core::f32::consts::LOG2_E;
+        const LN2_HI: f32 = 0.693_359_4;
+        const LN2_LO: f32 = -2.121_944_4e-4;
+        // Rounds to the nearest integer, ties to even, for |v| < 2^22.
+        const ROUND: f32 = 12_582_912.0;
+        let x = self.clamp(-104.0, 88.8);
+        let fx = (x * LOG2E + ROUND) - ROUND;
+        let r = x - fx * LN2_HI - fx * LN2_LO;
+        let r2 = r * r;
+        let p = (((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r
+            + 4.166_579_6e-2)
+            * r
+            + 1.666_666_5e-1)
+            * r
+            + 0.5)
+            * r2
+            + r
+            + 1.0;
+        // NaN: `fx` is NaN and the cast gives 0; `p` stays NaN.
+        let n = fx as i32;
+        let half = n >> 1;
+        let scale = |k: i32| f32::from_bits(((k + 127) as u32) << 23);
+        p * scale(half) * scale(n - half)
+    }
+}
+
+/// The largest element, NaN if any is (`-inf` for none).
+#[inline(always)]
+fn max_nan<T: SoftmaxFloat>(xs: &[T]) -> T {
+    const LANES: usize = 16;
+    let mut acc = [T::neg_infinity(); LANES];
+    let mut chunks = xs.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(chunk) {
+            *a = if v > *a || num_traits::Float::is_nan(v) { v } else { *a };
+        }
+    }
+    let mut m = T::neg_infinity();
+    for &v in acc.iter().chain(chunks.remainder()) {
+        m = if v > m || num_traits::Float::is_nan(v) { v } else { m };
+    }
+    m
+}
+
+/// The sum, in lanes.
+#[inline(always)]
+fn sum<T: SoftmaxFloat>(xs: &[T]) -> T {
+    const LANES: usize = 16;
+    let mut acc = [T::zero(); LANES];
+    let mut chunks = xs.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(chunk) {
+            *a = *a + v;
+        }
+    }
+    let mut s = T::zero();
+    for &v in acc.iter().chain(chunks.remainder()) {
+        s = s + v;
+    }
+    s
+}
+
+/// The elements of `s`, which the caller has written.
+///
+/// # Safety
+/// Every element of `s` is initialized.
+#[inline(always)]
+unsafe fn written<T>(s: &mut [MaybeUninit<T>]) -> &mut [T] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller's contract
+    // makes every element a valid `T`.
+    unsafe { &mut *(s as *mut [MaybeUninit<T>] as *mut [T]) }
+}
+
+/// Softmax of each row of `n` elements of `x` into `out` (same length).
+#[inline(always)]
+fn rows<T: SoftmaxFloat>(x: &[T], out: &mut [MaybeUninit<T>], n: usize, log: bool) {
+    for (xr, or) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+        let m = max_nan(xr);
+        if log {
+            for (o, &v) in or.iter_mut().zip(xr) {
+                o.write(v - m);
+            }
+            // SAFETY: the loop above wrote every element of the row.
+            let or = unsafe { written(or) };
+            let mut s = T::zero();
+            for &v in or.iter() {
+                s = s + v.kernel_exp();
+            }
+            let ls = s.ln();
+            for o in or.iter_mut() {
+                *o = *o - ls;
+            }
+        } else {
+            for (o, &v) in or.iter_mut().zip(xr) {
+                o.write((v - m).kernel_exp());
+            }
+            // SAFETY: the loop above wrote every element of the row.
+            let or = unsafe { written(or) };
+            let r = T::one() / sum(or);
+            for o in or.iter_mut() {
+                *o = *o * r;
+            }
+        }
+    }
+}
+
+/// Softmax down the columns `col..col + w` of an `n`-row block of `x`
+/// (rows `stride` apart), into the row segments `out` (each `w` long).
+#[inline(always)]
+fn columns<T: SoftmaxFloat>(
+    x: &[T],
+    stride: usize,
+    col: usize,
+    out: &mut [&mut [MaybeUninit<T>]],
+    log: bool,
+) {
+    let Some(w) = out.first().map(|o| o.len()) else {
+        return;
+    };
+    let row = |r: usize| &x[r * stride + col..r * stride + col + w];
+    let mut maxima = [T::neg_infinity(); COLUMNS];
+    let mut sums = [T::zero(); COLUMNS];
+    let (maxima, sums) = (&mut maxima[..w], &mut sums[..w]);
+    for r in 0..out.len() {
+        for (a, &v) in maxima.iter_mut().zip(row(r)) {
+            *a = if v > *a || num_traits::Float::is_nan(v) { v } else { *a };
+        }
+    }
+    for (r, o) in out.iter_mut().enumerate() {
+        for (((o, &v), &m), s) in o.iter_mut().zip(row(r)).zip(&*maxima).zip(sums.iter_mut()) {
+            let e = (v - m).kernel_exp();
+            *s = *s + e;
+            o.write(if log { v - m } else { e });
+        }
+    }
+    if log {
+        for s in sums.iter_mut() {
+            *s = s.ln();
+        }
+    } else {
+        for s in sums.iter_mut() {
+            *s = T::one() / *s;
+        }
+    }
+    for o in out.iter_mut() {
+        // SAFETY: the loop above wrote every element of every segment.
+        let o = unsafe { written(o) };
+        for (o, &s) in o.iter_mut().zip(&*sums) {
+            *o = if log { *o - s } else { *o * s };
+        }
+    }
+}
+
+/// One thread's share of the work.
+enum Piece<'a, T> {
+    /// Whole rows (`inner == 1`): the input's and the output's.
+    Rows(&'a [T], &'a mut [MaybeUninit<T>]),
+    /// Columns `col..` of a block whose rows start `stride` apart in `x`.
+    Columns {
+        x: &'a [T],
+        stride: usize,
+        col: usize,
+        out: Vec<&'a mut [MaybeUninit<T>]>,
+    },
+}
+
+/// Runs `piece` with the kernels compiled for `T` and this machine.
+fn run<T: SoftmaxFloat>(piece: &mut Piece<'_, T>, n: usize, log: bool) {
+    match piece {
+        Piece::Rows(x, out) => T::dispatch_rows(x, out, n, log),
+        Piece::Columns {
+            x,
+            stride,
+            col,
+            out,
+        } => T::dispatch_columns(x, *stride, *col, out, log),
+    }
+}
+
+/// The kernels of one element type, each compiled for the machines it may
+/// meet, and chosen at run time.
+pub trait Kernels: Sized {
+    /// [`rows`] on this machine.
+    fn dispatch_rows(x: &[Self], out: &mut [MaybeUninit<Self>], n: usize, log: bool);
+    /// [`columns`] on this machine.
+    fn dispatch_columns(
+        x: &[Self],
+        stride: usize,
+        col: usize,
+        out: &mut [&mut [MaybeUninit<Self>]],
+        log: bool,
+    );
+}
+
+impl Kernels for f64 {
+    fn dispatch_rows(x: &[f64], out: &mut [MaybeUninit<f64>], n: usize, log: bool) {
+        rows(x, out, n, log)
+    }
+    fn dispatch_columns(
+        x: &[f64],
+        stride: usize,
+        col: usize,
+        out: &mut [&mut [MaybeUninit<f64>]],
+        log: bool,
+    ) {
+        columns(x, stride, col, out, log)
+    }
+}
+
+/// [`rows`] and [`columns`] of float32 compiled with `$features` enabled.
+#[cfg(target_arch = "x86_64")]
+macro_rules! compiled_for {
+    ($rows:ident, $columns:ident, $features:literal) => {
+        #[target_feature(enable = $features)]
+        fn $rows(x: &[f32], out: &mut [MaybeUninit<f32>], n: usize, log: bool) {
+            rows(x, out, n, log)
+        }
+        #[target_feature(enable = $features)]
+        fn $columns(
+            x: &[f32],
+            stride: usize,
+            col: usize,
+            out: &mut [&mut [MaybeUninit<f32>]],
+            log: bool,
+        ) {
+            columns(x, stride, col, out, log)
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+compiled_for!(rows_avx512, columns_avx512, "avx512f");
+#[cfg(target_arch = "x86_64")]
+compiled_for!(rows_avx2, columns_avx2, "avx2,fma");
+
+/// The widest float32 kernels this machine runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Simd {
+    Avx512,
+    Avx2,
+    Baseline,
+}
+
+fn simd() -> Simd {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return Simd::Avx512;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            return Simd::Avx2;
+        }
+    }
+    Simd::Baseline
+}
+
+impl Kernels for f32 {
+    fn dispatch_rows(x: &[f32], out: &mut [MaybeUninit<f32>], n: usize, log: bool) {
+        match simd() {
+            // SAFETY: the machine has the features these were compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { rows_avx512(x, out, n, log) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { rows_avx2(x, out, n, log) },
+            _ => rows(x, out, n, log),
+        }
+    }
+    fn dispatch_columns(
+        x: &[f32],
+        stride: usize,
+        col: usize,
+        out: &mut [&mut [MaybeUninit<f32>]],
+        log: bool,
+    ) {
+        match simd() {
+            // SAFETY: the machine has the features these were compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { columns_avx512(x, stride, col, out, log) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { columns_avx2(x, stride, col, out, log) },
+            _ => columns(x, stride, col, out, log),
+        }
+    }
+}
+
+/// Softmax (`log`: log-softmax) of the contiguous `x` of `sizes` along
+/// `dim`, into a new contiguous buffer.
+pub(crate) fn softmax<T: SoftmaxFloat>(
+    x: &[T],
+    sizes: &[usize],
+    dim: usize,
+    log: bool,
+) -> Result<CpuBuffer<T>, Error> {
+    let n = sizes[dim];
+    let inner: usize = sizes[dim + 1..].iter().product();
+    let total = x.len();
+    let fill = |dst: &mut [MaybeUninit<T>]| {
+        if total == 0 {
+            return;
+        }
+        let mut pieces = Vec::new();
+        if inner == 1 {
+            let rows_per_piece = (PIECE / n).max(1);
+            for (xs, out) in x
+                .chunks(rows_per_piece * n)
+                .zip(dst.chunks_mut(rows_per_piece * n))
+            {
+                pieces.push(Piece::Rows(xs, out));
+            }
+        } else {
+            let block = n * inner;
+            let width = COLUMNS.min(inner);
+            for (xs, out) in x.chunks_exact(block).zip(dst.chunks_exact_mut(block)) {
+                // The block's rows, cut into segments of `width` columns.
+                let mut segments: Vec<Vec<&mut [MaybeUninit<T>]>> = (0..inner.div_ceil(width))
+                    .map(|_| Vec::with_capacity(n))
+                    .collect();
+                for row in out.chunks_exact_mut(inner) {
+                    for (c, segment) in row.chunks_mut(width).enumerate() {
+                        segments[c].push(segment);
+                    }
+                }
+                for (c, out) in segments.into_iter().enumerate() {
+                    pieces.push(Piece::Columns {
+                        x: xs,
+                        stride: inner,
+                        col: c * width,
+                        out,
+                    });
+                }
+            }
+        }
+        for_each_piece(pieces, |_, piece| run(piece, n, log));
+    };
+    // SAFETY: the pieces cover `dst` (rows: all of it in chunks; columns:
+    // every row of every block in segments), and each kernel writes every
+    // element of its piece.
+    unsafe { CpuBuffer::try_new_with(total, fill) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_polynomial_exp_is_within_two_ulps() {
+        let mut worst = 0u32;
+        for k in -100_000..=10_000 {
+            let x = k as f32 * 1e-3;
+            let (got, want) = (x.kernel_exp(), (x as f64).exp() as f32);
+            let ulps = (got.to_bits() as i64 - want.to_bits() as i64).unsigned_abs() as u32;
+            worst = worst.max(ulps);
+        }
+        assert!(worst <= 2, "{worst} ulps");
+        assert!(f32::NAN.kernel_exp().is_nan());
+        assert_eq!(f32::NEG_INFINITY.kernel_exp(), 0.0);
+        assert_eq!(f32::INFINITY.kernel_exp(), f32::INFINITY);
+        assert_eq!((-103.0f32).kernel_exp(), (-103.0f64).exp() as f32);
+        assert_eq!(0.0f32.kernel_exp(), 1.0);
+    }
+
+    /// Every machine path against the baseline, to the bit: the same
+    /// operations in the same order, only wider.
+    #[test]
+    fn every_machine_path_agrees_with_the_baseline() {
+        let x: Vec<f32> = (0..3 * 37)
+            .map(|k| ((k * 7919) % 211) as f32 * 0.37 - 40.0)
+            .collect();
+        for log in [false, true] {
+            let mut want = vec![MaybeUninit::uninit(); x.len()];
+            rows(&x, &mut want, 37, log);
+            let mut got = vec![MaybeUninit::uninit(); x.len()];
+            f32::dispatch_rows(&x, &mut got, 37, log);
+            // SAFETY: both kernels wrote every element.
+            let (want, got) = unsafe { (written(&mut want).to_vec(), written(&mut got).to_vec()) };
+            assert_eq!(want, got);
+            assert!((want[..37].iter().sum::<f32>() - 1.0).abs() < 1e-5 || log);
+        }
+    }
+}
