@@ -1768,3 +1768,59 @@ fn any_tensors_on_the_device() -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// `softmax` and `log_softmax` on the device (the reduction and
+/// elementwise kernels composed) against the CPU's fused kernel: float32
+/// along each dim of a transposed view, float16 through float32, a NaN
+/// row, PyTorch's error for an integer tensor, the `dtype` argument on
+/// runtime dtypes.
+#[test]
+fn softmax_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("softmax_on_the_device") else {
+        return Ok(());
+    };
+    let close = |a: &[f32], b: &[f32]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-5 * y.abs().max(1e-2)
+            })
+    };
+    let mut data: Vec<f32> = values(105, 5);
+    data[7] = f32::NAN;
+    let x = DynTensor::<f32>::from_vec(data, &[7, 5, 3])?
+        .permute(&[2, 1, 0])?
+        .to_owned();
+    let g = x.to_device(&gpu)?;
+    for dim in [0, 1, 2, -1] {
+        assert!(close(
+            &g.softmax(dim)?.to_cpu()?.to_vec(),
+            &x.softmax(dim)?.to_vec()
+        ));
+        assert!(close(
+            &g.log_softmax(dim)?.to_cpu()?.to_vec(),
+            &x.log_softmax(dim)?.to_vec()
+        ));
+    }
+    let h = x.cast::<half::f16>();
+    let gh = h.to_device(&gpu)?;
+    let (on_device, on_host) = (gh.softmax(1)?.to_cpu()?.to_vec(), h.softmax(1)?.to_vec());
+    assert!(
+        on_device
+            .iter()
+            .zip(&on_host)
+            .all(|(a, b)| (a.is_nan() && b.is_nan()) || (a.to_f32() - b.to_f32()).abs() <= 1e-3)
+    );
+    let n = DynTensor::<i64>::from_vec(vec![1, 2, 3], &[3])?.to_device(&gpu)?;
+    assert_eq!(
+        n.softmax(0)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"
+    );
+    let any = AnyTensor::from(n);
+    let p = any.softmax(0, Some(DType::F64))?.to_cpu()?;
+    let p = p.downcast::<f64>().expect("float64").to_vec();
+    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12 && p[2] > p[1]);
+    Ok(())
+}

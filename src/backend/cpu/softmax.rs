@@ -34,13 +34,20 @@ const PIECE: usize = 1 << 15;
 
 /// `exp` as the kernels compute it, per element type.
 pub trait KernelExp: Copy {
-    /// `e^self`.
-    fn kernel_exp(self) -> Self;
+    /// `e^self`; with `FMA`, the multiply-adds fused (for machines that
+    /// have them).
+    fn kernel_exp<const FMA: bool>(self) -> Self;
+}
+
+/// `a * b + c`, fused with `FMA`.
+#[inline(always)]
+fn madd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
+    if FMA { a.mul_add(b, c) } else { a * b + c }
 }
 
 impl KernelExp for f64 {
     #[inline(always)]
-    fn kernel_exp(self) -> f64 {
+    fn kernel_exp<const FMA: bool>(self) -> f64 {
         self.exp()
     }
 }
@@ -49,30 +56,35 @@ impl KernelExp for f32 {
     /// Cephes' `expf`; NaN gives NaN, `-inf` and anything below about
     /// -103.97 give 0, and above about 88.72 give `inf`.
     #[inline(always)]
-    fn kernel_exp(self) -> f32 {
+    fn kernel_exp<const FMA: bool>(self) -> f32 {
         const LOG2E: f32 = core::f32::consts::LOG2_E;
         const LN2_HI: f32 = 0.693_359_4;
         const LN2_LO: f32 = -2.121_944_4e-4;
         // Rounds to the nearest integer, ties to even, for |v| < 2^22.
         const ROUND: f32 = 12_582_912.0;
         let x = self.clamp(-104.0, 88.8);
-        let fx = (x * LOG2E + ROUND) - ROUND;
-        let r = x - fx * LN2_HI - fx * LN2_LO;
+        let shifted = madd::<FMA>(x, LOG2E, ROUND);
+        let fx = shifted - ROUND;
+        let r = madd::<FMA>(fx, -LN2_LO, madd::<FMA>(fx, -LN2_HI, x));
         let r2 = r * r;
-        let p = (((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r
-            + 4.166_579_6e-2)
-            * r
-            + 1.666_666_5e-1)
-            * r
-            + 0.5)
-            * r2
-            + r
-            + 1.0;
-        // NaN: `fx` is NaN and the cast gives 0; `p` stays NaN.
-        let n = fx as i32;
+        let mut p = 1.987_569_1e-4;
+        for c in [
+            1.398_199_9e-3,
+            8.333_452e-3,
+            4.166_579_6e-2,
+            1.666_666_5e-1,
+            0.5,
+        ] {
+            p = madd::<FMA>(p, r, c);
+        }
+        let p = madd::<FMA>(p, r2, r + 1.0);
+        // `fx` as an integer, read from the low bits of `shifted` (a
+        // float-to-int conversion would not vectorize: Rust's saturates).
+        // NaN gives some `n`, and `p` NaN keeps the result NaN.
+        let n = (shifted.to_bits() as i32).wrapping_sub(0x4B40_0000);
         let half = n >> 1;
-        let scale = |k: i32| f32::from_bits(((k + 127) as u32) << 23);
-        p * scale(half) * scale(n - half)
+        let scale = |k: i32| f32::from_bits((k.wrapping_add(127) as u32) << 23);
+        p * scale(half) * scale(n.wrapping_sub(half))
     }
 }
 
@@ -84,12 +96,20 @@ fn max_nan<T: SoftmaxFloat>(xs: &[T]) -> T {
     let mut chunks = xs.chunks_exact(LANES);
     for chunk in &mut chunks {
         for (a, &v) in acc.iter_mut().zip(chunk) {
-            *a = if v > *a || num_traits::Float::is_nan(v) { v } else { *a };
+            *a = if v > *a || num_traits::Float::is_nan(v) {
+                v
+            } else {
+                *a
+            };
         }
     }
     let mut m = T::neg_infinity();
     for &v in acc.iter().chain(chunks.remainder()) {
-        m = if v > m || num_traits::Float::is_nan(v) { v } else { m };
+        m = if v > m || num_traits::Float::is_nan(v) {
+            v
+        } else {
+            m
+        };
     }
     m
 }
@@ -112,6 +132,27 @@ fn sum<T: SoftmaxFloat>(xs: &[T]) -> T {
     s
 }
 
+/// The sum of the elements' `exp`, in lanes.
+#[inline(always)]
+fn exp_sum<T: SoftmaxFloat, const FMA: bool>(xs: &[T]) -> T {
+    const LANES: usize = 16;
+    let mut acc = [T::zero(); LANES];
+    let mut chunks = xs.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(chunk) {
+            *a = *a + v.kernel_exp::<FMA>();
+        }
+    }
+    let mut s = T::zero();
+    for &v in acc.iter() {
+        s = s + v;
+    }
+    for &v in chunks.remainder() {
+        s = s + v.kernel_exp::<FMA>();
+    }
+    s
+}
+
 /// The elements of `s`, which the caller has written.
 ///
 /// # Safety
@@ -125,7 +166,12 @@ unsafe fn written<T>(s: &mut [MaybeUninit<T>]) -> &mut [T] {
 
 /// Softmax of each row of `n` elements of `x` into `out` (same length).
 #[inline(always)]
-fn rows<T: SoftmaxFloat>(x: &[T], out: &mut [MaybeUninit<T>], n: usize, log: bool) {
+fn rows<T: SoftmaxFloat, const FMA: bool>(
+    x: &[T],
+    out: &mut [MaybeUninit<T>],
+    n: usize,
+    log: bool,
+) {
     for (xr, or) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
         let m = max_nan(xr);
         if log {
@@ -134,17 +180,13 @@ fn rows<T: SoftmaxFloat>(x: &[T], out: &mut [MaybeUninit<T>], n: usize, log: boo
             }
             // SAFETY: the loop above wrote every element of the row.
             let or = unsafe { written(or) };
-            let mut s = T::zero();
-            for &v in or.iter() {
-                s = s + v.kernel_exp();
-            }
-            let ls = s.ln();
+            let ls = exp_sum::<T, FMA>(or).ln();
             for o in or.iter_mut() {
                 *o = *o - ls;
             }
         } else {
             for (o, &v) in or.iter_mut().zip(xr) {
-                o.write((v - m).kernel_exp());
+                o.write((v - m).kernel_exp::<FMA>());
             }
             // SAFETY: the loop above wrote every element of the row.
             let or = unsafe { written(or) };
@@ -159,7 +201,7 @@ fn rows<T: SoftmaxFloat>(x: &[T], out: &mut [MaybeUninit<T>], n: usize, log: boo
 /// Softmax down the columns `col..col + w` of an `n`-row block of `x`
 /// (rows `stride` apart), into the row segments `out` (each `w` long).
 #[inline(always)]
-fn columns<T: SoftmaxFloat>(
+fn columns<T: SoftmaxFloat, const FMA: bool>(
     x: &[T],
     stride: usize,
     col: usize,
@@ -175,12 +217,16 @@ fn columns<T: SoftmaxFloat>(
     let (maxima, sums) = (&mut maxima[..w], &mut sums[..w]);
     for r in 0..out.len() {
         for (a, &v) in maxima.iter_mut().zip(row(r)) {
-            *a = if v > *a || num_traits::Float::is_nan(v) { v } else { *a };
+            *a = if v > *a || num_traits::Float::is_nan(v) {
+                v
+            } else {
+                *a
+            };
         }
     }
     for (r, o) in out.iter_mut().enumerate() {
         for (((o, &v), &m), s) in o.iter_mut().zip(row(r)).zip(&*maxima).zip(sums.iter_mut()) {
-            let e = (v - m).kernel_exp();
+            let e = (v - m).kernel_exp::<FMA>();
             *s = *s + e;
             o.write(if log { v - m } else { e });
         }
@@ -246,7 +292,7 @@ pub trait Kernels: Sized {
 
 impl Kernels for f64 {
     fn dispatch_rows(x: &[f64], out: &mut [MaybeUninit<f64>], n: usize, log: bool) {
-        rows(x, out, n, log)
+        rows::<f64, false>(x, out, n, log)
     }
     fn dispatch_columns(
         x: &[f64],
@@ -255,7 +301,7 @@ impl Kernels for f64 {
         out: &mut [&mut [MaybeUninit<f64>]],
         log: bool,
     ) {
-        columns(x, stride, col, out, log)
+        columns::<f64, false>(x, stride, col, out, log)
     }
 }
 
@@ -265,7 +311,7 @@ macro_rules! compiled_for {
     ($rows:ident, $columns:ident, $features:literal) => {
         #[target_feature(enable = $features)]
         fn $rows(x: &[f32], out: &mut [MaybeUninit<f32>], n: usize, log: bool) {
-            rows(x, out, n, log)
+            rows::<f32, true>(x, out, n, log)
         }
         #[target_feature(enable = $features)]
         fn $columns(
@@ -275,12 +321,12 @@ macro_rules! compiled_for {
             out: &mut [&mut [MaybeUninit<f32>]],
             log: bool,
         ) {
-            columns(x, stride, col, out, log)
+            columns::<f32, true>(x, stride, col, out, log)
         }
     };
 }
 #[cfg(target_arch = "x86_64")]
-compiled_for!(rows_avx512, columns_avx512, "avx512f");
+compiled_for!(rows_avx512, columns_avx512, "avx512f,fma");
 #[cfg(target_arch = "x86_64")]
 compiled_for!(rows_avx2, columns_avx2, "avx2,fma");
 
@@ -295,7 +341,9 @@ enum Simd {
 fn simd() -> Simd {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f") {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("fma")
+        {
             return Simd::Avx512;
         }
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
@@ -315,7 +363,7 @@ impl Kernels for f32 {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2 => unsafe { rows_avx2(x, out, n, log) },
-            _ => rows(x, out, n, log),
+            _ => rows::<f32, false>(x, out, n, log),
         }
     }
     fn dispatch_columns(
@@ -332,7 +380,7 @@ impl Kernels for f32 {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2 => unsafe { columns_avx2(x, stride, col, out, log) },
-            _ => columns(x, stride, col, out, log),
+            _ => columns::<f32, false>(x, stride, col, out, log),
         }
     }
 }
@@ -401,20 +449,23 @@ mod tests {
         let mut worst = 0u32;
         for k in -100_000..=10_000 {
             let x = k as f32 * 1e-3;
-            let (got, want) = (x.kernel_exp(), (x as f64).exp() as f32);
-            let ulps = (got.to_bits() as i64 - want.to_bits() as i64).unsigned_abs() as u32;
-            worst = worst.max(ulps);
+            let want = (x as f64).exp() as f32;
+            for got in [x.kernel_exp::<false>(), x.kernel_exp::<true>()] {
+                let ulps = (got.to_bits() as i64 - want.to_bits() as i64).unsigned_abs() as u32;
+                worst = worst.max(ulps);
+            }
         }
         assert!(worst <= 2, "{worst} ulps");
-        assert!(f32::NAN.kernel_exp().is_nan());
-        assert_eq!(f32::NEG_INFINITY.kernel_exp(), 0.0);
-        assert_eq!(f32::INFINITY.kernel_exp(), f32::INFINITY);
-        assert_eq!((-103.0f32).kernel_exp(), (-103.0f64).exp() as f32);
-        assert_eq!(0.0f32.kernel_exp(), 1.0);
+        assert!(f32::NAN.kernel_exp::<false>().is_nan());
+        assert_eq!(f32::NEG_INFINITY.kernel_exp::<false>(), 0.0);
+        assert_eq!(f32::INFINITY.kernel_exp::<false>(), f32::INFINITY);
+        assert_eq!((-103.0f32).kernel_exp::<false>(), (-103.0f64).exp() as f32);
+        assert_eq!(0.0f32.kernel_exp::<true>(), 1.0);
     }
 
-    /// Every machine path against the baseline, to the bit: the same
-    /// operations in the same order, only wider.
+    /// Every machine path against the baseline: the same operations,
+    /// wider and with fused multiply-adds, within two units in the last
+    /// place.
     #[test]
     fn every_machine_path_agrees_with_the_baseline() {
         let x: Vec<f32> = (0..3 * 37)
@@ -422,13 +473,18 @@ mod tests {
             .collect();
         for log in [false, true] {
             let mut want = vec![MaybeUninit::uninit(); x.len()];
-            rows(&x, &mut want, 37, log);
+            rows::<f32, false>(&x, &mut want, 37, log);
             let mut got = vec![MaybeUninit::uninit(); x.len()];
             f32::dispatch_rows(&x, &mut got, 37, log);
             // SAFETY: both kernels wrote every element.
             let (want, got) = unsafe { (written(&mut want).to_vec(), written(&mut got).to_vec()) };
-            assert_eq!(want, got);
-            assert!((want[..37].iter().sum::<f32>() - 1.0).abs() < 1e-5 || log);
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (g - w).abs() <= 2.0 * f32::EPSILON * w.abs().max(1e-30),
+                    "{g} vs {w}"
+                );
+            }
+            assert!(log || (want[..37].iter().sum::<f32>() - 1.0).abs() < 1e-5);
         }
     }
 }

@@ -1,0 +1,118 @@
+//! Property tests of `softmax` and `log_softmax`: the dynamic forms
+//! against a plain float64 reference on random shapes (sizes 0 to 6, every
+//! dim, transposed views, rows long enough for the vector paths), and the
+//! static forms against the dynamic ones, to the bit.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use shaped::prelude::*;
+
+/// Softmax (`log`) of row-major `x` of `sizes` along `dim`, in float64.
+fn reference(x: &[f32], sizes: &[usize], dim: usize, log: bool) -> Vec<f64> {
+    let n = sizes[dim];
+    let inner: usize = sizes[dim + 1..].iter().product();
+    let outer: usize = sizes[..dim].iter().product();
+    let mut out = vec![0.0; x.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let m = (0..n)
+                .map(|k| x[at(k)] as f64)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let s: f64 = (0..n).map(|k| (x[at(k)] as f64 - m).exp()).sum();
+            for k in 0..n {
+                let v = x[at(k)] as f64 - m;
+                out[at(k)] = if log { v - s.ln() } else { v.exp() / s };
+            }
+        }
+    }
+    out
+}
+
+fn case() -> impl Strategy<Value = (Vec<usize>, usize, Vec<f32>, bool)> {
+    (
+        vec(0usize..7, 1..4),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    )
+        .prop_flat_map(|(mut sizes, dim, transposed)| {
+            if sizes.iter().all(|&s| s > 0) && sizes.len() == 1 {
+                sizes[0] *= 7; // long rows: the vector paths and their tails
+            }
+            let n: usize = sizes.iter().product();
+            let dim = dim.index(sizes.len());
+            (
+                Just(sizes),
+                Just(dim),
+                vec(-30.0f32..30.0, n),
+                Just(transposed),
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn softmax_matches_a_float64_reference((sizes, dim, x, transposed) in case(), log in any::<bool>()) {
+        // The same logical tensor, stored row-major or reversed (a view).
+        let t = if transposed && sizes.len() > 1 {
+            let rev: Vec<usize> = sizes.iter().rev().copied().collect();
+            let logical = DynTensor::<f32>::from_vec(x.clone(), &sizes).unwrap();
+            let stored = logical.permute(&(0..sizes.len() as isize).rev().collect::<Vec<_>>()).unwrap().contiguous();
+            prop_assert_eq!(stored.shape(), &rev[..]);
+            stored.permute(&(0..sizes.len() as isize).rev().collect::<Vec<_>>()).unwrap().to_owned()
+        } else {
+            DynTensor::<f32>::from_vec(x.clone(), &sizes).unwrap()
+        };
+        let got = match log {
+            false => t.softmax(dim as isize).unwrap(),
+            true => t.log_softmax(dim as isize).unwrap(),
+        };
+        prop_assert_eq!(got.shape(), &sizes[..]);
+        let want = reference(&x, &sizes, dim, log);
+        // Log-softmax's `ln(sum)` is absolute: float32 holds the sum to
+        // about 1e-7 of 1, whatever the result's magnitude.
+        let floor = if log { 1.0 } else { 1e-3 };
+        for (g, w) in got.to_vec().iter().zip(&want) {
+            prop_assert!((*g as f64 - w).abs() <= 1e-5 * w.abs().max(floor), "{} vs {}", g, w);
+        }
+        // float64 computes with the standard library's exp.
+        let wide = t.cast::<f64>();
+        let got = match log {
+            false => wide.softmax(dim as isize).unwrap(),
+            true => wide.log_softmax(dim as isize).unwrap(),
+        };
+        for (g, w) in got.to_vec().iter().zip(&want) {
+            prop_assert!((g - w).abs() <= 1e-12 * w.abs().max(floor), "{} vs {}", g, w);
+        }
+    }
+}
+
+#[test]
+fn static_forms_match_the_dynamic_ones() {
+    let data: Vec<f32> = (0..60)
+        .map(|k| ((k * 37) % 23) as f32 * 0.7 - 8.0)
+        .collect();
+    let x = Tensor::<f32, shape![3, 4, 5]>::from_vec(data).unwrap();
+    let d = x.clone().into_dyn();
+    assert_eq!(x.softmax::<0>().to_vec(), d.softmax(0).unwrap().to_vec());
+    assert_eq!(x.softmax::<1>().to_vec(), d.softmax(-2).unwrap().to_vec());
+    assert_eq!(x.softmax::<2>().to_vec(), d.softmax(-1).unwrap().to_vec());
+    assert_eq!(
+        x.log_softmax::<1>().to_vec(),
+        d.log_softmax(1).unwrap().to_vec()
+    );
+    let half: Tensor<half::f16, shape![3, 4, 5]> = x.softmax_in::<half::f16, 2>();
+    assert_eq!(
+        half.to_vec(),
+        d.softmax_in::<half::f16>(2).unwrap().to_vec()
+    );
+    let ints = Tensor::<i32, shape![2, 2]>::from_vec(vec![1, 2, 3, 3]).unwrap();
+    let p: Tensor<f64, shape![2, 2]> = ints.softmax_in::<f64, 1>();
+    assert_eq!(p.to_vec()[2..], [0.5, 0.5]);
+    assert_eq!(
+        ints.into_dyn().softmax(1).unwrap_err().to_string(),
+        "\"softmax_lastdim_kernel_impl\" not implemented for 'Int'"
+    );
+}
