@@ -1773,7 +1773,7 @@ fn any_tensors_on_the_device() -> Result<(), Error> {
 /// elementwise kernels composed) against the CPU's fused kernel: float32
 /// along each dim of a transposed view, float16 through float32, a NaN
 /// row, PyTorch's error for an integer tensor, the `dtype` argument on
-/// runtime dtypes.
+/// runtime dtypes; `logsumexp` over several dims, one, and all.
 #[test]
 fn softmax_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("softmax_on_the_device") else {
@@ -1799,6 +1799,12 @@ fn softmax_on_the_device() -> Result<(), Error> {
         assert!(close(
             &g.log_softmax(dim)?.to_cpu()?.to_vec(),
             &x.log_softmax(dim)?.to_vec()
+        ));
+    }
+    for (dims, keepdim) in [(&[0, 2][..], true), (&[1][..], false), (&[][..], true)] {
+        assert!(close(
+            &g.logsumexp(dims, keepdim)?.to_cpu()?.to_vec(),
+            &x.logsumexp(dims, keepdim)?.to_vec()
         ));
     }
     let h = x.cast::<half::f16>();

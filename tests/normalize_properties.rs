@@ -1,4 +1,4 @@
-//! Property tests of `softmax` and `log_softmax`: the dynamic forms
+//! Property tests of `softmax`, `log_softmax` and `logsumexp`: the dynamic forms
 //! against a plain float64 reference on random shapes (sizes 0 to 6, every
 //! dim, transposed views, rows long enough for the vector paths), and the
 //! static forms against the dynamic ones, to the bit.
@@ -89,6 +89,39 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// `logsumexp` along one dim against `ln(sum(exp(x)))` in float64.
+    #[test]
+    fn logsumexp_matches_a_float64_reference((sizes, dim, x, _) in case(), keepdim in any::<bool>()) {
+        let t = DynTensor::<f32>::from_vec(x.clone(), &sizes).unwrap();
+        let got = t.logsumexp(&[dim as isize], keepdim).unwrap();
+        let mut kept = sizes.clone();
+        kept[dim] = 1;
+        let want_sizes: Vec<usize> = if keepdim { kept } else {
+            sizes.iter().enumerate().filter(|&(d, _)| d != dim).map(|(_, &n)| n).collect()
+        };
+        prop_assert_eq!(got.shape(), &want_sizes[..]);
+        let n = sizes[dim];
+        let inner: usize = sizes[dim + 1..].iter().product();
+        let outer: usize = sizes[..dim].iter().product();
+        let mut want = Vec::new();
+        for o in 0..outer {
+            for i in 0..inner {
+                let s: f64 = (0..n).map(|k| (x[o * n * inner + k * inner + i] as f64).exp()).sum();
+                want.push(s.ln());
+            }
+        }
+        for (g, w) in got.to_vec().iter().zip(&want) {
+            prop_assert!(
+                (w.is_infinite() && *g as f64 == *w) || (*g as f64 - w).abs() <= 1e-5 * w.abs().max(1.0),
+                "{} vs {}", g, w
+            );
+        }
+    }
+}
+
 #[test]
 fn static_forms_match_the_dynamic_ones() {
     let data: Vec<f32> = (0..60)
@@ -108,7 +141,13 @@ fn static_forms_match_the_dynamic_ones() {
         half.to_vec(),
         d.softmax_in::<half::f16>(2).unwrap().to_vec()
     );
+    let lse: Tensor<f32, shape![3, 5]> = x.logsumexp_dim::<1>();
+    assert_eq!(lse.to_vec(), d.logsumexp(&[1], false).unwrap().to_vec());
+    let lse: Tensor<f32, shape![1, 4, 1]> = x.logsumexp_dims_keepdim::<axes![0, 2]>();
+    assert_eq!(lse.to_vec(), d.logsumexp(&[2, 0], true).unwrap().to_vec());
     let ints = Tensor::<i32, shape![2, 2]>::from_vec(vec![1, 2, 3, 3]).unwrap();
+    let lse: Tensor<f32, shape![2, 1]> = ints.logsumexp_keepdim::<1>();
+    assert!((lse.to_vec()[1] - (3.0 + 2f32.ln())).abs() < 1e-6);
     let p: Tensor<f64, shape![2, 2]> = ints.softmax_in::<f64, 1>();
     assert_eq!(p.to_vec()[2..], [0.5, 0.5]);
     assert_eq!(

@@ -430,6 +430,7 @@ pub trait SoftmaxFloat:
     + crate::dtype::math::ToFloat<Float = Self>
     + crate::ops::reductions::reducers::Summable<Sum = Self>
     + crate::ops::reductions::reducers::Extremum
+    + crate::dtype::math::Abs<Output = Self>
     + cpu::softmax::KernelExp
     + cpu::softmax::Kernels
 {

@@ -74,3 +74,39 @@ impl<D: Normalizing> AnyTensor<D> {
         })
     }
 }
+
+/// `logsumexp` on runtime dtypes.
+impl<D: Normalizing> AnyTensor<D> {
+    /// PyTorch's `logsumexp(x, dims, keepdim)` (see
+    /// [`Tensor::logsumexp`](crate::Tensor::logsumexp)): floating types
+    /// keep theirs, integers and bool give float32. Complex tensors are not
+    /// supported yet (an error naming the dtype).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<u8>::from_vec(vec![1, 1], &[1, 2]).unwrap());
+    /// let y = x.logsumexp(&[1], true).unwrap();
+    /// assert_eq!(y.dtype(), DType::F32);
+    /// assert_eq!(y.shape(), [1, 1]);
+    /// ```
+    pub fn logsumexp(&self, dims: &[isize], keepdim: bool) -> Result<AnyTensor<D>, Error> {
+        Ok(match self {
+            AnyTensor::C64(_) | AnyTensor::C128(_) => {
+                return Err(Error::NotImplementedFor {
+                    op: "logsumexp",
+                    dtype: self.dtype(),
+                });
+            }
+            AnyTensor::F16(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::BF16(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::F32(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::F64(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::U8(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::I8(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::I16(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::I32(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::I64(x) => x.logsumexp(dims, keepdim)?.into(),
+            AnyTensor::Bool(x) => x.logsumexp(dims, keepdim)?.into(),
+        })
+    }
+}

@@ -1,10 +1,11 @@
-//! `softmax` and `log_softmax` with PyTorch's semantics.
+//! `softmax`, `log_softmax` and `logsumexp` with PyTorch's semantics.
 //!
 //! | form | static shapes (the dim in the type) | `DynTensor` | `AnyTensor` |
 //! |---|---|---|---|
 //! | softmax | `x.softmax::<1>()` | `x.softmax(-1)?` | `x.softmax(-1, None)?` |
 //! | in another dtype | `x.softmax_in::<f32, 1>()` | `x.softmax_in::<f32>(-1)?` | `x.softmax(-1, Some(DType::F32))?` |
 //! | log-softmax | `x.log_softmax::<1>()` (and `_in`) | `x.log_softmax(1)?` | `x.log_softmax(1, None)?` |
+//! | logsumexp | `x.logsumexp_dim::<1>()`, `_keepdim`, `_dims::<axes![0, 1]>()` | `x.logsumexp(&[1], keepdim)?` | the same |
 //!
 //! Softmax takes floating tensors: float16 and bfloat16 compute in float32
 //! and give their own type, float32 and float64 their own. Another dtype
@@ -12,7 +13,9 @@
 //! and PyTorch's error on runtime dtypes, unless a dtype to compute in is
 //! given (PyTorch's `dtype=`): the input is converted to it first. A row
 //! holding NaN gives NaN, as does one holding `inf`; the maximum is taken
-//! out before `exp`, so large values do not overflow.
+//! out before `exp`, so large values do not overflow. `logsumexp` takes
+//! floating, integer and bool tensors (the last two give float32); complex
+//! ones not yet.
 //!
 //! ```
 //! use shaped::prelude::*;
@@ -322,6 +325,248 @@ impl<T: SoftmaxInput, D: Normalizing, R: Repr> Tensor<T, DynShape, D, R> {
             self.strided(),
             d,
             true
+        )?))
+    }
+}
+
+/// Element types of `logsumexp`, and the dtype it gives: floating types
+/// their own, integers and bool float32 (PyTorch's default float).
+#[diagnostic::on_unimplemented(
+    message = "logsumexp of `{Self}` tensors is not supported yet",
+    label = "a tensor of `{Self}`",
+    note = "logsumexp takes floating, integer and bool tensors"
+)]
+pub trait LogSumExp: Element {
+    /// The result's element type.
+    type Out: Element;
+    /// `logsumexp` along the dims of `mask`, contiguous over the kept
+    /// dims.
+    #[doc(hidden)]
+    fn logsumexp_on<D: Normalizing>(
+        x: StridedRef<'_, Self, D>,
+        mask: &[bool],
+    ) -> Result<D::Buffer<Self::Out>, Error>;
+}
+macro_rules! logsumexp_in {
+    ($c:ty => $($t:ty: $out:ty),*) => {$(
+        impl LogSumExp for $t {
+            type Out = $out;
+            fn logsumexp_on<D: Normalizing>(
+                x: StridedRef<'_, Self, D>,
+                mask: &[bool],
+            ) -> Result<D::Buffer<$out>, Error> {
+                logsumexp_buffer::<Self, $c, $out, D>(x, mask)
+            }
+        }
+    )*};
+}
+logsumexp_in!(f32 => half::f16: half::f16, half::bf16: half::bf16, f32: f32, u8: f32, i8: f32, i16: f32, i32: f32, i64: f32, bool: f32);
+logsumexp_in!(f64 => f64: f64);
+
+/// `log(sum(exp(x)))` along `mask`, computed in `C` as PyTorch does: the
+/// maxima taken out first (an infinite maximum counts as 0), then
+/// `ln(sum(exp(x - max))) + max`; the result converted to `U`, contiguous
+/// over the kept dims.
+fn logsumexp_buffer<T: Element, C: SoftmaxFloat, U: Element, D: Normalizing>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+) -> Result<D::Buffer<U>, Error> {
+    use crate::ops::functions::{Add, Constant, Eq, Sub, WithRight};
+    use crate::ops::math::{AbsFn, Exp, Ln};
+    use crate::ops::reductions::reducers::{Extreme, Largest, Sum};
+    let sizes = x.sizes;
+    let dense = contiguous_strides::<Vec<usize>>(sizes);
+    let converted;
+    let xc: StridedRef<'_, C, D> = if T::DTYPE == C::DTYPE {
+        StridedRef {
+            ptr: D::cast_ptr(x.ptr),
+            sizes: x.sizes,
+            strides: x.strides,
+            offset: x.offset,
+        }
+    } else {
+        converted = D::map1(x, Cast::<C>::new())?;
+        dense_ref::<C, D>(&converted, sizes, &dense)
+    };
+    let kept = crate::ops::reductions::out_sizes(sizes, mask, false);
+    let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
+    let result = if crate::layout::numel(sizes) == 0 {
+        // No maxima to take out: the sums of nothing are 0, their log -inf.
+        let exps: D::Buffer<C> = D::map1(xc, Exp)?;
+        let sums: D::Buffer<C> = D::reduce(dense_ref::<C, D>(&exps, sizes, &dense), mask, Sum)?;
+        D::map1(dense_ref::<C, D>(&sums, &kept, &kept_strides), Ln)?
+    } else {
+        let maxima = D::reduce(xc, mask, Extreme::<Largest>::default())?;
+        // max, or 0 where it is infinite.
+        let magnitude: D::Buffer<C> =
+            D::map1(dense_ref::<C, D>(&maxima, &kept, &kept_strides), AbsFn)?;
+        let infinite: D::Buffer<bool> = D::map1(
+            dense_ref::<C, D>(&magnitude, &kept, &kept_strides),
+            WithRight(Eq, C::infinity()),
+        )?;
+        let none: [usize; 0] = [];
+        let zero: D::Buffer<C> = D::map1(
+            StridedRef {
+                ptr: D::ptr(&maxima),
+                sizes: &none,
+                strides: &none,
+                offset: 0,
+            },
+            Constant(C::zero()),
+        )?;
+        let zeros = StridedRef {
+            ptr: D::ptr(&zero),
+            sizes: &kept,
+            strides: &vec![0; kept.len()],
+            offset: 0,
+        };
+        let shift: D::Buffer<C> = D::select(
+            &kept,
+            dense_ref::<bool, D>(&infinite, &kept, &kept_strides),
+            zeros,
+            dense_ref::<C, D>(&maxima, &kept, &kept_strides),
+        )?;
+        // The shift broadcast back over the reduced dims.
+        let mut along = Vec::with_capacity(sizes.len());
+        let mut k = 0;
+        for &reduced in mask {
+            along.push(match reduced {
+                true => 0,
+                false => {
+                    k += 1;
+                    kept_strides[k - 1]
+                }
+            });
+        }
+        let shifted = D::map2(
+            sizes,
+            xc,
+            StridedRef {
+                ptr: D::ptr(&shift),
+                sizes,
+                strides: &along,
+                offset: 0,
+            },
+            Sub,
+        )?;
+        let exps: D::Buffer<C> = D::map1(dense_ref::<C, D>(&shifted, sizes, &dense), Exp)?;
+        let sums: D::Buffer<C> = D::reduce(dense_ref::<C, D>(&exps, sizes, &dense), mask, Sum)?;
+        let logs: D::Buffer<C> = D::map1(dense_ref::<C, D>(&sums, &kept, &kept_strides), Ln)?;
+        D::map2(
+            &kept,
+            dense_ref::<C, D>(&logs, &kept, &kept_strides),
+            dense_ref::<C, D>(&shift, &kept, &kept_strides),
+            Add,
+        )?
+    };
+    // (A copy when `U` is `C`: the reduced result is small.)
+    D::map1(
+        dense_ref::<C, D>(&result, &kept, &kept_strides),
+        Cast::<U>::new(),
+    )
+}
+
+/// `logsumexp` of `x` along `mask` as a tensor's parts (`keepdim`: the
+/// reduced dims kept with size 1).
+fn logsumexp_parts<T: LogSumExp, A: crate::shape::SizeArray, D: Normalizing>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+    keepdim: bool,
+) -> Result<OwnedParts<T::Out, D, A>, Error> {
+    let sizes = crate::ops::reductions::out_sizes(x.sizes, mask, keepdim);
+    checked_storage(&sizes, size_of::<T::Out>())?;
+    let buffer = T::logsumexp_on(x, mask)?;
+    Ok(owned_parts(
+        buffer,
+        StridedLayout::contiguous(array_from::<A>(&sizes)),
+    ))
+}
+
+/// The static forms of `logsumexp`: the axes in the type, as the
+/// reductions take them.
+impl<T: LogSumExp, S: Shape + TupleShape, D: Normalizing, R: Repr> Tensor<T, S, D, R> {
+    /// `log(sum(exp(x)))` along axis `I`, which leaves the type; integers
+    /// and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 2]>::from_vec(vec![0.0, 0.0, 1000.0, 1000.0]).unwrap();
+    /// let y: Tensor<f32, shape![2]> = x.logsumexp_dim::<1>();
+    /// assert_eq!(y.to_vec(), [2f32.ln(), 1000.0 + 2f32.ln()]);
+    /// ```
+    pub fn logsumexp_dim<const I: usize>(
+        &self,
+    ) -> Tensor<T::Out, <S as crate::shape::reduce::ReduceAxis<I>>::Removed, D>
+    where
+        S: crate::shape::reduce::ReduceAxis<I>,
+    {
+        let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
+        from_parts!(or_panic(logsumexp_parts(self.strided(), &mask, false)))
+    }
+
+    /// `logsumexp` along axis `I`, kept with size 1.
+    pub fn logsumexp_keepdim<const I: usize>(
+        &self,
+    ) -> Tensor<T::Out, <S as crate::shape::reduce::ReduceAxis<I>>::Kept, D>
+    where
+        S: crate::shape::reduce::ReduceAxis<I>,
+    {
+        let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
+        from_parts!(or_panic(logsumexp_parts(self.strided(), &mask, true)))
+    }
+
+    /// `logsumexp` along the axes `L` (`axes![0, 1]`), which leave the type.
+    pub fn logsumexp_dims<L: crate::shape::FixedShape>(
+        &self,
+    ) -> Tensor<T::Out, <S as crate::shape::reduce::ReduceAxes<L>>::Removed, D>
+    where
+        S: crate::shape::reduce::ReduceAxes<L>,
+    {
+        let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
+        from_parts!(or_panic(logsumexp_parts(self.strided(), &mask, false)))
+    }
+
+    /// `logsumexp` along the axes `L`, kept with size 1.
+    pub fn logsumexp_dims_keepdim<L: crate::shape::FixedShape>(
+        &self,
+    ) -> Tensor<T::Out, <S as crate::shape::reduce::ReduceAxes<L>>::Kept, D>
+    where
+        S: crate::shape::reduce::ReduceAxes<L>,
+    {
+        let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
+        from_parts!(or_panic(logsumexp_parts(self.strided(), &mask, true)))
+    }
+}
+
+impl<T: LogSumExp, D: Normalizing, R: Repr> Tensor<T, DynShape, D, R> {
+    /// PyTorch's `logsumexp(x, dims, keepdim)`: an empty list reduces every
+    /// dim (then only with `keepdim`, as PyTorch); integers and bool give
+    /// float32; PyTorch's texts for a dim out of range or repeated.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::from_vec(vec![0, 0], &[2]).unwrap();
+    /// let y: DynTensor<f32> = x.logsumexp(&[0], false).unwrap();
+    /// assert_eq!(y.to_vec(), [2f32.ln()]);
+    /// assert_eq!(
+    ///     x.logsumexp(&[0, -1], false).unwrap_err().to_string(),
+    ///     "dim 0 appears multiple times in the list of dims"
+    /// );
+    /// ```
+    pub fn logsumexp(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Out, D>, Error> {
+        let sizes = self.layout.sizes();
+        let (mask, _) = crate::ops::reductions::dims_mask(dims, sizes.len())?;
+        if dims.is_empty() && !keepdim && !sizes.is_empty() && crate::layout::numel(sizes) != 0 {
+            // PyTorch adds the maxima, kept as size 1, into the result.
+            return Err(Error::InPlaceShape {
+                output: Vec::new(),
+                broadcast: vec![1; sizes.len()],
+            });
+        }
+        Ok(from_parts!(logsumexp_parts(
+            self.strided(),
+            &mask,
+            keepdim
         )?))
     }
 }

@@ -216,7 +216,10 @@ reduce_integer!(u8, i8, i16, i32, i64, bool);
 /// Wraps PyTorch's list of dims into a mask: an empty list reduces every
 /// dimension (`sum`, `mean`, `amax`, `amin`); each dim may be negative,
 /// once.
-fn dims_mask(dims: &[isize], rank: usize) -> Result<(Mask, SmallVec<[usize; 8]>), Error> {
+pub(crate) fn dims_mask(
+    dims: &[isize],
+    rank: usize,
+) -> Result<(Mask, SmallVec<[usize; 8]>), Error> {
     dims_mask_or(dims, rank, true)
 }
 
@@ -229,9 +232,15 @@ fn dims_mask_or(
 ) -> Result<(Mask, SmallVec<[usize; 8]>), Error> {
     let mut mask = Mask::from_elem(dims.is_empty() && empty_is_all, rank);
     let mut order = SmallVec::new();
+    // A rank-0 tensor takes dim 0 (or -1) once, as one of size 1.
+    let mut scalar_named = false;
     for &d in dims {
         let d = wrap_dim(d, rank)?;
         if rank == 0 {
+            if scalar_named {
+                return Err(Error::DimRepeated { dim: d });
+            }
+            scalar_named = true;
             continue;
         }
         if mask[d] {
@@ -247,7 +256,7 @@ fn dims_mask_or(
 }
 
 /// The mask of one axis `axis < rank`.
-fn axis_mask(rank: usize, axis: usize) -> Mask {
+pub(crate) fn axis_mask(rank: usize, axis: usize) -> Mask {
     let mut mask = Mask::from_elem(false, rank);
     mask[axis] = true;
     mask
@@ -264,7 +273,7 @@ fn dim_mask(dim: isize, rank: usize) -> Result<Mask, Error> {
 }
 
 /// The sizes of a result: reduced dimensions dropped, or kept as 1.
-fn out_sizes(sizes: &[usize], mask: &[bool], keepdim: bool) -> SmallVec<[usize; 8]> {
+pub(crate) fn out_sizes(sizes: &[usize], mask: &[bool], keepdim: bool) -> SmallVec<[usize; 8]> {
     sizes
         .iter()
         .zip(mask)
