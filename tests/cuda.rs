@@ -1807,6 +1807,14 @@ fn softmax_on_the_device() -> Result<(), Error> {
             &x.logsumexp(dims, keepdim)?.to_vec()
         ));
     }
+    let z = x.cast::<num_complex::Complex<f32>>();
+    let (on_device, on_host) = (
+        z.to_device(&gpu)?.logsumexp(&[1], true)?.to_cpu()?.to_vec(),
+        z.logsumexp(&[1], true)?.to_vec(),
+    );
+    assert!(on_device.iter().zip(&on_host).all(|(a, b)| {
+        (a.re.is_nan() && b.re.is_nan()) || (a - b).norm() <= 1e-5 * b.norm().max(1e-2)
+    }));
     let h = x.cast::<half::f16>();
     let gh = h.to_device(&gpu)?;
     let (on_device, on_host) = (gh.softmax(1)?.to_cpu()?.to_vec(), h.softmax(1)?.to_vec());

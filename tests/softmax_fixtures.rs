@@ -29,17 +29,19 @@ fn tolerance(dtype: DType) -> (f64, f64) {
     match dtype {
         DType::F16 => (2.0 * 2f64.powi(-10), 2f64.powi(-11)),
         DType::BF16 => (2.0 * 2f64.powi(-7), 2f64.powi(-8)),
-        DType::F32 => (4e-6, 1e-12),
+        DType::F32 | DType::C64 => (4e-6, 1e-12),
         _ => (1e-13, 1e-300),
     }
 }
 
 fn close(got: &Outcome, want: &Outcome) -> bool {
     let (rel, abs) = tolerance(want.dtype);
+    let near = |x: f64, y: f64| {
+        x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= abs + rel * y.abs()
+    };
     let value = |a: &Scalar, b: &Scalar| match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => {
-            x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= abs + rel * y.abs()
-        }
+        (Scalar::Float(x), Scalar::Float(y)) => near(*x, *y),
+        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => near(*a, *c) && near(*b, *d),
         _ => a == b,
     };
     got.sizes == want.sizes
@@ -123,41 +125,16 @@ where
     typed
 }
 
-/// `logsumexp` runs by dtype; complex tensors are not supported yet.
-fn logsumexp_case(case: &Value) -> Option<Result<Outcome, String>> {
-    Some(match case["dtype"].as_str().unwrap() {
-        "float16" => run_logsumexp::<half::f16>(case),
-        "bfloat16" => run_logsumexp::<half::bf16>(case),
-        "float32" => run_logsumexp::<f32>(case),
-        "float64" => run_logsumexp::<f64>(case),
-        "uint8" => run_logsumexp::<u8>(case),
-        "int8" => run_logsumexp::<i8>(case),
-        "int16" => run_logsumexp::<i16>(case),
-        "int32" => run_logsumexp::<i32>(case),
-        "int64" => run_logsumexp::<i64>(case),
-        "bool" => run_logsumexp::<bool>(case),
-        _ => return None,
-    })
-}
-
 #[test]
 fn softmax_matches_pytorch() {
     let json: Value = serde_json::from_str(include_str!("fixtures/softmax.json")).unwrap();
     let cases = json["cases"].as_array().unwrap();
     let mut passed = 0;
-    let mut complex = Vec::new();
     let mut failures = Vec::new();
     for case in cases {
         let id = case["id"].as_str().unwrap();
         let got = if case["op"] == "logsumexp" {
-            match logsumexp_case(case) {
-                Some(got) => got,
-                None => {
-                    // Complex logsumexp is not built yet (PyTorch has it).
-                    complex.push(id);
-                    continue;
-                }
-            }
+            by_dtype!(case, run_logsumexp)
         } else {
             by_dtype!(case, run)
         };
@@ -177,7 +154,5 @@ fn softmax_matches_pytorch() {
         cases.len(),
         failures.join("\n")
     );
-    assert_eq!(passed + complex.len(), cases.len());
-    assert!(complex.len() <= 12, "complex logsumexp cases: {complex:?}");
-    assert!(passed >= 580, "{passed} cases");
+    assert_eq!(passed, cases.len());
 }

@@ -78,9 +78,8 @@ impl<D: Normalizing> AnyTensor<D> {
 /// `logsumexp` on runtime dtypes.
 impl<D: Normalizing> AnyTensor<D> {
     /// PyTorch's `logsumexp(x, dims, keepdim)` (see
-    /// [`Tensor::logsumexp`](crate::Tensor::logsumexp)): floating types
-    /// keep theirs, integers and bool give float32. Complex tensors are not
-    /// supported yet (an error naming the dtype).
+    /// [`Tensor::logsumexp`](crate::Tensor::logsumexp)): floating and
+    /// complex types keep theirs, integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -90,23 +89,6 @@ impl<D: Normalizing> AnyTensor<D> {
     /// assert_eq!(y.shape(), [1, 1]);
     /// ```
     pub fn logsumexp(&self, dims: &[isize], keepdim: bool) -> Result<AnyTensor<D>, Error> {
-        Ok(match self {
-            AnyTensor::C64(_) | AnyTensor::C128(_) => {
-                return Err(Error::NotImplementedFor {
-                    op: "logsumexp",
-                    dtype: self.dtype(),
-                });
-            }
-            AnyTensor::F16(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::BF16(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::F32(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::F64(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::U8(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::I8(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::I16(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::I32(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::I64(x) => x.logsumexp(dims, keepdim)?.into(),
-            AnyTensor::Bool(x) => x.logsumexp(dims, keepdim)?.into(),
-        })
+        Ok(any_tensor!(@each self, x => x.logsumexp(dims, keepdim)?.into()))
     }
 }

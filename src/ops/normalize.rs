@@ -14,8 +14,8 @@
 //! given (PyTorch's `dtype=`): the input is converted to it first. A row
 //! holding NaN gives NaN, as does one holding `inf`; the maximum is taken
 //! out before `exp`, so large values do not overflow. `logsumexp` takes
-//! floating, integer and bool tensors (the last two give float32); complex
-//! ones not yet.
+//! every dtype: integers and bool give float32, a complex tensor's maxima
+//! are those of its real parts (PyTorch's rule).
 //!
 //! ```
 //! use shaped::prelude::*;
@@ -329,13 +329,9 @@ impl<T: SoftmaxInput, D: Normalizing, R: Repr> Tensor<T, DynShape, D, R> {
     }
 }
 
-/// Element types of `logsumexp`, and the dtype it gives: floating types
-/// their own, integers and bool float32 (PyTorch's default float).
-#[diagnostic::on_unimplemented(
-    message = "logsumexp of `{Self}` tensors is not supported yet",
-    label = "a tensor of `{Self}`",
-    note = "logsumexp takes floating, integer and bool tensors"
-)]
+/// Element types of `logsumexp` (all twelve), and the dtype it gives:
+/// floating and complex types their own, integers and bool float32
+/// (PyTorch's default float).
 pub trait LogSumExp: Element {
     /// The result's element type.
     type Out: Element;
@@ -362,6 +358,20 @@ macro_rules! logsumexp_in {
 }
 logsumexp_in!(f32 => half::f16: half::f16, half::bf16: half::bf16, f32: f32, u8: f32, i8: f32, i16: f32, i32: f32, i64: f32, bool: f32);
 logsumexp_in!(f64 => f64: f64);
+macro_rules! logsumexp_complex {
+    ($($r:ty: $c:ty),*) => {$(
+        impl LogSumExp for $c {
+            type Out = $c;
+            fn logsumexp_on<D: Normalizing>(
+                x: StridedRef<'_, Self, D>,
+                mask: &[bool],
+            ) -> Result<D::Buffer<$c>, Error> {
+                logsumexp_complex::<$r, $c, D>(x, mask)
+            }
+        }
+    )*};
+}
+logsumexp_complex!(f32: num_complex::Complex<f32>, f64: num_complex::Complex<f64>);
 
 /// `log(sum(exp(x)))` along `mask`, computed in `C` as PyTorch does: the
 /// maxima taken out first (an infinite maximum counts as 0), then
@@ -371,11 +381,7 @@ fn logsumexp_buffer<T: Element, C: SoftmaxFloat, U: Element, D: Normalizing>(
     x: StridedRef<'_, T, D>,
     mask: &[bool],
 ) -> Result<D::Buffer<U>, Error> {
-    use crate::ops::functions::{Add, Constant, Eq, Sub, WithRight};
-    use crate::ops::math::{AbsFn, Exp, Ln};
-    use crate::ops::reductions::reducers::{Extreme, Largest, Sum};
-    let sizes = x.sizes;
-    let dense = contiguous_strides::<Vec<usize>>(sizes);
+    let dense = contiguous_strides::<Vec<usize>>(x.sizes);
     let converted;
     let xc: StridedRef<'_, C, D> = if T::DTYPE == C::DTYPE {
         StridedRef {
@@ -386,78 +392,150 @@ fn logsumexp_buffer<T: Element, C: SoftmaxFloat, U: Element, D: Normalizing>(
         }
     } else {
         converted = D::map1(x, Cast::<C>::new())?;
-        dense_ref::<C, D>(&converted, sizes, &dense)
+        dense_ref::<C, D>(&converted, x.sizes, &dense)
     };
+    let shift = match crate::layout::numel(x.sizes) {
+        0 => None,
+        _ => Some(finite_maxima(xc, mask)?),
+    };
+    shifted_logsumexp::<C, U, D>(xc, mask, shift)
+}
+
+/// `logsumexp` of complex elements: the maxima are those of the real parts
+/// (PyTorch's rule), taken out as complex numbers.
+fn logsumexp_complex<R: SoftmaxFloat, C: Element, D: Normalizing>(
+    x: StridedRef<'_, C, D>,
+    mask: &[bool],
+) -> Result<D::Buffer<C>, Error>
+where
+    crate::ops::math::Exp: crate::ops::functions::UnaryFn<C, C>,
+    crate::ops::math::Ln: crate::ops::functions::UnaryFn<C, C>,
+    crate::ops::functions::Sub: crate::ops::functions::BinaryFn<C, C, C>,
+    crate::ops::functions::Add: crate::ops::functions::BinaryFn<C, C, C>,
+    crate::ops::reductions::reducers::Sum: crate::ops::reductions::Reducer<C, Out = C>,
+{
+    let shift = match crate::layout::numel(x.sizes) {
+        0 => None,
+        _ => {
+            // The real parts: every other element of the same storage.
+            let strides: Vec<usize> = x.strides.iter().map(|&s| 2 * s).collect();
+            let real: StridedRef<'_, R, D> = StridedRef {
+                ptr: D::cast_ptr::<C, R>(x.ptr),
+                sizes: x.sizes,
+                strides: &strides,
+                offset: 2 * x.offset,
+            };
+            let maxima = finite_maxima(real, mask)?;
+            let kept = crate::ops::reductions::out_sizes(x.sizes, mask, false);
+            let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
+            Some(D::map1(
+                dense_ref::<R, D>(&maxima, &kept, &kept_strides),
+                Cast::<C>::new(),
+            )?)
+        }
+    };
+    shifted_logsumexp::<C, C, D>(x, mask, shift)
+}
+
+/// The maxima of `x` along `mask` (contiguous over the kept dims), 0 where
+/// a maximum is infinite.
+fn finite_maxima<C: SoftmaxFloat, D: Normalizing>(
+    x: StridedRef<'_, C, D>,
+    mask: &[bool],
+) -> Result<D::Buffer<C>, Error> {
+    use crate::ops::functions::{Constant, Eq, WithRight};
+    use crate::ops::math::AbsFn;
+    use crate::ops::reductions::reducers::{Extreme, Largest};
+    let kept = crate::ops::reductions::out_sizes(x.sizes, mask, false);
+    let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
+    let maxima = D::reduce(x, mask, Extreme::<Largest>::default())?;
+    let magnitude: D::Buffer<C> = D::map1(dense_ref::<C, D>(&maxima, &kept, &kept_strides), AbsFn)?;
+    let infinite: D::Buffer<bool> = D::map1(
+        dense_ref::<C, D>(&magnitude, &kept, &kept_strides),
+        WithRight(Eq, C::infinity()),
+    )?;
+    let none: [usize; 0] = [];
+    let zero: D::Buffer<C> = D::map1(
+        StridedRef {
+            ptr: D::ptr(&maxima),
+            sizes: &none,
+            strides: &none,
+            offset: 0,
+        },
+        Constant(C::zero()),
+    )?;
+    let zeros = StridedRef {
+        ptr: D::ptr(&zero),
+        sizes: &kept,
+        strides: &vec![0; kept.len()],
+        offset: 0,
+    };
+    D::select(
+        &kept,
+        dense_ref::<bool, D>(&infinite, &kept, &kept_strides),
+        zeros,
+        dense_ref::<C, D>(&maxima, &kept, &kept_strides),
+    )
+}
+
+/// `ln(sum(exp(x - shift))) + shift` along `mask` (without a shift, on no
+/// elements: `ln(sum(exp(x)))`), converted to `U`.
+fn shifted_logsumexp<C: Element, U: Element, D: Normalizing>(
+    x: StridedRef<'_, C, D>,
+    mask: &[bool],
+    shift: Option<D::Buffer<C>>,
+) -> Result<D::Buffer<U>, Error>
+where
+    crate::ops::math::Exp: crate::ops::functions::UnaryFn<C, C>,
+    crate::ops::math::Ln: crate::ops::functions::UnaryFn<C, C>,
+    crate::ops::functions::Sub: crate::ops::functions::BinaryFn<C, C, C>,
+    crate::ops::functions::Add: crate::ops::functions::BinaryFn<C, C, C>,
+    crate::ops::reductions::reducers::Sum: crate::ops::reductions::Reducer<C, Out = C>,
+{
+    use crate::ops::functions::{Add, Sub};
+    use crate::ops::math::{Exp, Ln};
+    use crate::ops::reductions::reducers::Sum;
+    let sizes = x.sizes;
+    let dense = contiguous_strides::<Vec<usize>>(sizes);
     let kept = crate::ops::reductions::out_sizes(sizes, mask, false);
     let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
-    let result = if crate::layout::numel(sizes) == 0 {
-        // No maxima to take out: the sums of nothing are 0, their log -inf.
-        let exps: D::Buffer<C> = D::map1(xc, Exp)?;
-        let sums: D::Buffer<C> = D::reduce(dense_ref::<C, D>(&exps, sizes, &dense), mask, Sum)?;
-        D::map1(dense_ref::<C, D>(&sums, &kept, &kept_strides), Ln)?
-    } else {
-        let maxima = D::reduce(xc, mask, Extreme::<Largest>::default())?;
-        // max, or 0 where it is infinite.
-        let magnitude: D::Buffer<C> =
-            D::map1(dense_ref::<C, D>(&maxima, &kept, &kept_strides), AbsFn)?;
-        let infinite: D::Buffer<bool> = D::map1(
-            dense_ref::<C, D>(&magnitude, &kept, &kept_strides),
-            WithRight(Eq, C::infinity()),
-        )?;
-        let none: [usize; 0] = [];
-        let zero: D::Buffer<C> = D::map1(
-            StridedRef {
-                ptr: D::ptr(&maxima),
-                sizes: &none,
-                strides: &none,
-                offset: 0,
-            },
-            Constant(C::zero()),
-        )?;
-        let zeros = StridedRef {
-            ptr: D::ptr(&zero),
-            sizes: &kept,
-            strides: &vec![0; kept.len()],
-            offset: 0,
-        };
-        let shift: D::Buffer<C> = D::select(
-            &kept,
-            dense_ref::<bool, D>(&infinite, &kept, &kept_strides),
-            zeros,
-            dense_ref::<C, D>(&maxima, &kept, &kept_strides),
-        )?;
-        // The shift broadcast back over the reduced dims.
-        let mut along = Vec::with_capacity(sizes.len());
-        let mut k = 0;
-        for &reduced in mask {
-            along.push(match reduced {
-                true => 0,
-                false => {
-                    k += 1;
-                    kept_strides[k - 1]
-                }
-            });
-        }
-        let shifted = D::map2(
-            sizes,
-            xc,
-            StridedRef {
-                ptr: D::ptr(&shift),
+    let shifted;
+    let x = match &shift {
+        None => x,
+        Some(shift) => {
+            // The shift broadcast back over the reduced dims.
+            let mut along = Vec::with_capacity(sizes.len());
+            let mut k = 0;
+            for &reduced in mask {
+                along.push(match reduced {
+                    true => 0,
+                    false => {
+                        k += 1;
+                        kept_strides[k - 1]
+                    }
+                });
+            }
+            let by = StridedRef {
+                ptr: D::ptr(shift),
                 sizes,
                 strides: &along,
                 offset: 0,
-            },
-            Sub,
-        )?;
-        let exps: D::Buffer<C> = D::map1(dense_ref::<C, D>(&shifted, sizes, &dense), Exp)?;
-        let sums: D::Buffer<C> = D::reduce(dense_ref::<C, D>(&exps, sizes, &dense), mask, Sum)?;
-        let logs: D::Buffer<C> = D::map1(dense_ref::<C, D>(&sums, &kept, &kept_strides), Ln)?;
-        D::map2(
+            };
+            shifted = D::map2(sizes, x, by, Sub)?;
+            dense_ref::<C, D>(&shifted, sizes, &dense)
+        }
+    };
+    let exps: D::Buffer<C> = D::map1(x, Exp)?;
+    let sums: D::Buffer<C> = D::reduce(dense_ref::<C, D>(&exps, sizes, &dense), mask, Sum)?;
+    let logs: D::Buffer<C> = D::map1(dense_ref::<C, D>(&sums, &kept, &kept_strides), Ln)?;
+    let result = match &shift {
+        None => logs,
+        Some(shift) => D::map2(
             &kept,
             dense_ref::<C, D>(&logs, &kept, &kept_strides),
-            dense_ref::<C, D>(&shift, &kept, &kept_strides),
+            dense_ref::<C, D>(shift, &kept, &kept_strides),
             Add,
-        )?
+        )?,
     };
     // (A copy when `U` is `C`: the reduced result is small.)
     D::map1(

@@ -9,8 +9,9 @@
 //!   - ln(sum)`), all while the row sits in the L1 cache.
 //! - `inner > 1`: the lines run across rows; a chunk of columns keeps its
 //!   maxima and sums in short vectors and walks the block's rows three
-//!   times (maxima, exponentials and sums, scaling), each walk a
-//!   vectorizable loop along the columns.
+//!   times (maxima, sums of exponentials, the result computed again from
+//!   the input), each walk a vectorizable loop along the columns; nothing
+//!   is written before the last walk.
 //!
 //! float32 takes a polynomial `exp` (Cephes' `expf`: a reduction by
 //! `ln 2`, a degree-6 polynomial, two scalings by powers of two so that
@@ -26,8 +27,8 @@ use crate::backend::SoftmaxFloat;
 use crate::error::Error;
 use core::mem::MaybeUninit;
 
-/// Columns per chunk of an `inner > 1` block (the maxima and sums of a
-/// chunk stay in the L1 cache).
+/// Columns per chunk of an `inner > 1` block: its maxima and sums stay in
+/// the L1 cache, and each row's segment (4 KiB of float32) streams.
 const COLUMNS: usize = 1024;
 /// Elements per piece of work handed to one thread (at least one row).
 const PIECE: usize = 1 << 15;
@@ -216,35 +217,46 @@ fn columns<T: SoftmaxFloat, const FMA: bool>(
     let mut sums = [T::zero(); COLUMNS];
     let (maxima, sums) = (&mut maxima[..w], &mut sums[..w]);
     for r in 0..out.len() {
-        for (a, &v) in maxima.iter_mut().zip(row(r)) {
-            *a = if v > *a || num_traits::Float::is_nan(v) {
-                v
-            } else {
-                *a
-            };
+        // Through a local copy, stored whole: a conditional store would
+        // compile to a masked store, several times slower.
+        for (a, v) in maxima.chunks_mut(16).zip(row(r).chunks(16)) {
+            let mut m = [T::neg_infinity(); 16];
+            m[..a.len()].copy_from_slice(a);
+            for (m, &v) in m.iter_mut().zip(v) {
+                *m = if v > *m || num_traits::Float::is_nan(v) {
+                    v
+                } else {
+                    *m
+                };
+            }
+            a.copy_from_slice(&m[..a.len()]);
         }
     }
-    for (r, o) in out.iter_mut().enumerate() {
-        for (((o, &v), &m), s) in o.iter_mut().zip(row(r)).zip(&*maxima).zip(sums.iter_mut()) {
-            let e = (v - m).kernel_exp::<FMA>();
-            *s = *s + e;
-            o.write(if log { v - m } else { e });
+    // The sums, from the input (nothing written yet).
+    for r in 0..out.len() {
+        for ((&v, &m), s) in row(r).iter().zip(&*maxima).zip(sums.iter_mut()) {
+            *s = *s + (v - m).kernel_exp::<FMA>();
         }
     }
+    // The result, from the input again: reading it twice costs less than
+    // writing the exponentials out and reading them back.
     if log {
         for s in sums.iter_mut() {
             *s = s.ln();
+        }
+        for (r, o) in out.iter_mut().enumerate() {
+            for (((o, &v), &m), &s) in o.iter_mut().zip(row(r)).zip(&*maxima).zip(&*sums) {
+                o.write(v - m - s);
+            }
         }
     } else {
         for s in sums.iter_mut() {
             *s = T::one() / *s;
         }
-    }
-    for o in out.iter_mut() {
-        // SAFETY: the loop above wrote every element of every segment.
-        let o = unsafe { written(o) };
-        for (o, &s) in o.iter_mut().zip(&*sums) {
-            *o = if log { *o - s } else { *o * s };
+        for (r, o) in out.iter_mut().enumerate() {
+            for (((o, &v), &m), &s) in o.iter_mut().zip(row(r)).zip(&*maxima).zip(&*sums) {
+                o.write((v - m).kernel_exp::<FMA>() * s);
+            }
         }
     }
 }
