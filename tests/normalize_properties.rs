@@ -155,3 +155,69 @@ fn static_forms_match_the_dynamic_ones() {
         "\"softmax_lastdim_kernel_impl\" not implemented for 'Int'"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// `var` and `std` along one dim against a float64 two-pass reference,
+    /// with corrections from -1 to 3; `var_mean`'s mean is `mean`'s.
+    #[test]
+    fn moments_match_a_float64_reference(
+        (sizes, dim, x, _) in case(),
+        correction in -1i32..4,
+        keepdim in any::<bool>(),
+    ) {
+        let t = DynTensor::<f32>::from_vec(x.clone(), &sizes).unwrap();
+        let (var, mean) = t.var_mean(&[dim as isize], correction, keepdim).unwrap();
+        let std = t.std(&[dim as isize], correction, keepdim).unwrap();
+        let n = sizes[dim];
+        let inner: usize = sizes[dim + 1..].iter().product();
+        let outer: usize = sizes[..dim].iter().product();
+        let (mut want_var, mut want_mean) = (Vec::new(), Vec::new());
+        for o in 0..outer {
+            for i in 0..inner {
+                let line: Vec<f64> = (0..n).map(|k| x[o * n * inner + k * inner + i] as f64).collect();
+                let m = line.iter().sum::<f64>() / n as f64;
+                let ss: f64 = line.iter().map(|v| (v - m) * (v - m)).sum();
+                let divisor = (n as f64 - correction as f64).max(0.0);
+                want_var.push(if n == 0 { f64::NAN } else { ss / divisor });
+                want_mean.push(if n == 0 { f64::NAN } else { m });
+            }
+        }
+        let near = |g: f32, w: f64, scale: f64| {
+            (g.is_nan() && w.is_nan()) || g as f64 == w || (g as f64 - w).abs() <= 1e-4 * scale
+        };
+        for ((v, s), w) in var.to_vec().iter().zip(std.to_vec()).zip(&want_var) {
+            prop_assert!(near(*v, *w, w.abs().max(1.0)), "var {} vs {}", v, w);
+            prop_assert!(near(s, w.sqrt(), w.sqrt().max(1.0)), "std {} vs {}", s, w.sqrt());
+        }
+        for (g, w) in mean.to_vec().iter().zip(&want_mean) {
+            prop_assert!(near(*g, *w, 30.0), "mean {} vs {}", g, w);
+        }
+    }
+}
+
+#[test]
+fn static_moments_match_the_dynamic_ones() {
+    let data: Vec<f32> = (0..60)
+        .map(|k| ((k * 37) % 23) as f32 * 0.7 - 8.0)
+        .collect();
+    let x = Tensor::<f32, shape![3, 4, 5]>::from_vec(data).unwrap();
+    let d = x.clone().into_dyn();
+    let v: Tensor<f32, shape![3, 5]> = x.var_dim::<1>(1);
+    assert_eq!(v.to_vec(), d.var(&[1], 1, false).unwrap().to_vec());
+    let s: Tensor<f32, shape![1, 4, 1]> = x.std_dims_keepdim::<axes![0, 2]>(0);
+    assert_eq!(s.to_vec(), d.std(&[0, 2], 0, true).unwrap().to_vec());
+    let whole: Tensor<f32, shape![]> = x.var(2);
+    assert_eq!(whole.to_vec(), d.var(&[], 2, false).unwrap().to_vec());
+    let (v, m) = x.var_mean_dim::<2>(1);
+    let (dv, dm) = d.var_mean(&[-1], 1, false).unwrap();
+    assert_eq!((v.to_vec(), m.to_vec()), (dv.to_vec(), dm.to_vec()));
+    let z = Tensor::<num_complex::Complex<f64>, shape![2]>::from_vec(vec![
+        num_complex::Complex::new(1.0, 1.0),
+        num_complex::Complex::new(-1.0, -1.0),
+    ])
+    .unwrap();
+    let zv: Tensor<f64, shape![]> = z.var(1);
+    assert_eq!(zv.to_vec(), [4.0]);
+}

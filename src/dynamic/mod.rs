@@ -27,6 +27,7 @@
 mod any;
 mod any_index;
 mod any_math;
+mod any_moments;
 mod any_normalize;
 mod any_scatter;
 mod construct;

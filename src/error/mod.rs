@@ -575,6 +575,12 @@ pub enum Error {
     IndexTensorDType,
     /// `item()` of a tensor with no elements.
     ItemOfEmpty,
+    /// `var`, `std`, `var_mean` or `std_mean` of a dtype that is neither
+    /// floating nor complex.
+    MomentsDType {
+        /// PyTorch's name of the operation in its text (`"std and var"`).
+        op: &'static str,
+    },
     /// `index_put_` with values that do not broadcast to the indexed shape.
     IndexPutShape {
         /// The values' sizes.
@@ -1049,6 +1055,9 @@ impl fmt::Display for Error {
                 f,
                 "too many indices for tensor of dimension {rank} (got {got})"
             ),
+            Error::MomentsDType { op } => {
+                write!(f, "{op} only support floating point and complex dtypes")
+            }
             Error::ItemOfEmpty => {
                 f.write_str("a Tensor with 0 elements cannot be converted to Scalar")
             }

@@ -17,7 +17,8 @@
 //! - [`reductions`]: `sum`, `mean`, `prod`, `max`, `argmax`, `all`, ...,
 //!   and the [`Reducer`](reductions::Reducer)s that say what each computes.
 //! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`, and their runtime plan.
-//! - [`normalize`]: `softmax` and `log_softmax`.
+//! - [`normalize`]: `softmax`, `log_softmax`, `logsumexp`.
+//! - [`moments`]: `var`, `std`, `var_mean`, `std_mean`.
 
 pub mod arith;
 pub mod assign;
@@ -29,6 +30,7 @@ pub mod functions;
 pub mod indexing;
 pub mod math;
 pub mod matmul;
+pub mod moments;
 pub mod normalize;
 pub mod op_codes;
 pub mod reductions;

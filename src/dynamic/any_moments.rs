@@ -1,0 +1,70 @@
+//! `var`, `std`, `var_mean` and `std_mean` on [`AnyTensor`]: PyTorch's
+//! texts for the dtypes it refuses.
+
+use super::any::{AnyTensor, any_tensor};
+use crate::backend::Normalizing;
+use crate::error::Error;
+
+impl<D: Normalizing> AnyTensor<D> {
+    /// PyTorch's `var(x, dims, correction=, keepdim=)` (see
+    /// [`crate::ops::moments`]): a complex tensor's variance is real.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f64>::from_vec(vec![1.0, 3.0], &[2]).unwrap());
+    /// assert_eq!(x.var(&[], 1, false).unwrap().downcast::<f64>().unwrap().to_vec(), [2.0]);
+    /// let n = AnyTensor::from(DynTensor::<i32>::zeros(&[2]));
+    /// assert_eq!(
+    ///     n.var(&[0], 1, false).unwrap_err().to_string(),
+    ///     "std and var only support floating point and complex dtypes"
+    /// );
+    /// ```
+    pub fn var(
+        &self,
+        dims: &[isize],
+        correction: impl Into<f64>,
+        keepdim: bool,
+    ) -> Result<AnyTensor<D>, Error> {
+        let c = correction.into();
+        Ok(any_tensor!(@each self, x => x.var(dims, c, keepdim)?.into()))
+    }
+
+    /// PyTorch's `std(x, dims, correction=, keepdim=)`.
+    pub fn std(
+        &self,
+        dims: &[isize],
+        correction: impl Into<f64>,
+        keepdim: bool,
+    ) -> Result<AnyTensor<D>, Error> {
+        let c = correction.into();
+        Ok(any_tensor!(@each self, x => x.std(dims, c, keepdim)?.into()))
+    }
+
+    /// PyTorch's `var_mean`: the variance (real) and the mean.
+    pub fn var_mean(
+        &self,
+        dims: &[isize],
+        correction: impl Into<f64>,
+        keepdim: bool,
+    ) -> Result<(AnyTensor<D>, AnyTensor<D>), Error> {
+        let c = correction.into();
+        Ok(any_tensor!(@each self, x => {
+            let (var, mean) = x.var_mean(dims, c, keepdim)?;
+            (var.into(), mean.into())
+        }))
+    }
+
+    /// PyTorch's `std_mean`: the standard deviation (real) and the mean.
+    pub fn std_mean(
+        &self,
+        dims: &[isize],
+        correction: impl Into<f64>,
+        keepdim: bool,
+    ) -> Result<(AnyTensor<D>, AnyTensor<D>), Error> {
+        let c = correction.into();
+        Ok(any_tensor!(@each self, x => {
+            let (std, mean) = x.std_mean(dims, c, keepdim)?;
+            (std.into(), mean.into())
+        }))
+    }
+}
