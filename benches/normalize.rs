@@ -12,6 +12,8 @@
 //! - `softmax_first`: along dim 0, each line down a column.
 //! - `ndarray_last`: the same softmax written with ndarray (`map_inplace`
 //!   and `sum_axis` over rows, one thread: ndarray has no parallel softmax).
+//! - `var_dim1` / `var_dim0`: the variance (correction 1) along each dim;
+//!   `ndarray_var_dim1` / `ndarray_var_dim0`: ndarray's `var_axis`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array2, Axis};
@@ -60,6 +62,21 @@ fn bench(c: &mut Criterion) {
             }
             black_box(y)
         })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("var");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Bytes(4 * (side * side) as u64));
+    g.bench_function("var_dim1", |b| b.iter(|| black_box(x.var_dim::<1>(1))));
+    g.bench_function("var_dim0", |b| b.iter(|| black_box(x.var_dim::<0>(1))));
+    g.bench_function("ndarray_var_dim1", |b| {
+        b.iter(|| black_box(a.var_axis(Axis(1), 1.0)))
+    });
+    g.bench_function("ndarray_var_dim0", |b| {
+        b.iter(|| black_box(a.var_axis(Axis(0), 1.0)))
     });
     g.finish();
 }

@@ -1838,3 +1838,52 @@ fn softmax_on_the_device() -> Result<(), Error> {
     assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12 && p[2] > p[1]);
     Ok(())
 }
+
+/// `var`, `std`, `var_mean` and `std_mean` on the device (the reduction and
+/// elementwise kernels composed) against the CPU: float32 along one dim,
+/// several and all, corrections 0 and 1, a complex tensor, an integer
+/// tensor's error.
+#[test]
+fn moments_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("moments_on_the_device") else {
+        return Ok(());
+    };
+    let close = |a: &[f32], b: &[f32]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-5 * y.abs().max(1.0)
+            })
+    };
+    let x = DynTensor::<f32>::from_vec(values(105, 3), &[7, 5, 3])?
+        .permute(&[1, 0, 2])?
+        .to_owned();
+    let g = x.to_device(&gpu)?;
+    for (dims, correction, keepdim) in [
+        (&[0][..], 1, false),
+        (&[0, 2][..], 0, true),
+        (&[][..], 1, false),
+    ] {
+        assert!(close(
+            &g.var(dims, correction, keepdim)?.to_cpu()?.to_vec(),
+            &x.var(dims, correction, keepdim)?.to_vec()
+        ));
+        let (gs, gm) = g.std_mean(dims, correction, keepdim)?;
+        let (s, m) = x.std_mean(dims, correction, keepdim)?;
+        assert!(close(&gs.to_cpu()?.to_vec(), &s.to_vec()));
+        assert!(close(&gm.to_cpu()?.to_vec(), &m.to_vec()));
+    }
+    let z = x.cast::<num_complex::Complex<f32>>();
+    assert!(close(
+        &z.to_device(&gpu)?.var(&[1], 1, false)?.to_cpu()?.to_vec(),
+        &z.var(&[1], 1, false)?.to_vec()
+    ));
+    let n = DynTensor::<i64>::zeros(&[3]).to_device(&gpu)?;
+    assert_eq!(
+        n.var(&[0], 1, false)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        "std and var only support floating point and complex dtypes"
+    );
+    Ok(())
+}

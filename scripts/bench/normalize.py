@@ -9,6 +9,8 @@ Cases (float32, a (4096, 4096) matrix of values in [0, 10)):
   log_softmax_last: torch.log_softmax(x, 1)
   softmax_first:    torch.softmax(x, 0)
   numpy_last:       exp(x - max) / sum, row by row in numpy (one thread)
+  var_dim1/var_dim0: torch.var(x, 1) / torch.var(x, 0) (correction 1)
+  numpy_var_dim1/0: a.var(axis=1, ddof=1) / a.var(axis=0, ddof=1)
 
 PyTorch runs on 2 threads (torch.set_num_threads(2)). Timing: timeit, best
 of --repeat runs of --number calls each.
@@ -56,6 +58,10 @@ def main():
         return e / e.sum(axis=1, keepdims=True)
 
     rows.append(("numpy_last", numpy_last))
+    rows.append(("var_dim1", lambda: torch.var(x, 1)))
+    rows.append(("var_dim0", lambda: torch.var(x, 0)))
+    rows.append(("numpy_var_dim1", lambda: a.var(axis=1, ddof=1)))
+    rows.append(("numpy_var_dim0", lambda: a.var(axis=0, ddof=1)))
     copy = None
     for name, f in rows:
         t = best(f)

@@ -290,9 +290,9 @@ fn run<T: SoftmaxFloat>(piece: &mut Piece<'_, T>, n: usize, log: bool) {
 /// The kernels of one element type, each compiled for the machines it may
 /// meet, and chosen at run time.
 pub trait Kernels: Sized {
-    /// [`rows`] on this machine.
+    /// The row kernel, compiled for this machine.
     fn dispatch_rows(x: &[Self], out: &mut [MaybeUninit<Self>], n: usize, log: bool);
-    /// [`columns`] on this machine.
+    /// The column kernel, compiled for this machine.
     fn dispatch_columns(
         x: &[Self],
         stride: usize,
