@@ -28,8 +28,9 @@ use crate::error::Error;
 use core::mem::MaybeUninit;
 
 /// Columns per chunk of an `inner > 1` block: its maxima and sums stay in
-/// the L1 cache, and each row's segment (4 KiB of float32) streams.
-const COLUMNS: usize = 1024;
+/// the L1 cache, and each row's segment (8 KiB of float32) streams (1024
+/// columns ran dim 0 of (4096, 4096) in 23.6 ms, 2048 in 21.6).
+const COLUMNS: usize = 2048;
 /// Elements per piece of work handed to one thread (at least one row).
 const PIECE: usize = 1 << 15;
 
@@ -216,20 +217,28 @@ fn columns<T: SoftmaxFloat, const FMA: bool>(
     let mut maxima = [T::neg_infinity(); COLUMNS];
     let mut sums = [T::zero(); COLUMNS];
     let (maxima, sums) = (&mut maxima[..w], &mut sums[..w]);
+    let max_nan2 = |m: T, v: T| {
+        if v > m || num_traits::Float::is_nan(v) {
+            v
+        } else {
+            m
+        }
+    };
     for r in 0..out.len() {
         // Through a local copy, stored whole: a conditional store would
         // compile to a masked store, several times slower.
-        for (a, v) in maxima.chunks_mut(16).zip(row(r).chunks(16)) {
+        let mut chunks = maxima.chunks_exact_mut(16);
+        let mut values = row(r).chunks_exact(16);
+        for (a, v) in (&mut chunks).zip(&mut values) {
             let mut m = [T::neg_infinity(); 16];
-            m[..a.len()].copy_from_slice(a);
+            m.copy_from_slice(a);
             for (m, &v) in m.iter_mut().zip(v) {
-                *m = if v > *m || num_traits::Float::is_nan(v) {
-                    v
-                } else {
-                    *m
-                };
+                *m = max_nan2(*m, v);
             }
-            a.copy_from_slice(&m[..a.len()]);
+            a.copy_from_slice(&m);
+        }
+        for (a, &v) in chunks.into_remainder().iter_mut().zip(values.remainder()) {
+            *a = max_nan2(*a, v);
         }
     }
     // The sums, from the input (nothing written yet).
