@@ -1887,3 +1887,52 @@ fn moments_on_the_device() -> Result<(), Error> {
     );
     Ok(())
 }
+
+/// Norms and the NaN-aware and counting reductions on the device (the
+/// reduction and elementwise kernels composed) against the CPU.
+#[test]
+fn norms_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("norms_on_the_device") else {
+        return Ok(());
+    };
+    let close = |a: &[f32], b: &[f32]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-5 * y.abs().max(1.0)
+            })
+    };
+    let mut data: Vec<f32> = values(60, 7);
+    data[5] = f32::NAN;
+    let x = DynTensor::<f32>::from_vec(data, &[6, 10])?;
+    let g = x.to_device(&gpu)?;
+    for ord in [0.0, 1.0, 2.0, 3.0, -1.5, f64::INFINITY, f64::NEG_INFINITY] {
+        assert!(close(
+            &g.vector_norm(ord, &[1], false)?.to_cpu()?.to_vec(),
+            &x.vector_norm(ord, &[1], false)?.to_vec()
+        ));
+    }
+    assert!(close(
+        &g.nansum(&[0], true)?.to_cpu()?.to_vec(),
+        &x.nansum(&[0], true)?.to_vec()
+    ));
+    assert!(close(
+        &g.nanmean(&[], false)?.to_cpu()?.to_vec(),
+        &x.nanmean(&[], false)?.to_vec()
+    ));
+    assert_eq!(
+        g.count_nonzero(&[1])?.to_cpu()?.to_vec(),
+        x.count_nonzero(&[1])?.to_vec()
+    );
+    let (glo, ghi) = g.aminmax(Some(0), false)?;
+    let (lo, hi) = x.aminmax(Some(0), false)?;
+    assert!(
+        close(&glo.to_cpu()?.to_vec(), &lo.to_vec())
+            && close(&ghi.to_cpu()?.to_vec(), &hi.to_vec())
+    );
+    let y = DynTensor::<f32>::from_vec(values(10, 2), &[10])?;
+    assert!(close(
+        &g.dist(&y.to_device(&gpu)?, 2.0)?.to_cpu()?.to_vec(),
+        &x.dist(&y, 2.0)?.to_vec()
+    ));
+    Ok(())
+}

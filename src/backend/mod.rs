@@ -431,6 +431,7 @@ pub trait SoftmaxFloat:
     + crate::ops::reductions::reducers::Summable<Sum = Self>
     + crate::ops::reductions::reducers::Extremum
     + crate::dtype::math::Abs<Output = Self>
+    + crate::dtype::math::Power
     + cpu::softmax::KernelExp
     + cpu::softmax::Kernels
 {

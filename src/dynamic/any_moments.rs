@@ -1,4 +1,5 @@
-//! `var`, `std`, `var_mean` and `std_mean` on [`AnyTensor`]: PyTorch's
+//! The moments (`var`, `std`, `var_mean`, `std_mean`), the norms and the
+//! NaN-aware and counting reductions on [`AnyTensor`]: PyTorch's
 //! texts for the dtypes it refuses.
 
 use super::any::{AnyTensor, any_tensor};
@@ -65,6 +66,59 @@ impl<D: Normalizing> AnyTensor<D> {
         Ok(any_tensor!(@each self, x => {
             let (std, mean) = x.std_mean(dims, c, keepdim)?;
             (std.into(), mean.into())
+        }))
+    }
+}
+
+/// Norms and the NaN-aware and counting reductions on runtime dtypes (see
+/// [`crate::ops::norms`]).
+impl<D: Normalizing> AnyTensor<D> {
+    /// PyTorch's `linalg.vector_norm(x, ord, dims, keepdim)`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![3.0, 4.0], &[2]).unwrap());
+    /// assert_eq!(x.vector_norm(2.0, &[], false).unwrap().downcast::<f32>().unwrap().to_vec(), [5.0]);
+    /// ```
+    pub fn vector_norm(
+        &self,
+        ord: f64,
+        dims: &[isize],
+        keepdim: bool,
+    ) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => x.vector_norm(ord, dims, keepdim)?.into()))
+    }
+
+    /// PyTorch's `norm(x, p)` of the whole tensor.
+    pub fn norm(&self, p: f64) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => x.norm(p)?.into()))
+    }
+
+    /// PyTorch's `nansum(x, dims, keepdim)`.
+    pub fn nansum(&self, dims: &[isize], keepdim: bool) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => x.nansum(dims, keepdim)?.into()))
+    }
+
+    /// PyTorch's `nanmean(x, dims, keepdim)`.
+    pub fn nanmean(&self, dims: &[isize], keepdim: bool) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => x.nanmean(dims, keepdim)?.into()))
+    }
+
+    /// PyTorch's `count_nonzero(x, dims)`: int64 counts.
+    pub fn count_nonzero(&self, dims: &[isize]) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => x.count_nonzero(dims)?.into()))
+    }
+
+    /// PyTorch's `aminmax(x, dim=, keepdim=)`: the smallest and largest
+    /// elements.
+    pub fn aminmax(
+        &self,
+        dim: Option<isize>,
+        keepdim: bool,
+    ) -> Result<(AnyTensor<D>, AnyTensor<D>), Error> {
+        Ok(any_tensor!(@each self, x => {
+            let (lo, hi) = x.aminmax(dim, keepdim)?;
+            (lo.into(), hi.into())
         }))
     }
 }

@@ -575,6 +575,46 @@ pub enum Error {
     IndexTensorDType,
     /// `item()` of a tensor with no elements.
     ItemOfEmpty,
+    /// A norm of a dtype that is neither floating nor complex.
+    NormDType {
+        /// The input's dtype.
+        dtype: DType,
+    },
+    /// A norm without an identity (`inf`, `-inf`, negative orders) over no
+    /// elements.
+    NormOfEmpty {
+        /// The order, as PyTorch prints it.
+        ord: String,
+        /// The empty dim reduced, or none when every dim is.
+        dim: Option<usize>,
+    },
+    /// `nansum`/`nanmean` of a complex tensor.
+    NanSumComplex {
+        /// The device's name in PyTorch's text (`"CPU"`).
+        device: &'static str,
+    },
+    /// `nanmean` of a dtype that is neither floating nor complex.
+    NanMeanDType {
+        /// The input's dtype.
+        dtype: DType,
+    },
+    /// `aminmax` of a complex tensor.
+    AminmaxComplex {
+        /// The input's dtype.
+        dtype: DType,
+    },
+    /// `aminmax` over every element of an empty tensor.
+    AminmaxEmpty,
+    /// `aminmax` along an empty dim.
+    AminmaxEmptyDim {
+        /// The dim.
+        dim: usize,
+    },
+    /// `dist` of integer tensors.
+    DistDType {
+        /// The operands' dtype.
+        dtype: DType,
+    },
     /// `var`, `std`, `var_mean` or `std_mean` of a dtype that is neither
     /// floating nor complex.
     MomentsDType {
@@ -1058,6 +1098,41 @@ impl fmt::Display for Error {
             Error::MomentsDType { op } => {
                 write!(f, "{op} only support floating point and complex dtypes")
             }
+            Error::NormDType { dtype } => write!(
+                f,
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+                dtype.torch_name()
+            ),
+            Error::NormOfEmpty { ord, dim: None } => write!(
+                f,
+                "linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the operation does not have an identity"
+            ),
+            Error::NormOfEmpty { ord, dim: Some(dim) } => write!(
+                f,
+                "linalg.vector_norm cannot compute the {ord} norm on the dimension {dim}because this dimension is empty and the operation does not have an identity"
+            ),
+            Error::NanSumComplex { device } => {
+                write!(f, "nansum on {device} does not support complex inputs")
+            }
+            Error::NanMeanDType { dtype } => write!(
+                f,
+                "nanmean(): expected input to have floating point or complex dtype but got {}",
+                dtype.torch_name()
+            ),
+            Error::AminmaxComplex { dtype } => {
+                write!(f, "aminmax not implemented for {}", dtype.torch_name())
+            }
+            Error::AminmaxEmpty => f.write_str(
+                "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.",
+            ),
+            Error::AminmaxEmptyDim { dim } => {
+                write!(f, "aminmax: Expected reduction dim {dim} to have non-zero size.")
+            }
+            Error::DistDType { dtype } => write!(
+                f,
+                "norm(): input dtype should be either floating point or complex. Got {} instead.",
+                dtype.torch_name()
+            ),
             Error::ItemOfEmpty => {
                 f.write_str("a Tensor with 0 elements cannot be converted to Scalar")
             }

@@ -19,6 +19,7 @@
 //! - [`matmul`]: `matmul`, `mm`, `bmm`, `mv`, `dot`, and their runtime plan.
 //! - [`normalize`]: `softmax`, `log_softmax`, `logsumexp`.
 //! - [`moments`]: `var`, `std`, `var_mean`, `std_mean`.
+//! - [`norms`]: `vector_norm`, and the NaN-aware and counting reductions.
 
 pub mod arith;
 pub mod assign;
@@ -32,6 +33,7 @@ pub mod math;
 pub mod matmul;
 pub mod moments;
 pub mod normalize;
+pub mod norms;
 pub mod op_codes;
 pub mod reductions;
 

@@ -1,0 +1,174 @@
+//! `vector_norm`, `norm`, `dist`, `nansum`, `nanmean`, `count_nonzero` and
+//! `aminmax` against PyTorch 2.15 (`scripts/fixtures/norms.py` →
+//! `tests/fixtures/norms.json`): every dtype (refusals by their texts),
+//! every order (0, fractional, negative, infinite), lists of dims, keepdim,
+//! empty tensors and dims, NaN and inf, overflow and underflow, half types,
+//! strided inputs. Tolerances as the moments'. Not offered, and counted:
+//! `vector_norm`'s `dtype=` argument (cast first) and `dist` between two
+//! dtypes (on `AnyTensor` only through a cast).
+
+mod common;
+
+use common::tensors::*;
+use serde_json::Value;
+use shaped::dtype::Scalar;
+use shaped::ops::norms::{NanSum, NormInput};
+use shaped::prelude::*;
+
+fn close(got: &Outcome, want: &Outcome) -> bool {
+    let (rel, abs) = match want.dtype {
+        DType::F16 => (2.0 * 2f64.powi(-10), 1e-7),
+        DType::BF16 => (2.0 * 2f64.powi(-7), 1e-7),
+        DType::F32 | DType::C64 => (2e-5, 1e-30),
+        _ => (1e-12, 1e-300),
+    };
+    let near = |x: f64, y: f64| {
+        x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= abs + rel * y.abs()
+    };
+    let value = |a: &Scalar, b: &Scalar| match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) => near(*x, *y),
+        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => near(*a, *c) && near(*b, *d),
+        _ => a == b,
+    };
+    got.sizes == want.sizes
+        && got.strides == want.strides
+        && got.dtype == want.dtype
+        && got.values.len() == want.values.len()
+        && got
+            .values
+            .iter()
+            .zip(&want.values)
+            .all(|(a, b)| value(a, b))
+}
+
+fn order(v: &Value) -> f64 {
+    match v {
+        Value::String(s) if s == "inf" => f64::INFINITY,
+        Value::String(s) if s == "-inf" => f64::NEG_INFINITY,
+        Value::String(s) if s == "fro" => 2.0,
+        Value::Null => 2.0,
+        v => v.as_f64().unwrap(),
+    }
+}
+
+fn dims(v: &Value, rank: usize) -> Vec<isize> {
+    match v.as_array() {
+        Some(_) => ints::<i64>(v).into_iter().map(|d| d as isize).collect(),
+        None => (0..rank as isize).collect(),
+    }
+}
+
+/// The second operand of `dist`, as a strided view's owned copy.
+fn other<T: FromJson>(case: &Value) -> DynTensor<T> {
+    let o = &case["other"];
+    let data: Vec<T> = o["storage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(T::from_json)
+        .collect();
+    let n = data.len();
+    let base = DynTensor::<T>::from_vec(data, &[n]).unwrap();
+    base.as_strided(
+        &ints::<usize>(&o["sizes"]),
+        &ints::<usize>(&o["strides"]),
+        o["offset"].as_u64().unwrap() as usize,
+    )
+    .unwrap()
+    .to_owned()
+}
+
+fn run<T: FromJson + NormInput + NanSum>(case: &Value) -> Result<Vec<Outcome>, String> {
+    let (sizes, strides, offset) = layout(case);
+    let base = input::<T>(case);
+    let x = base.as_strided(&sizes, &strides, offset).unwrap();
+    let args = &case["args"];
+    let keepdim = args["keepdim"].as_bool().unwrap_or(false);
+    let text = |e: Error| e.to_string();
+    let one = |r: Result<Outcome, Error>| r.map(|o| vec![o]).map_err(text);
+    match case["op"].as_str().unwrap() {
+        "vector_norm" => {
+            // dims null is every dim; an empty list too.
+            let d = match args["dims"].as_array() {
+                Some(_) => dims(&args["dims"], sizes.len()),
+                None => Vec::new(),
+            };
+            one(x
+                .vector_norm(order(&args["ord"]), &d, keepdim)
+                .map(|t| outcome(&t)))
+        }
+        "norm" => one(x.norm(order(&args["p"])).map(|t| outcome(&t))),
+        "dist" => one(x
+            .dist(&other::<T>(case), order(&args["p"]))
+            .map(|t| outcome(&t))),
+        "nansum" => {
+            let d = dims(&args["dims"], 0);
+            one(x.nansum(&d, keepdim).map(|t| outcome(&t)))
+        }
+        "nanmean" => {
+            let d = dims(&args["dims"], 0);
+            one(x.nanmean(&d, keepdim).map(|t| outcome(&t)))
+        }
+        "count_nonzero" => {
+            let d = dims(&args["dims"], 0);
+            one(x.count_nonzero(&d).map(|t| outcome(&t)))
+        }
+        "aminmax" => {
+            let dim = args["dim"].as_i64().map(|d| d as isize);
+            x.aminmax(dim, keepdim)
+                .map(|(lo, hi)| vec![outcome(&lo), outcome(&hi)])
+                .map_err(text)
+        }
+        op => panic!("op {op}"),
+    }
+}
+
+#[test]
+fn norms_match_pytorch() {
+    let json: Value = serde_json::from_str(include_str!("fixtures/norms.json")).unwrap();
+    let cases = json["cases"].as_array().unwrap();
+    let (mut passed, mut not_offered) = (0, 0);
+    let mut failures = Vec::new();
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        if !case["args"]["dtype"].is_null() && case["op"] == "vector_norm"
+            || case.get("other_dtype").is_some()
+        {
+            not_offered += 1;
+            continue;
+        }
+        let got = by_dtype!(case, run);
+        let want: Option<Vec<Outcome>> = match (case.get("result"), case.get("results")) {
+            (Some(r), _) => Some(vec![expected(r)]),
+            (_, Some(rs)) => Some(rs.as_array().unwrap().iter().map(expected).collect()),
+            _ => None,
+        };
+        let ok = match (&got, &want, case.get("error")) {
+            (Ok(got), Some(want), _) => {
+                got.len() == want.len() && got.iter().zip(want).all(|(g, w)| close(g, w))
+            }
+            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text),
+            _ => false,
+        };
+        if ok {
+            passed += 1;
+        } else {
+            failures.push(format!(
+                "{id}: got {got:?}, want {}",
+                case.get("result")
+                    .or(case.get("results"))
+                    .or(case.get("error"))
+                    .unwrap()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    assert_eq!(passed + not_offered, cases.len());
+    assert!(not_offered <= 28, "{not_offered} cases not offered");
+}
