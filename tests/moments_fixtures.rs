@@ -54,23 +54,7 @@ fn tolerance(id: &str, dtype: DType) -> (f64, f64) {
 
 fn close(id: &str, got: &Outcome, want: &Outcome) -> bool {
     let (rel, abs) = tolerance(id, want.dtype);
-    let near = |x: f64, y: f64| {
-        x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= abs + rel * y.abs()
-    };
-    let value = |a: &Scalar, b: &Scalar| match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => near(*x, *y),
-        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => near(*a, *c) && near(*b, *d),
-        _ => a == b,
-    };
-    got.sizes == want.sizes
-        && got.strides == want.strides
-        && got.dtype == want.dtype
-        && got.values.len() == want.values.len()
-        && got
-            .values
-            .iter()
-            .zip(&want.values)
-            .all(|(a, b)| value(a, b))
+    close_within(got, want, rel, abs)
 }
 
 /// The case's one or two results.

@@ -11,7 +11,6 @@ mod common;
 
 use common::tensors::*;
 use serde_json::Value;
-use shaped::dtype::Scalar;
 use shaped::ops::norms::{NanSum, NormInput};
 use shaped::prelude::*;
 
@@ -22,23 +21,7 @@ fn close(got: &Outcome, want: &Outcome) -> bool {
         DType::F32 | DType::C64 => (2e-5, 1e-30),
         _ => (1e-12, 1e-300),
     };
-    let near = |x: f64, y: f64| {
-        x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= abs + rel * y.abs()
-    };
-    let value = |a: &Scalar, b: &Scalar| match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => near(*x, *y),
-        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => near(*a, *c) && near(*b, *d),
-        _ => a == b,
-    };
-    got.sizes == want.sizes
-        && got.strides == want.strides
-        && got.dtype == want.dtype
-        && got.values.len() == want.values.len()
-        && got
-            .values
-            .iter()
-            .zip(&want.values)
-            .all(|(a, b)| value(a, b))
+    close_within(got, want, rel, abs)
 }
 
 fn order(v: &Value) -> f64 {

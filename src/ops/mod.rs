@@ -60,6 +60,34 @@ macro_rules! with_number_types {
 }
 pub(crate) use with_number_types;
 
+/// The elements of a new contiguous buffer of `sizes` (with `strides`, its
+/// row-major strides), as a kernel operand.
+pub(crate) fn dense_ref<'a, X: Element, D: crate::backend::Backend>(
+    buffer: &'a D::Buffer<X>,
+    sizes: &'a [usize],
+    strides: &'a [usize],
+) -> StridedRef<'a, X, D> {
+    StridedRef {
+        ptr: D::ptr(buffer),
+        sizes,
+        strides,
+        offset: 0,
+    }
+}
+
+/// The strides of a reduction's result (contiguous over the dims `mask`
+/// keeps, `kept_strides`) broadcast back over the input's dims: 0 along
+/// the reduced ones.
+pub(crate) fn along_reduced(mask: &[bool], kept_strides: &[usize]) -> Vec<usize> {
+    let mut kept = kept_strides.iter();
+    mask.iter()
+        .map(|&reduced| match reduced {
+            true => 0,
+            false => *kept.next().expect("one stride per kept dim"),
+        })
+        .collect()
+}
+
 /// Strides of an operand of sizes `sizes` and strides `strides`, broadcast
 /// to `out_sizes`: aligned at the end, 0 where the operand is stretched or
 /// missing.

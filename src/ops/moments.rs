@@ -34,6 +34,7 @@ use crate::dtype::{DType, Element};
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::{Error, or_panic};
 use crate::layout::{StridedLayout, array_from, checked_storage, contiguous_strides};
+use crate::ops::dense_ref;
 use crate::ops::functions::{Cast, Constant, Div, Mul, Sub, WithRight};
 use crate::ops::math::Sqrt;
 use crate::ops::reductions::reducers::{Mean, Sum};
@@ -183,17 +184,7 @@ where
     let sizes = x.sizes;
     let kept = out_sizes(sizes, mask, false);
     let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
-    let mut along = Vec::with_capacity(sizes.len());
-    let mut k = 0;
-    for &reduced in mask {
-        along.push(match reduced {
-            true => 0,
-            false => {
-                k += 1;
-                kept_strides[k - 1]
-            }
-        });
-    }
+    let along = crate::ops::along_reduced(mask, &kept_strides);
     let by = StridedRef {
         ptr: D::ptr(mean),
         sizes,
@@ -241,21 +232,6 @@ fn finish<R: SoftmaxFloat, D: Normalizing>(
         true => D::map1(dense_ref::<R, D>(&var, &kept, &kept_strides), Sqrt),
     }
 }
-
-/// The elements of a new contiguous buffer of `sizes`.
-fn dense_ref<'a, X: Element, D: crate::backend::Backend>(
-    buffer: &'a D::Buffer<X>,
-    sizes: &'a [usize],
-    strides: &'a [usize],
-) -> StridedRef<'a, X, D> {
-    StridedRef {
-        ptr: D::ptr(buffer),
-        sizes,
-        strides,
-        offset: 0,
-    }
-}
-
 /// The mean as PyTorch's Welford updates leave it: NaN where an infinite
 /// element made it infinite (`x + (x - x)`).
 fn welford_mean<T: MomentsElement, D: Normalizing>(

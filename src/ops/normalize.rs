@@ -34,6 +34,7 @@ use crate::dynamic::{DynShape, DynTensor};
 use crate::error::{Error, or_panic};
 use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from, checked_storage, contiguous_strides};
+use crate::ops::dense_ref;
 use crate::ops::functions::Cast;
 use crate::shape::Shape;
 use crate::shape::axes::At;
@@ -137,21 +138,6 @@ pub(crate) fn softmax_parts<
     let out = D::softmax(input, dim, log)?;
     Ok(owned_parts(U::from_compute::<D>(out, sizes)?, layout))
 }
-
-/// The elements of a new contiguous buffer of `sizes`.
-fn dense_ref<'a, X: Element, D: crate::backend::Backend>(
-    buffer: &'a D::Buffer<X>,
-    sizes: &'a [usize],
-    strides: &'a [usize],
-) -> StridedRef<'a, X, D> {
-    StridedRef {
-        ptr: D::ptr(buffer),
-        sizes,
-        strides,
-        offset: 0,
-    }
-}
-
 /// The kernel PyTorch names in its error for a dtype softmax does not take.
 pub(crate) fn kernel_name(dim: usize, rank: usize, log: bool) -> &'static str {
     match (log, dim + 1 >= rank) {
@@ -504,17 +490,7 @@ where
         None => x,
         Some(shift) => {
             // The shift broadcast back over the reduced dims.
-            let mut along = Vec::with_capacity(sizes.len());
-            let mut k = 0;
-            for &reduced in mask {
-                along.push(match reduced {
-                    true => 0,
-                    false => {
-                        k += 1;
-                        kept_strides[k - 1]
-                    }
-                });
-            }
+            let along = crate::ops::along_reduced(mask, &kept_strides);
             let by = StridedRef {
                 ptr: D::ptr(shift),
                 sizes,

@@ -22,6 +22,7 @@ use crate::dtype::{DType, Element};
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::Error;
 use crate::layout::{StridedLayout, checked_storage, contiguous_strides};
+use crate::ops::dense_ref;
 use crate::ops::functions::{Cast, Mul, Ne, WithRight};
 use crate::ops::math::{AbsFn, Sqrt};
 use crate::ops::reductions::reducers::{Extreme, Largest, Smallest, Sum};
@@ -69,21 +70,6 @@ macro_rules! complex_norms {
     )*};
 }
 complex_norms!(num_complex::Complex<f32> => f32, num_complex::Complex<f64> => f64);
-
-/// The elements of a new contiguous buffer of `sizes`.
-fn dense_ref<'a, X: Element, D: crate::backend::Backend>(
-    buffer: &'a D::Buffer<X>,
-    sizes: &'a [usize],
-    strides: &'a [usize],
-) -> StridedRef<'a, X, D> {
-    StridedRef {
-        ptr: D::ptr(buffer),
-        sizes,
-        strides,
-        offset: 0,
-    }
-}
-
 /// `ord` as PyTorch prints it.
 fn ord_text(ord: f64) -> String {
     match ord {

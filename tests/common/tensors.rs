@@ -236,6 +236,28 @@ pub fn same(got: &Outcome, want: &Outcome) -> bool {
             .all(|(a, b)| value(a, b))
 }
 
+/// Equal within `rel` (relative) plus `abs`, NaN equal to NaN, each part
+/// of a complex value on its own; sizes, strides and dtype exactly.
+pub fn close_within(got: &Outcome, want: &Outcome, rel: f64, abs: f64) -> bool {
+    let near = |x: f64, y: f64| {
+        x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= abs + rel * y.abs()
+    };
+    let value = |a: &Scalar, b: &Scalar| match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) => near(*x, *y),
+        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => near(*a, *c) && near(*b, *d),
+        _ => a == b,
+    };
+    got.sizes == want.sizes
+        && got.strides == want.strides
+        && got.dtype == want.dtype
+        && got.values.len() == want.values.len()
+        && got
+            .values
+            .iter()
+            .zip(&want.values)
+            .all(|(a, b)| value(a, b))
+}
+
 #[macro_export]
 macro_rules! by_dtype {
     ($case:expr, $run:ident) => {
