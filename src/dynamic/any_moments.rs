@@ -4,6 +4,7 @@
 
 use super::any::{AnyTensor, any_tensor};
 use crate::backend::Normalizing;
+use crate::dtype::DType;
 use crate::error::Error;
 
 impl<D: Normalizing> AnyTensor<D> {
@@ -87,6 +88,41 @@ impl<D: Normalizing> AnyTensor<D> {
         keepdim: bool,
     ) -> Result<AnyTensor<D>, Error> {
         Ok(any_tensor!(@each self, x => x.vector_norm(ord, dims, keepdim)?.into()))
+    }
+
+    /// PyTorch's `linalg.vector_norm(x, ord, dims, keepdim, dtype=dtype)`:
+    /// the input converted to `dtype` first, which must be floating (or
+    /// complex, for a complex input) and take the input's values without
+    /// narrowing; a complex `dtype` gives its real type.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![3.0, 4.0], &[2]).unwrap());
+    /// let n = x.vector_norm_in(2.0, &[], false, DType::F64).unwrap();
+    /// assert_eq!(n.downcast::<f64>().unwrap().to_vec(), [5.0]);
+    /// assert_eq!(
+    ///     x.vector_norm_in(2.0, &[], false, DType::F16).unwrap_err().to_string(),
+    ///     "linalg.vector_norm: the dtype of the input (Float) should be convertible without narrowing to the specified dtype (Half)"
+    /// );
+    /// ```
+    pub fn vector_norm_in(
+        &self,
+        ord: f64,
+        dims: &[isize],
+        keepdim: bool,
+        dtype: DType,
+    ) -> Result<AnyTensor<D>, Error> {
+        let input = self.dtype();
+        if !(input.is_floating_point() || input.is_complex()) {
+            return Err(Error::NormDType { dtype: input });
+        }
+        let refused = !(dtype.is_floating_point() || dtype.is_complex())
+            || input.is_complex() != dtype.is_complex()
+            || DType::promote(input, dtype) != dtype;
+        if refused {
+            return Err(Error::NormDTypeArgument { input, dtype });
+        }
+        self.try_to_dtype(dtype)?.vector_norm(ord, dims, keepdim)
     }
 
     /// PyTorch's `norm(x, p)` of the whole tensor.

@@ -588,6 +588,13 @@ pub enum Error {
         /// The empty dim reduced, or none when every dim is.
         dim: Option<usize>,
     },
+    /// `vector_norm`'s `dtype=` argument refused: `reason` says why.
+    NormDTypeArgument {
+        /// The input's dtype.
+        input: DType,
+        /// The dtype asked for.
+        dtype: DType,
+    },
     /// `nansum`/`nanmean` of a complex tensor.
     NanSumComplex {
         /// The device's name in PyTorch's text (`"CPU"`).
@@ -1111,6 +1118,34 @@ impl fmt::Display for Error {
                 f,
                 "linalg.vector_norm cannot compute the {ord} norm on the dimension {dim}because this dimension is empty and the operation does not have an identity"
             ),
+            Error::NormDTypeArgument { input, dtype } => {
+                if !(dtype.is_floating_point() || dtype.is_complex()) {
+                    write!(
+                        f,
+                        "linalg.vector_norm: dtype should be floating point or complex, but got {}",
+                        dtype.torch_name()
+                    )
+                } else if !input.is_complex() && dtype.is_complex() {
+                    write!(
+                        f,
+                        "linalg.vector_norm: dtype should be real for real inputs, but got {}",
+                        dtype.torch_name()
+                    )
+                } else if input.is_complex() && !dtype.is_complex() {
+                    write!(
+                        f,
+                        "linalg.vector_norm: dtype should be complex for complex inputs, but got {}",
+                        dtype.torch_name()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "linalg.vector_norm: the dtype of the input ({}) should be convertible without narrowing to the specified dtype ({})",
+                        input.torch_name(),
+                        dtype.torch_name()
+                    )
+                }
+            }
             Error::NanSumComplex { device } => {
                 write!(f, "nansum on {device} does not support complex inputs")
             }
