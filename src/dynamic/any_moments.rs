@@ -2,7 +2,7 @@
 //! NaN-aware and counting reductions on [`AnyTensor`]: PyTorch's
 //! texts for the dtypes it refuses.
 
-use super::any::{AnyTensor, any_tensor};
+use super::any::{AnyTensor, any_tensor, same_variant};
 use crate::backend::Normalizing;
 use crate::dtype::DType;
 use crate::error::Error;
@@ -123,6 +123,23 @@ impl<D: Normalizing> AnyTensor<D> {
             return Err(Error::NormDTypeArgument { input, dtype });
         }
         self.try_to_dtype(dtype)?.vector_norm(ord, dims, keepdim)
+    }
+
+    /// PyTorch's `dist(x, other, p)`: the operands promoted to their common
+    /// dtype (as `x - other` would be), broadcast, then the `p`-norm of the
+    /// difference.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![1.0, 1.0], &[2]).unwrap());
+    /// let y = AnyTensor::from(DynTensor::<i64>::from_vec(vec![4, 5], &[2]).unwrap());
+    /// assert_eq!(x.dist(&y, 2.0).unwrap().downcast::<f32>().unwrap().to_vec(), [5.0]);
+    /// ```
+    pub fn dist(&self, other: &AnyTensor<D>, p: f64) -> Result<AnyTensor<D>, Error> {
+        let common = DType::promote(self.dtype(), other.dtype());
+        let (a, b) = (self.try_to_dtype(common)?, other.try_to_dtype(common)?);
+        Ok(same_variant!(&a, &b, |x, y| x.dist(y, p);
+            F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool))
     }
 
     /// PyTorch's `norm(x, p)` of the whole tensor.
