@@ -440,6 +440,26 @@ fn operations() {
     totals.scatter_add_::<1>(&labels, &picked);
     println!("each row's picked score added back at its label (scatter_add_):\n{totals}");
 
+    section("Numerics: softmax, logsumexp, variance and norms, axes in the type");
+    let probabilities: Tensor<f32, shape![3, 4]> = scores.softmax::<1>();
+    println!("softmax along each row:\n{probabilities}");
+    let lse: Tensor<f32, shape![3]> = scores.logsumexp_dim::<1>();
+    let spread: Tensor<f32, shape![4]> = scores.var_dim::<0>(1);
+    let lengths: Tensor<f32, shape![3]> = scores.vector_norm_dim::<1>(2.0);
+    println!(
+        "logsumexp of each row {:?}, variance of each column {:?}, 2-norm of each row {:?}",
+        lse.to_vec(),
+        spread.to_vec(),
+        lengths.to_vec()
+    );
+    println!(
+        "softmax of an integer tensor (convert first, or softmax_in::<f32, 1>()):
+  {}",
+        compile_error(include_str!(
+            "../ui-tests/fail/softmax_integer_tensor.stderr"
+        ))
+    );
+
     section("Elementwise math, with PyTorch's result types");
     let ints = Tensor::<i64, shape![3]>::from_vec(vec![1, 4, 9]).expect("3 elements");
     let roots: Tensor<f32, shape![3]> = ints.sqrt();
