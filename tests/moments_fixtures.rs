@@ -104,11 +104,7 @@ fn moments_match_pytorch() {
     for case in cases {
         let id = case["id"].as_str().unwrap();
         let got = by_dtype!(case, run);
-        let mut want: Option<Vec<Outcome>> = match (case.get("result"), case.get("results")) {
-            (Some(r), _) => Some(vec![expected(r)]),
-            (_, Some(rs)) => Some(rs.as_array().unwrap().iter().map(expected).collect()),
-            _ => None,
-        };
+        let mut want = wanted(case);
         if let (Some((_, at)), Ok(got), Some(want)) = (
             MEAN_AFTER_INF.iter().find(|(known, _)| *known == id),
             &got,
@@ -127,31 +123,11 @@ fn moments_match_pytorch() {
             passed += 1;
             continue;
         }
-        let ok = match (&got, &want, case.get("error")) {
-            (Ok(got), Some(want), _) => {
-                got.len() == want.len() && got.iter().zip(want).all(|(g, w)| close(id, g, w))
-            }
-            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text),
-            _ => false,
-        };
-        if ok {
-            passed += 1;
-        } else {
-            failures.push(format!(
-                "{id}: got {got:?}, want {}",
-                case.get("result")
-                    .or(case.get("results"))
-                    .or(case.get("error"))
-                    .unwrap()
-            ));
+        match check_case(case, &got, &want, |g, w| close(id, g, w)) {
+            Ok(()) => passed += 1,
+            Err(line) => failures.push(line),
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, cases.len());
     assert_eq!(passed, cases.len());
 }

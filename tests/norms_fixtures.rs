@@ -168,42 +168,16 @@ fn norms_match_pytorch() {
     let mut passed = 0;
     let mut failures = Vec::new();
     for case in cases {
-        let id = case["id"].as_str().unwrap();
         let got = match case["args"]["dtype"].as_str() {
             _ if case.get("other_dtype").is_some() => mixed_dist(case),
             Some(_) if case["op"] == "vector_norm" => by_dtype!(case, with_dtype),
             _ => by_dtype!(case, run),
         };
-        let want: Option<Vec<Outcome>> = match (case.get("result"), case.get("results")) {
-            (Some(r), _) => Some(vec![expected(r)]),
-            (_, Some(rs)) => Some(rs.as_array().unwrap().iter().map(expected).collect()),
-            _ => None,
-        };
-        let ok = match (&got, &want, case.get("error")) {
-            (Ok(got), Some(want), _) => {
-                got.len() == want.len() && got.iter().zip(want).all(|(g, w)| close(g, w))
-            }
-            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text),
-            _ => false,
-        };
-        if ok {
-            passed += 1;
-        } else {
-            failures.push(format!(
-                "{id}: got {got:?}, want {}",
-                case.get("result")
-                    .or(case.get("results"))
-                    .or(case.get("error"))
-                    .unwrap()
-            ));
+        match check_case(case, &got, &wanted(case), close) {
+            Ok(()) => passed += 1,
+            Err(line) => failures.push(line),
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, cases.len());
     assert_eq!(passed, cases.len());
 }

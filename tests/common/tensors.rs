@@ -258,6 +258,54 @@ pub fn close_within(got: &Outcome, want: &Outcome, rel: f64, abs: f64) -> bool {
             .all(|(a, b)| value(a, b))
 }
 
+/// PyTorch's results of a case (`result`, or the several of `results`),
+/// or `None` where it recorded an error.
+pub fn wanted(case: &Value) -> Option<Vec<Outcome>> {
+    match (case.get("result"), case.get("results")) {
+        (Some(r), _) => Some(vec![expected(r)]),
+        (_, Some(rs)) => Some(rs.as_array().unwrap().iter().map(expected).collect()),
+        _ => None,
+    }
+}
+
+/// `got` against the case's `want` (its results, each within `close`) or
+/// its error (the text exactly); `Err` with the failure's line.
+pub fn check_case(
+    case: &Value,
+    got: &Result<Vec<Outcome>, String>,
+    want: &Option<Vec<Outcome>>,
+    close: impl Fn(&Outcome, &Outcome) -> bool,
+) -> Result<(), String> {
+    let ok = match (got, want, case.get("error")) {
+        (Ok(got), Some(want), _) => {
+            got.len() == want.len() && got.iter().zip(want).all(|(g, w)| close(g, w))
+        }
+        (Err(text), _, Some(error)) => error["message"].as_str() == Some(text),
+        _ => false,
+    };
+    match ok {
+        true => Ok(()),
+        false => Err(format!(
+            "{}: got {got:?}, want {}",
+            case["id"],
+            case.get("result")
+                .or(case.get("results"))
+                .or(case.get("error"))
+                .unwrap()
+        )),
+    }
+}
+
+/// Fails with every failure's line, if any.
+pub fn assert_no_failures(failures: &[String], cases: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[macro_export]
 macro_rules! by_dtype {
     ($case:expr, $run:ident) => {
