@@ -221,3 +221,26 @@ fn static_moments_match_the_dynamic_ones() {
     let zv: Tensor<f64, shape![]> = z.var(1);
     assert_eq!(zv.to_vec(), [4.0]);
 }
+
+#[test]
+fn static_norms_and_counts_match_the_dynamic_ones() {
+    let mut data: Vec<f32> = (0..60)
+        .map(|k| ((k * 37) % 23) as f32 * 0.7 - 8.0)
+        .collect();
+    data[3] = f32::NAN;
+    data[10] = 0.0;
+    let x = Tensor::<f32, shape![3, 4, 5]>::from_vec(data).unwrap();
+    let d = x.clone().into_dyn();
+    let n: Tensor<f32, shape![3, 5]> = x.vector_norm_dim::<1>(3.0);
+    let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+    assert_eq!(
+        bits(n.to_vec()),
+        bits(d.vector_norm(3.0, &[1], false).unwrap().to_vec())
+    );
+    let s: Tensor<f32, shape![4]> = x.nansum_dims::<axes![0, 2]>();
+    assert_eq!(s.to_vec(), d.nansum(&[0, 2], false).unwrap().to_vec());
+    assert!(s.to_vec().iter().all(|v| v.is_finite()));
+    let c: Tensor<i64, shape![3, 4]> = x.count_nonzero_dim::<2>();
+    assert_eq!(c.to_vec(), d.count_nonzero(&[2]).unwrap().to_vec());
+    assert_eq!(c.to_vec().iter().sum::<i64>(), 59);
+}

@@ -462,20 +462,7 @@ impl<T: NanSum, D: Normalizing, R: Repr> crate::Tensor<T, DynShape, D, R> {
     /// ```
     pub fn nansum(&self, dims: &[isize], keepdim: bool) -> Result<DynTensor<T::Sum, D>, Error> {
         let (mask, _) = dims_mask(dims, self.layout.rank())?;
-        let x = self.strided();
-        let cleaned = T::without_nan(x)?;
-        let strides = contiguous_strides::<Vec<usize>>(x.sizes);
-        let x = match &cleaned {
-            Some(b) => dense_ref::<T, D>(b, x.sizes, &strides),
-            None => x,
-        };
-        let sizes = out_sizes(x.sizes, &mask, keepdim);
-        checked_storage(&sizes, size_of::<T::Sum>())?;
-        let sums = D::reduce(x, &mask, Sum)?;
-        Ok(from_parts!(owned_parts(
-            sums,
-            StridedLayout::contiguous(DynSizes::from_slice(&sizes))
-        )))
+        Ok(from_parts!(nansum_parts(self.strided(), &mask, keepdim)?))
     }
 
     /// PyTorch's `nanmean(x, dims, keepdim)`: the mean of the elements that
@@ -543,16 +530,11 @@ impl<T: NanSum, D: Normalizing, R: Repr> crate::Tensor<T, DynShape, D, R> {
     /// ```
     pub fn count_nonzero(&self, dims: &[isize]) -> Result<DynTensor<i64, D>, Error> {
         let (mask, _) = dims_mask(dims, self.layout.rank())?;
-        let x = self.strided();
-        let sizes = x.sizes;
-        let strides = contiguous_strides::<Vec<usize>>(sizes);
-        let nonzero: D::Buffer<bool> = D::map1(x, WithRight(Ne, <T as Element>::ZERO))?;
-        let counts = D::reduce(dense_ref::<bool, D>(&nonzero, sizes, &strides), &mask, Sum)?;
-        let out = out_sizes(sizes, &mask, false);
-        Ok(from_parts!(owned_parts(
-            counts,
-            StridedLayout::contiguous(DynSizes::from_slice(&out))
-        )))
+        Ok(from_parts!(count_nonzero_parts(
+            self.strided(),
+            &mask,
+            false
+        )?))
     }
 
     /// PyTorch's `aminmax(x, dim=, keepdim=)`: the smallest and largest
@@ -594,6 +576,121 @@ impl<T: NanSum, D: Normalizing, R: Repr> crate::Tensor<T, DynShape, D, R> {
         // `keepdim` keeps every dim as 1.
         let keep = keepdim && rank > 0;
         Ok((self.amin(&dims, keep)?, self.amax(&dims, keep)?))
+    }
+}
+
+/// `nansum` of `x` along `mask` as a tensor's parts.
+fn nansum_parts<T: NanSum, A: crate::shape::SizeArray, D: Normalizing>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+    keepdim: bool,
+) -> Result<OwnedParts<T::Sum, D, A>, Error> {
+    let cleaned = T::without_nan(x)?;
+    let strides = contiguous_strides::<Vec<usize>>(x.sizes);
+    let x = match &cleaned {
+        Some(b) => dense_ref::<T, D>(b, x.sizes, &strides),
+        None => x,
+    };
+    let sizes = out_sizes(x.sizes, mask, keepdim);
+    checked_storage(&sizes, size_of::<T::Sum>())?;
+    let sums = D::reduce(x, mask, Sum)?;
+    Ok(owned_parts(
+        sums,
+        StridedLayout::contiguous(crate::layout::array_from::<A>(&sizes)),
+    ))
+}
+
+/// `count_nonzero` of `x` along `mask` as a tensor's parts.
+fn count_nonzero_parts<T: Element, A: crate::shape::SizeArray, D: Normalizing>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+    keepdim: bool,
+) -> Result<OwnedParts<i64, D, A>, Error> {
+    let sizes = x.sizes;
+    let strides = contiguous_strides::<Vec<usize>>(sizes);
+    let nonzero: D::Buffer<bool> = D::map1(x, WithRight(Ne, <T as Element>::ZERO))?;
+    let counts = D::reduce(dense_ref::<bool, D>(&nonzero, sizes, &strides), mask, Sum)?;
+    let out = out_sizes(sizes, mask, keepdim);
+    Ok(owned_parts(
+        counts,
+        StridedLayout::contiguous(crate::layout::array_from::<A>(&out)),
+    ))
+}
+
+/// The static forms of `nansum` and `count_nonzero`: the axes in the type.
+impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Normalizing, R: Repr>
+    crate::Tensor<T, S, D, R>
+{
+    /// `nansum` along axis `I` (NaN counts as 0), which leaves the type.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 2]>::from_vec(vec![1.0, f32::NAN, 2.0, 3.0]).unwrap();
+    /// assert_eq!(x.nansum_dim::<1>().to_vec(), [1.0, 5.0]);
+    /// ```
+    pub fn nansum_dim<const I: usize>(
+        &self,
+    ) -> crate::Tensor<T::Sum, <S as crate::shape::reduce::ReduceAxis<I>>::Removed, D>
+    where
+        S: crate::shape::reduce::ReduceAxis<I>,
+    {
+        let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
+        from_parts!(crate::error::or_panic(nansum_parts(
+            self.strided(),
+            &mask,
+            false
+        )))
+    }
+
+    /// `nansum` along the axes `L` (`axes![0, 1]`), which leave the type.
+    pub fn nansum_dims<L: crate::shape::FixedShape>(
+        &self,
+    ) -> crate::Tensor<T::Sum, <S as crate::shape::reduce::ReduceAxes<L>>::Removed, D>
+    where
+        S: crate::shape::reduce::ReduceAxes<L>,
+    {
+        let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
+        from_parts!(crate::error::or_panic(nansum_parts(
+            self.strided(),
+            &mask,
+            false
+        )))
+    }
+
+    /// The nonzero elements along axis `I`, counted (int64).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<i32, shape![2, 3]>::from_vec(vec![0, 1, 2, 0, 0, 5]).unwrap();
+    /// assert_eq!(x.count_nonzero_dim::<1>().to_vec(), [2, 1]);
+    /// ```
+    pub fn count_nonzero_dim<const I: usize>(
+        &self,
+    ) -> crate::Tensor<i64, <S as crate::shape::reduce::ReduceAxis<I>>::Removed, D>
+    where
+        S: crate::shape::reduce::ReduceAxis<I>,
+    {
+        let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
+        from_parts!(crate::error::or_panic(count_nonzero_parts(
+            self.strided(),
+            &mask,
+            false
+        )))
+    }
+
+    /// The nonzero elements along the axes `L`, counted (int64).
+    pub fn count_nonzero_dims<L: crate::shape::FixedShape>(
+        &self,
+    ) -> crate::Tensor<i64, <S as crate::shape::reduce::ReduceAxes<L>>::Removed, D>
+    where
+        S: crate::shape::reduce::ReduceAxes<L>,
+    {
+        let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
+        from_parts!(crate::error::or_panic(count_nonzero_parts(
+            self.strided(),
+            &mask,
+            false
+        )))
     }
 }
 
