@@ -209,11 +209,7 @@ impl<T: Element, S: Shape + TupleShape, D: Normalizing, R: Repr> Tensor<T, S, D,
         T: SoftmaxElement,
         S: At<I>,
     {
-        from_parts!(or_panic(softmax_parts::<T, T, S::Sizes, D>(
-            self.strided(),
-            I,
-            false
-        )))
+        self.softmax_in::<T, I>()
     }
 
     /// Log-softmax along dim `I`: `x - max - ln(sum(exp(x - max)))`.
@@ -228,11 +224,7 @@ impl<T: Element, S: Shape + TupleShape, D: Normalizing, R: Repr> Tensor<T, S, D,
         T: SoftmaxElement,
         S: At<I>,
     {
-        from_parts!(or_panic(softmax_parts::<T, T, S::Sizes, D>(
-            self.strided(),
-            I,
-            true
-        )))
+        self.log_softmax_in::<T, I>()
     }
 
     /// Softmax along dim `I` of the input converted to `U` (PyTorch's
