@@ -4,8 +4,9 @@
 //! Indexing by tensors on f32: `index_select` of random rows, `gather` and
 //! `scatter_add_` with a random index per element along the rows, `take`
 //! anywhere, `masked_fill` and `masked_select` with a random mask, and
-//! `x[idx]` of random rows. Then 4096 x 4096 matrix
-//! products, in TFLOP/s.
+//! `x[idx]` of random rows. Softmax, log-softmax, logsumexp, the variance
+//! and the 2-norm of f32 along the rows and the columns. Then 4096 x 4096
+//! matrix products, in TFLOP/s.
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
@@ -37,6 +38,20 @@ fn time<R>(gpu: &Cuda, mut f: impl FnMut() -> R) -> Result<f64, Error> {
     }
     gpu.synchronize()?;
     Ok(start.elapsed().as_secs_f64() / f64::from(REPEATS))
+}
+
+/// Prints each case's time and bandwidth (bytes moved over seconds) against
+/// the copy's, the case names padded to `width`.
+fn report<C: std::fmt::Display>(group: &str, width: usize, cases: &[(C, f64, usize)], copy: f64) {
+    for (case, seconds, moved) in cases {
+        let gbs = *moved as f64 / seconds / 1e9;
+        println!(
+            "{group}: {:<width$} {:8.3} ms {gbs:6.0} GB/s = {:5.1}% of copy",
+            case.to_string(),
+            seconds * 1e3,
+            100.0 * gbs / copy
+        );
+    }
 }
 
 /// The driver's device-to-device copy of `bytes` bytes, in GB/s (read and
@@ -92,14 +107,7 @@ fn run<T: shaped::dtype::Numeric + shaped::ops::reductions::Reduce>(
             bytes,
         ),
     ];
-    for (case, seconds, moved) in cases {
-        let gbs = moved as f64 / seconds / 1e9;
-        println!(
-            "{name}: {case:<36} {:8.3} ms {gbs:6.0} GB/s = {:5.1}% of copy",
-            seconds * 1e3,
-            100.0 * gbs / copy
-        );
-    }
+    report(name, 36, &cases, copy);
     Ok(())
 }
 
@@ -197,14 +205,54 @@ fn indexing(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
             2 * bytes + ROWS * 8,
         ),
     ];
-    for (case, seconds, moved) in cases {
-        let gbs = moved as f64 / seconds / 1e9;
-        println!(
-            "index: {case:<40} {:8.3} ms {gbs:6.0} GB/s = {:5.1}% of copy",
-            seconds * 1e3,
-            100.0 * gbs / copy
-        );
+    report("index", 40, &cases, copy);
+    Ok(())
+}
+
+/// Softmax-like operations and moments along the rows (dim 1) and columns
+/// (dim 0) of a 16384 x 16384 f32 matrix: softmax and log-softmax read their
+/// input once and write their output once; logsumexp, the variance and the
+/// norm read their input once (their outputs are small).
+fn normalize(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
+    let bytes = N * 4;
+    let copy = copy_bandwidth(gpu, bytes)?;
+    let values: Vec<f32> = random_below(N, 1000, 23)
+        .into_iter()
+        .map(|v| v as f32 / 100.0)
+        .collect();
+    let a = DynTensor::<f32>::from_vec(values, &[ROWS, COLS])?.to_device(gpu)?;
+    let mut cases = Vec::new();
+    for dim in [1isize, 0] {
+        let along = if dim == 1 { "rows" } else { "columns" };
+        cases.extend([
+            (
+                format!("a.softmax({dim}) ({along})"),
+                time(gpu, || a.softmax(dim).expect("softmax"))?,
+                2 * bytes,
+            ),
+            (
+                format!("a.log_softmax({dim}) ({along})"),
+                time(gpu, || a.log_softmax(dim).expect("log_softmax"))?,
+                2 * bytes,
+            ),
+            (
+                format!("a.logsumexp([{dim}]) ({along})"),
+                time(gpu, || a.logsumexp(&[dim], false).expect("logsumexp"))?,
+                bytes,
+            ),
+            (
+                format!("a.var([{dim}], 1) ({along})"),
+                time(gpu, || a.var(&[dim], 1.0, false).expect("var"))?,
+                bytes,
+            ),
+            (
+                format!("a.vector_norm(2, [{dim}]) ({along})"),
+                time(gpu, || a.vector_norm(2.0, &[dim], false).expect("norm"))?,
+                bytes,
+            ),
+        ]);
     }
+    report("normalize", 36, &cases, copy);
     Ok(())
 }
 
@@ -240,6 +288,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     run::<half::bf16>(&gpu, "bf16")?;
     mixed(&gpu)?;
     indexing(&gpu)?;
+    normalize(&gpu)?;
     matmul::<f32>(&gpu, "f32")?;
     matmul::<half::bf16>(&gpu, "bf16")?;
     Ok(())

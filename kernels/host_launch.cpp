@@ -143,7 +143,13 @@ extern "C" int shaped_host_where_launch(const char* name, unsigned grid, unsigne
 
 namespace {
 #define SHAPED_REDUCE_ENTRIES(name, T, numeric) {"shaped_reduce_" #name, shaped_reduce_##name},
-const Entry<shaped::ReduceArgs> REDUCE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_ENTRIES)};
+#define SHAPED_STATS_ENTRIES(name, T, numeric) {"shaped_stats_" #name, shaped_stats_##name},
+#define SHAPED_SOFTMAX_ENTRIES(name, T, numeric) {"shaped_softmax_" #name, shaped_softmax_##name},
+const Entry<shaped::ReduceArgs> REDUCE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_ENTRIES)
+                                                        SHAPED_FOR_EACH_DTYPE(SHAPED_STATS_ENTRIES)
+                                                            SHAPED_FOR_EACH_DTYPE(SHAPED_SOFTMAX_ENTRIES)};
+#undef SHAPED_SOFTMAX_ENTRIES
+#undef SHAPED_STATS_ENTRIES
 #undef SHAPED_REDUCE_ENTRIES
 
 #define SHAPED_MATMUL_ENTRIES(name, T, numeric) {"shaped_matmul_" #name, shaped_matmul_##name},
@@ -347,7 +353,7 @@ extern "C" void shaped_host_matmul_args_layout(uint64_t* out) {
 
 // The layout of `shaped::ReduceArgs` as this compiler sees it: size, then
 // the offsets of input, kept_sizes, red_strides, numel_out, chunk,
-// kept_rank and splits.
+// kept_rank, splits, out_strides, out_red_stride, param and flags.
 extern "C" void shaped_host_reduce_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::ReduceArgs);
     out[1] = offsetof(shaped::ReduceArgs, input);
@@ -357,6 +363,10 @@ extern "C" void shaped_host_reduce_args_layout(uint64_t* out) {
     out[5] = offsetof(shaped::ReduceArgs, chunk);
     out[6] = offsetof(shaped::ReduceArgs, kept_rank);
     out[7] = offsetof(shaped::ReduceArgs, splits);
+    out[8] = offsetof(shaped::ReduceArgs, out_strides);
+    out[9] = offsetof(shaped::ReduceArgs, out_red_stride);
+    out[10] = offsetof(shaped::ReduceArgs, param);
+    out[11] = offsetof(shaped::ReduceArgs, flags);
 }
 
 // The layout of `shaped::WhereArgs` as this compiler sees it: size, then

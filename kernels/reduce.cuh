@@ -1,6 +1,10 @@
 // The reduction kernels of shaped's CUDA backend: `sum`, `prod`, `mean`,
 // `amax`/`amin`, `max`/`min` with their indices (also `argmax`/`argmin`),
-// `all` and `any`, one kernel per element type (`shaped_reduce_<dtype>`).
+// `all` and `any`, and for float32 and float64 the statistics: `var`/`std`
+// with the mean (Welford's updates, Chan's combination), `logsumexp` and
+// `softmax`/`log_softmax` (a running maximum and the sum of exponentials
+// scaled to it, in one read); one kernel per element type
+// (`shaped_reduce_<dtype>`).
 //
 // Shape-erased, as the elementwise kernels: the host splits the input's
 // dimensions into the kept ones (one output element per combination,
@@ -38,6 +42,13 @@ namespace shaped {
 enum {
     OP_SUM = 64, OP_PROD = 65, OP_MEAN = 66, OP_AMAX = 67, OP_AMIN = 68,
     OP_MAX_AT = 69, OP_MIN_AT = 70, OP_ALL = 71, OP_ANY = 72,
+    OP_VAR = 73, OP_LOGSUMEXP = 74, OP_SOFTMAX = 75,
+};
+
+// `ReduceArgs::flags`.
+enum {
+    FLAG_STD = 1,  // OP_VAR: the square root of the variance
+    FLAG_LOG = 2,  // OP_SOFTMAX: log_softmax
 };
 
 // What a launch does (`ReduceArgs::pass`).
@@ -67,6 +78,13 @@ struct ReduceArgs {
     int32_t pass;               // a PASS_* code
     int32_t outputs_per_block;  // W: 1 or 32
     int32_t splits;             // chunks per output
+    // OP_SOFTMAX, which writes every element: the output's strides over the
+    // kept dims and along the reduced one (a single dim).
+    uint64_t out_strides[SHAPED_MAX_RANK];
+    uint64_t out_red_stride;
+    double param;   // OP_VAR: the correction
+    int32_t flags;  // FLAG_* bits
+    int32_t unused;
 };
 
 // The storage offset of element `i` (row-major) of dimensions `sizes` with
@@ -248,22 +266,202 @@ template <class T, bool Any> struct LogicalR {
     }
 };
 
+
+// ------------------------------------------------------------- statistics
+
+__host__ __device__ inline float stat_exp(float x) { return expf(x); }
+__host__ __device__ inline double stat_exp(double x) { return exp(x); }
+__host__ __device__ inline float stat_log(float x) { return logf(x); }
+__host__ __device__ inline double stat_log(double x) { return log(x); }
+__host__ __device__ inline float stat_sqrt(float x) { return sqrtf(x); }
+__host__ __device__ inline double stat_sqrt(double x) { return sqrt(x); }
+template <class T> __host__ __device__ inline T stat_nan() { return T(f32_of_bits(0x7fc00000u)); }
+
+// Welford's running count, mean and sum of squared deviations.
+template <class T> struct Welford {
+    uint64_t n;
+    T mean;
+    T m2;
+};
+
+// `var`/`std` (FLAG_STD) of the elements, divided by max(0, n - correction)
+// (`param`); the mean, NaN for none, beside them in `indices` when that is
+// set. Infinite elements give NaN, as the two passes of the CPU do.
+template <class T> struct VarR {
+    typedef Welford<T> Acc;
+    __host__ __device__ static Acc init() {
+        Acc a = {0, T(0), T(0)};
+        return a;
+    }
+    __host__ __device__ static Acc step(Acc a, T x, uint64_t) {
+        a.n += 1;
+        const T delta = x - a.mean;
+        a.mean += delta / T(a.n);
+        a.m2 += delta * (x - a.mean);
+        return a;
+    }
+    __host__ __device__ static Acc combine(Acc a, Acc b) {
+        if (a.n == 0) return b;
+        if (b.n == 0) return a;
+        const uint64_t n = a.n + b.n;
+        const T delta = b.mean - a.mean;
+        const T share = T(b.n) / T(n);
+        Acc c = {n, a.mean + delta * share, a.m2 + b.m2 + delta * delta * T(a.n) * share};
+        return c;
+    }
+    __host__ __device__ static void finish(const ReduceArgs& p, uint64_t o, Acc a) {
+        const double left = double(a.n) - p.param;
+        T spread = a.m2 / T(left > 0 ? left : 0.0);
+        if (p.flags & FLAG_STD) spread = stat_sqrt(spread);
+        output<T>(p.out)[o] = spread;
+        if (p.indices != 0) output<T>(p.indices)[o] = a.n == 0 ? stat_nan<T>() : a.mean;
+    }
+};
+
+// The largest element `m` and the sum `s` of exp(x - m), as PyTorch's
+// `exp(x - max)` would give it: an infinite element makes `s` NaN
+// (exp(inf - inf)), a NaN makes both NaN; -inf elements add nothing
+// (`m` stays -inf, and `s` 0, while every element is -inf).
+template <class T> struct Online {
+    T m;
+    T s;
+};
+template <class T> struct OnlineR {
+    typedef Online<T> Acc;
+    __host__ __device__ static Acc init() {
+        Acc a = {Limits<T>::lowest(), T(0)};
+        return a;
+    }
+    __host__ __device__ static Acc step(Acc a, T x, uint64_t) {
+        if (x != x) {
+            a.m = x;
+            a.s = x;
+        } else if (x > a.m) {
+            a.s = a.s * stat_exp(a.m - x) + stat_exp(x - x);
+            a.m = x;
+        } else if (x != Limits<T>::lowest()) {
+            a.s += stat_exp(x - a.m);
+        }
+        return a;
+    }
+    __host__ __device__ static T scaled(Acc a, T m) {
+        return a.m == Limits<T>::lowest() ? T(0) : a.s * stat_exp(a.m - m);
+    }
+    __host__ __device__ static Acc combine(Acc a, Acc b) {
+        if (a.m != a.m) return a;
+        if (b.m != b.m) return b;
+        Acc c;
+        c.m = a.m > b.m ? a.m : b.m;
+        c.s = c.m == Limits<T>::lowest() ? T(0) : scaled(a, c.m) + scaled(b, c.m);
+        return c;
+    }
+};
+
+// `logsumexp`: ln(s) + m, with PyTorch's rule for an infinite maximum
+// (taken out as 0): +inf for +inf, -inf where every element is -inf (or
+// there are none).
+template <class T> struct LogSumExpR : OnlineR<T> {
+    typedef Online<T> Acc;
+    __host__ __device__ static void finish(const ReduceArgs& p, uint64_t o, Acc a) {
+        const T inf = Limits<T>::highest();
+        output<T>(p.out)[o] =
+            a.m != a.m || a.m == inf || a.m == -inf ? a.m : stat_log(a.s) + a.m;
+    }
+};
+
+// `softmax` (exp(x - m) / s) and `log_softmax` (x - m - ln(s), FLAG_LOG) of
+// every element along the dim: `softmax_spread` runs on every lane once the
+// block has the output's total.
+template <class T> struct SoftmaxR : OnlineR<T> {
+    typedef Online<T> Acc;
+    __host__ __device__ static void finish(const ReduceArgs&, uint64_t, Acc) {}
+};
+
 // -------------------------------------------------------------------- loop
 
+// Folds the N elements x[0..N) (at indices i, i + step, ...) into `a`:
+// one at a time, but for the statistics, which take a pack at once.
+template <class T, class R, int N> struct PackStep {
+    __host__ __device__ static typename R::Acc go(typename R::Acc a, const T* x, uint64_t i,
+                                                  uint64_t step) {
+        for (int j = 0; j < N; ++j) a = R::step(a, x[j], i + j * step);
+        return a;
+    }
+};
+// The variance: the pack's own mean and squared deviations (N is a power
+// of two, so the mean's division is exact), combined with the running
+// ones by Chan's formula: one division per pack.
+template <class T, int N> struct PackStep<T, VarR<T>, N> {
+    __host__ __device__ static Welford<T> go(Welford<T> a, const T* x, uint64_t, uint64_t) {
+        T sum = T(0);
+        for (int j = 0; j < N; ++j) sum += x[j];
+        Welford<T> b = {uint64_t(N), sum * (T(1) / T(N)), T(0)};
+        for (int j = 0; j < N; ++j) b.m2 += (x[j] - b.mean) * (x[j] - b.mean);
+        return VarR<T>::combine(a, b);
+    }
+};
+// The running maximum and sum: the pack's maximum first, the sum rescaled
+// once if it grew, then the pack's exponentials (independent of each
+// other). The same results as one element at a time (see `OnlineR`).
+template <class T, int N> struct OnlinePack {
+    __host__ __device__ static Online<T> go(Online<T> a, const T* x) {
+        bool nan = a.m != a.m;
+        T top = x[0];
+        for (int j = 0; j < N; ++j) {
+            nan = nan || x[j] != x[j];
+            top = x[j] > top ? x[j] : top;
+        }
+        if (nan) {
+            a.m = a.s = stat_nan<T>();
+            return a;
+        }
+        if (top == Limits<T>::lowest()) return a;
+        if (top > a.m) {
+            a.s = a.s * stat_exp(a.m - top);
+            a.m = top;
+        }
+        T add = T(0);
+        for (int j = 0; j < N; ++j) add += stat_exp(x[j] - a.m);
+        a.s += add;
+        return a;
+    }
+};
+template <class T, int N> struct PackStep<T, LogSumExpR<T>, N> {
+    __host__ __device__ static Online<T> go(Online<T> a, const T* x, uint64_t, uint64_t) {
+        return OnlinePack<T, N>::go(a, x);
+    }
+};
+template <class T, int N> struct PackStep<T, SoftmaxR<T>, N> {
+    __host__ __device__ static Online<T> go(Online<T> a, const T* x, uint64_t, uint64_t) {
+        return OnlinePack<T, N>::go(a, x);
+    }
+};
+
+// How many loads a lane keeps in flight: two 16-byte vectors, or four
+// scattered elements; for the statistics, whose steps are longer, four
+// vectors or sixteen elements (more for all would take registers, and
+// blocks, from the other reductions).
+template <class R> struct InFlight { enum { packs = 2, elements = 4 }; };
+template <class T> struct InFlight<VarR<T> > { enum { packs = 4, elements = 16 }; };
+template <class T> struct InFlight<LogSumExpR<T> > { enum { packs = 4, elements = 16 }; };
+template <class T> struct InFlight<SoftmaxR<T> > { enum { packs = 4, elements = 16 }; };
+
 // Folds elements [begin, end) of one output, lane by lane: lane `lane` of
-// `depth` takes elements begin + lane, + depth, ... Four elements are loaded
-// before they are folded, so that each thread keeps several loads in
-// flight (the fold itself is one dependent chain).
+// `depth` takes elements begin + lane, + depth, ... `InFlight` elements are
+// loaded before they are folded, so that each thread keeps several loads
+// in flight (the fold itself is one dependent chain).
 template <class T, class R>
 __device__ typename R::Acc fold_strided(const ReduceArgs& p, const T* base, uint64_t begin,
                                         uint64_t end, unsigned lane, unsigned depth,
                                         typename R::Acc acc) {
+    const int E = InFlight<R>::elements;
     uint64_t r = begin + lane;
-    for (; r + 3 * uint64_t(depth) < end; r += 4 * uint64_t(depth)) {
-        T x[4];
-        for (int u = 0; u < 4; ++u)
+    for (; r + (E - 1) * uint64_t(depth) < end; r += E * uint64_t(depth)) {
+        T x[E];
+        for (int u = 0; u < E; ++u)
             x[u] = base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r + u * depth)];
-        for (int u = 0; u < 4; ++u) acc = R::step(acc, x[u], r + u * depth);
+        for (int u = 0; u < E; u += 4)
+            acc = PackStep<T, R, 4>::go(acc, x + u, r + u * depth, depth);
     }
     for (; r < end; r += depth) {
         acc = R::step(acc, base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r)], r);
@@ -272,8 +470,8 @@ __device__ typename R::Acc fold_strided(const ReduceArgs& p, const T* base, uint
 }
 
 // `fold_strided` of contiguous elements (base[r] is element r): the lanes
-// read 16-byte vectors, two in flight each, from the first element that
-// starts one on.
+// read 16-byte vectors (`InFlight` of them at once) from the first element
+// that starts one on.
 template <class T, class R, int N>
 __device__ typename R::Acc fold_contiguous(const T* base, uint64_t begin, uint64_t end,
                                            unsigned lane, unsigned depth,
@@ -285,19 +483,84 @@ __device__ typename R::Acc fold_contiguous(const T* base, uint64_t begin, uint64
     const uint64_t first = begin + head;
     const uint64_t packs = (end - first) / N;
     const Pack<T, N>* vectors = reinterpret_cast<const Pack<T, N>*>(base + first);
+    const int F = InFlight<R>::packs;
     uint64_t k = lane;
-    for (; k + depth < packs; k += 2 * uint64_t(depth)) {
-        Pack<T, N> x = vectors[k], y = vectors[k + depth];
-        for (int j = 0; j < N; ++j) acc = R::step(acc, x.v[j], first + k * N + j);
-        for (int j = 0; j < N; ++j) acc = R::step(acc, y.v[j], first + (k + depth) * N + j);
+    for (; k + (F - 1) * uint64_t(depth) < packs; k += F * uint64_t(depth)) {
+        Pack<T, N> x[F];
+        for (int u = 0; u < F; ++u) x[u] = vectors[k + u * depth];
+        for (int u = 0; u < F; ++u)
+            acc = PackStep<T, R, N>::go(acc, x[u].v, first + (k + u * depth) * N, 1);
     }
     for (; k < packs; k += depth) {
         Pack<T, N> x = vectors[k];
-        for (int j = 0; j < N; ++j) acc = R::step(acc, x.v[j], first + k * N + j);
+        acc = PackStep<T, R, N>::go(acc, x.v, first + k * N, 1);
     }
     for (uint64_t r = first + packs * N + lane; r < end; r += depth) acc = R::step(acc, base[r], r);
     return acc;
 }
+
+// The softmax of one output's elements, written by lanes `lane` of
+// `depth` as `fold_strided` reads them; 16-byte vectors, four in flight,
+// where both the input and the output are contiguous along the dim and
+// equally aligned. exp(x - m) / s as a product with 1 / s, and x - m -
+// ln(s) as x less their sum.
+template <class T, int N>
+__device__ void softmax_spread(const ReduceArgs& p, const T* in, T* out, Online<T> total,
+                               unsigned lane, unsigned depth) {
+    const bool log = (p.flags & FLAG_LOG) != 0;
+    const T scale = T(1) / total.s, shift = total.m + stat_log(total.s);
+    const uint64_t n = p.numel_red;
+    const uint64_t in_stride = p.red_rank == 0 ? 0 : p.red_strides[0];
+    const uint64_t out_stride = p.out_red_stride;
+#define SHAPED_SOFTMAX_OF(x) (log ? (x) - shift : stat_exp((x) - total.m) * scale)
+    const uint64_t in_misaligned = (reinterpret_cast<uint64_t>(in) % 16) / sizeof(T);
+    const uint64_t out_misaligned = (reinterpret_cast<uint64_t>(out) % 16) / sizeof(T);
+    if (N > 1 && in_stride == 1 && out_stride == 1 && in_misaligned == out_misaligned) {
+        uint64_t head = in_misaligned == 0 ? 0 : N - in_misaligned;
+        if (head > n) head = n;
+        for (uint64_t r = lane; r < head; r += depth) out[r] = SHAPED_SOFTMAX_OF(in[r]);
+        const uint64_t packs = (n - head) / N;
+        const Pack<T, N>* from = reinterpret_cast<const Pack<T, N>*>(in + head);
+        Pack<T, N>* to = reinterpret_cast<Pack<T, N>*>(out + head);
+        uint64_t k = lane;
+        for (; k + 3 * uint64_t(depth) < packs; k += 4 * uint64_t(depth)) {
+            Pack<T, N> x[4];
+            for (int u = 0; u < 4; ++u) x[u] = from[k + u * depth];
+            for (int u = 0; u < 4; ++u) {
+                for (int j = 0; j < N; ++j) x[u].v[j] = SHAPED_SOFTMAX_OF(x[u].v[j]);
+                PackStore<T, N>::store(to + k + u * depth, x[u]);
+            }
+        }
+        for (; k < packs; k += depth) {
+            Pack<T, N> x = from[k];
+            for (int j = 0; j < N; ++j) x.v[j] = SHAPED_SOFTMAX_OF(x.v[j]);
+            PackStore<T, N>::store(to + k, x);
+        }
+        for (uint64_t r = head + packs * N + lane; r < n; r += depth) {
+            out[r] = SHAPED_SOFTMAX_OF(in[r]);
+        }
+        return;
+    }
+    for (uint64_t r = lane; r < n; r += depth) {
+        out[r * out_stride] = SHAPED_SOFTMAX_OF(in[r * in_stride]);
+    }
+#undef SHAPED_SOFTMAX_OF
+}
+
+// What a block does with an output's total on every lane: nothing, but
+// for the softmax.
+template <class T, class R> struct Spread {
+    __device__ static void go(const ReduceArgs&, uint64_t, typename R::Acc, unsigned, unsigned) {}
+};
+template <class T> struct Spread<T, SoftmaxR<T> > {
+    __device__ static void go(const ReduceArgs& p, uint64_t o, Online<T> total, unsigned lane,
+                              unsigned depth) {
+        const T* in = reinterpret_cast<const T*>(p.input) + p.offset +
+                      offset_of(p.kept_sizes, p.kept_strides, p.kept_rank, o);
+        T* out = output<T>(p.out) + offset_of(p.kept_sizes, p.out_strides, p.kept_rank, o);
+        softmax_spread<T, 16 / sizeof(T)>(p, in, out, total, lane, depth);
+    }
+};
 
 // One launch of reducer R over Ts (see the top of this file).
 template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
@@ -349,6 +612,8 @@ template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
             if (p.pass == PASS_PARTIAL) partials[o * splits + split] = lanes[t];
             else R::finish(p, o, lanes[t]);
         }
+        // (The softmax is planned in one pass.)
+        if (o < p.numel_out) Spread<T, R>::go(p, o, lanes[t % width], lane, depth);
         // The next round writes `lanes` again.
         __syncthreads();
     }
@@ -356,16 +621,21 @@ template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
 
 // Which reductions a type has (the Rust traits `MeanElement`, `Extremum`);
 // the Rust types never ask a kernel for the others.
-template <class T> struct ReduceTraits { static const bool mean = false, ordered = true; };
-#define SHAPED_FLOAT_REDUCE(T) \
-    template <> struct ReduceTraits<T> { static const bool mean = true, ordered = true; };
-SHAPED_FLOAT_REDUCE(f16)
-SHAPED_FLOAT_REDUCE(bf16)
-SHAPED_FLOAT_REDUCE(float)
-SHAPED_FLOAT_REDUCE(double)
+// (`stats`: the Rust `SoftmaxFloat`, with `var`, `logsumexp` and `softmax`.)
+template <class T> struct ReduceTraits {
+    static const bool mean = false, ordered = true, stats = false;
+};
+#define SHAPED_FLOAT_REDUCE(T, stats_)                                           \
+    template <> struct ReduceTraits<T> {                                         \
+        static const bool mean = true, ordered = true, stats = stats_;           \
+    };
+SHAPED_FLOAT_REDUCE(f16, false)
+SHAPED_FLOAT_REDUCE(bf16, false)
+SHAPED_FLOAT_REDUCE(float, true)
+SHAPED_FLOAT_REDUCE(double, true)
 #undef SHAPED_FLOAT_REDUCE
 template <class R> struct ReduceTraits<complex<R> > {
-    static const bool mean = true, ordered = false;
+    static const bool mean = true, ordered = false, stats = false;
 };
 
 template <bool On> struct ReduceWhen {
@@ -393,6 +663,118 @@ template <class T> __device__ void reduce(const ReduceArgs& p) {
     }
 }
 
+// The statistics, a kernel apart (`shaped_stats_<dtype>`, empty but for
+// float32 and float64), so that their registers do not lower the other
+// reductions' occupancy.
+template <class T> __device__ void stats(const ReduceArgs& p) {
+    typedef ReduceTraits<T> M;
+    switch (p.op) {
+        case OP_VAR: ReduceWhen<M::stats>::template go<T, VarR<T> >(p); break;
+        case OP_LOGSUMEXP: ReduceWhen<M::stats>::template go<T, LogSumExpR<T> >(p); break;
+        default: break;
+    }
+}
+
+// 16-byte vectors each lane of `softmax_rows` keeps in registers: rows of
+// up to SHAPED_REDUCE_BLOCK * 256 bytes (16384 float32) are read once.
+#define SHAPED_SOFTMAX_CACHE 16
+
+// The running maximum and sum of all W = 1 lanes of a block, on every lane.
+template <class T> __device__ Online<T> block_total(Online<T> acc, Online<T>* lanes) {
+    const unsigned t = threadIdx.x;
+    lanes[t] = acc;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+        if (t < s) lanes[t] = OnlineR<T>::combine(lanes[t], lanes[t + s]);
+        __syncthreads();
+    }
+    const Online<T> total = lanes[0];
+    // The next row writes `lanes` again.
+    __syncthreads();
+    return total;
+}
+
+// The softmax of rows contiguous along the dim in the input and the output
+// (one row per block): each lane loads its share of the row's 16-byte
+// vectors into registers at once, folds them, and writes them transformed
+// once the block has the row's total, so that the row is read from memory
+// once. Rows longer than the registers hold, or whose input and output are
+// not equally aligned, are read twice (the second time from the L2 cache
+// where the plan's grid lets it).
+template <class T> __device__ void softmax_rows(const ReduceArgs& p) {
+    const int N = 16 / int(sizeof(T));
+    __shared__ Online<T> lanes[SHAPED_REDUCE_BLOCK];
+    const unsigned lane = threadIdx.x, depth = blockDim.x;
+    const uint64_t n = p.numel_red;
+    const bool log = (p.flags & FLAG_LOG) != 0;
+    for (uint64_t o = blockIdx.x; o < p.numel_out; o += gridDim.x) {
+        const T* in = reinterpret_cast<const T*>(p.input) + p.offset +
+                      offset_of(p.kept_sizes, p.kept_strides, p.kept_rank, o);
+        T* out = output<T>(p.out) + offset_of(p.kept_sizes, p.out_strides, p.kept_rank, o);
+        const uint64_t misaligned = (reinterpret_cast<uint64_t>(in) % 16) / sizeof(T);
+        uint64_t head = misaligned == 0 ? 0 : N - misaligned;
+        if (head > n) head = n;
+        const uint64_t packs = (n - head) / N;
+        const bool cached = misaligned == (reinterpret_cast<uint64_t>(out) % 16) / sizeof(T) &&
+                            packs <= uint64_t(depth) * SHAPED_SOFTMAX_CACHE;
+        if (!cached) {
+            // (Every lane of the block takes the same branch.)
+            Online<T> acc = fold_contiguous<T, SoftmaxR<T>, N>(in, 0, n, lane, depth,
+                                                                OnlineR<T>::init());
+            softmax_spread<T, N>(p, in, out, block_total(acc, lanes), lane, depth);
+            continue;
+        }
+        const Pack<T, N>* from = reinterpret_cast<const Pack<T, N>*>(in + head);
+        Pack<T, N>* to = reinterpret_cast<Pack<T, N>*>(out + head);
+        const uint64_t rest = head + packs * N;
+        Pack<T, N> cache[SHAPED_SOFTMAX_CACHE];
+        for (int c = 0; c < SHAPED_SOFTMAX_CACHE; ++c) {
+            const uint64_t k = lane + uint64_t(c) * depth;
+            if (k < packs) cache[c] = from[k];
+        }
+        Online<T> acc = OnlineR<T>::init();
+        for (uint64_t r = lane; r < head; r += depth) acc = OnlineR<T>::step(acc, in[r], r);
+        for (uint64_t r = rest + lane; r < n; r += depth) acc = OnlineR<T>::step(acc, in[r], r);
+        for (int c = 0; c < SHAPED_SOFTMAX_CACHE; ++c) {
+            if (lane + uint64_t(c) * depth < packs) acc = OnlinePack<T, N>::go(acc, cache[c].v);
+        }
+        const Online<T> total = block_total(acc, lanes);
+        const T scale = T(1) / total.s, shift = total.m + stat_log(total.s);
+#define SHAPED_SOFTMAX_OF(x) (log ? (x) - shift : stat_exp((x) - total.m) * scale)
+        for (uint64_t r = lane; r < head; r += depth) out[r] = SHAPED_SOFTMAX_OF(in[r]);
+        for (uint64_t r = rest + lane; r < n; r += depth) out[r] = SHAPED_SOFTMAX_OF(in[r]);
+        for (int c = 0; c < SHAPED_SOFTMAX_CACHE; ++c) {
+            const uint64_t k = lane + uint64_t(c) * depth;
+            if (k < packs) {
+                for (int j = 0; j < N; ++j) cache[c].v[j] = SHAPED_SOFTMAX_OF(cache[c].v[j]);
+                PackStore<T, N>::store(to + k, cache[c]);
+            }
+        }
+#undef SHAPED_SOFTMAX_OF
+    }
+}
+
+template <bool On> struct SoftmaxWhen {
+    template <class T> __device__ static void go(const ReduceArgs& p) {
+        if (p.outputs_per_block == 1 && p.red_strides[0] == 1 && p.out_red_stride == 1) {
+            softmax_rows<T>(p);
+        } else {
+            reduce_pass<T, SoftmaxR<T> >(p);
+        }
+    }
+};
+template <> struct SoftmaxWhen<false> {
+    template <class T> __device__ static void go(const ReduceArgs&) {}
+};
+
+// `softmax` and `log_softmax` (`shaped_softmax_<dtype>`, empty but for
+// float32 and float64): rows contiguous along the dim by `softmax_rows`,
+// the others (columns, strided rows) as a reduction whose lanes then write
+// their elements.
+template <class T> __device__ void softmax(const ReduceArgs& p) {
+    SoftmaxWhen<ReduceTraits<T>::stats>::template go<T>(p);
+}
+
 }  // namespace shaped
 
 #ifdef SHAPED_HOST
@@ -403,4 +785,12 @@ template <class T> __device__ void reduce(const ReduceArgs& p) {
 #define SHAPED_REDUCE_KERNELS(name, T, numeric)                                              \
     extern "C" __global__ void SHAPED_REDUCE_BOUNDS shaped_reduce_##name(shaped::ReduceArgs p) { \
         shaped::reduce<T>(p);                                                                \
+    }
+#define SHAPED_SOFTMAX_KERNELS(name, T, numeric)                                              \
+    extern "C" __global__ void SHAPED_REDUCE_BOUNDS shaped_softmax_##name(shaped::ReduceArgs p) { \
+        shaped::softmax<T>(p);                                                                \
+    }
+#define SHAPED_STATS_KERNELS(name, T, numeric)                                              \
+    extern "C" __global__ void SHAPED_REDUCE_BOUNDS shaped_stats_##name(shaped::ReduceArgs p) { \
+        shaped::stats<T>(p);                                                                \
     }

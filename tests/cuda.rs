@@ -1769,8 +1769,8 @@ fn any_tensors_on_the_device() -> Result<(), Error> {
     Ok(())
 }
 
-/// `softmax` and `log_softmax` on the device (the reduction and
-/// elementwise kernels composed) against the CPU's fused kernel: float32
+/// `softmax` and `log_softmax` on the device (one launch of the reduction
+/// kernel) against the CPU's fused kernel: float32
 /// along each dim of a transposed view, float16 through float32, a NaN
 /// row, PyTorch's error for an integer tensor, the `dtype` argument on
 /// runtime dtypes; `logsumexp` over several dims, one, and all.
@@ -1779,12 +1779,15 @@ fn softmax_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("softmax_on_the_device") else {
         return Ok(());
     };
-    let close = |a: &[f32], b: &[f32]| {
+    // Relative to the magnitude, at least `floor`: probabilities at least
+    // 1e-2, log-probabilities (whose error is absolute near 0) at least 1.
+    let within = |a: &[f32], b: &[f32], floor: f32| {
         a.len() == b.len()
             && a.iter().zip(b).all(|(x, y)| {
-                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-5 * y.abs().max(1e-2)
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-5 * y.abs().max(floor)
             })
     };
+    let close = |a: &[f32], b: &[f32]| within(a, b, 1e-2);
     let mut data: Vec<f32> = values(105, 5);
     data[7] = f32::NAN;
     let x = DynTensor::<f32>::from_vec(data, &[7, 5, 3])?
@@ -1796,10 +1799,14 @@ fn softmax_on_the_device() -> Result<(), Error> {
             &g.softmax(dim)?.to_cpu()?.to_vec(),
             &x.softmax(dim)?.to_vec()
         ));
-        assert!(close(
-            &g.log_softmax(dim)?.to_cpu()?.to_vec(),
-            &x.log_softmax(dim)?.to_vec()
-        ));
+        let (on_device, on_host) = (
+            g.log_softmax(dim)?.to_cpu()?.to_vec(),
+            x.log_softmax(dim)?.to_vec(),
+        );
+        assert!(
+            within(&on_device, &on_host, 1.0),
+            "log_softmax along {dim}: {on_device:?} on the device, {on_host:?} on the CPU"
+        );
     }
     for (dims, keepdim) in [(&[0, 2][..], true), (&[1][..], false), (&[][..], true)] {
         assert!(close(
@@ -1836,13 +1843,45 @@ fn softmax_on_the_device() -> Result<(), Error> {
     let p = any.softmax(0, Some(DType::F64))?.to_cpu()?;
     let p = p.downcast::<f64>().expect("float64").to_vec();
     assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12 && p[2] > p[1]);
+    // Long rows (16-byte vectors), a view that starts one element in (its
+    // rows misaligned), columns, and a float64 matrix; logsumexp of all.
+    let wide = DynTensor::<f32>::from_vec(values(64 * 1001, 2), &[64, 1001])?;
+    let view = wide.narrow(1, 1, 1000)?;
+    let on_gpu = wide.to_device(&gpu)?;
+    let gview = on_gpu.narrow(1, 1, 1000)?;
+    for dim in [1, 0] {
+        assert!(close(
+            &gview.softmax(dim)?.to_cpu()?.to_vec(),
+            &view.softmax(dim)?.to_vec()
+        ));
+        let (on_device, on_host) = (
+            on_gpu.log_softmax(dim)?.to_cpu()?.to_vec(),
+            wide.log_softmax(dim)?.to_vec(),
+        );
+        assert!(within(&on_device, &on_host, 1.0));
+    }
+    assert!(close(
+        &on_gpu.logsumexp(&[0, 1], false)?.to_cpu()?.to_vec(),
+        &wide.logsumexp(&[0, 1], false)?.to_vec()
+    ));
+    let w64 = wide.cast::<f64>();
+    let (on_device, on_host) = (
+        w64.to_device(&gpu)?.softmax(-1)?.to_cpu()?.to_vec(),
+        w64.softmax(-1)?.to_vec(),
+    );
+    assert!(
+        on_device
+            .iter()
+            .zip(&on_host)
+            .all(|(a, b)| (a - b).abs() <= 1e-12 * b.abs().max(1e-2))
+    );
     Ok(())
 }
 
-/// `var`, `std`, `var_mean` and `std_mean` on the device (the reduction and
-/// elementwise kernels composed) against the CPU: float32 along one dim,
-/// several and all, corrections 0 and 1, a complex tensor, an integer
-/// tensor's error.
+/// `var`, `std`, `var_mean` and `std_mean` on the device (Welford's
+/// updates in the reduction kernel) against the CPU's two passes: float32
+/// along one dim, several and all, corrections 0 and 1, chunks combined, a
+/// complex tensor, an integer tensor's error.
 #[test]
 fn moments_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("moments_on_the_device") else {
@@ -1870,6 +1909,16 @@ fn moments_on_the_device() -> Result<(), Error> {
         let (gs, gm) = g.std_mean(dims, correction, keepdim)?;
         let (s, m) = x.std_mean(dims, correction, keepdim)?;
         assert!(close(&gs.to_cpu()?.to_vec(), &s.to_vec()));
+        assert!(close(&gm.to_cpu()?.to_vec(), &m.to_vec()));
+    }
+    // Enough elements per output for chunks combined in a second pass
+    // (Chan's formula), along the rows, the columns and all.
+    let big = DynTensor::<f32>::from_vec(values(4 * 300_000, 4), &[4, 300_000])?;
+    let gbig = big.to_device(&gpu)?;
+    for dims in [&[1][..], &[0][..], &[][..]] {
+        let (gv, gm) = gbig.var_mean(dims, 1, false)?;
+        let (v, m) = big.var_mean(dims, 1, false)?;
+        assert!(close(&gv.to_cpu()?.to_vec(), &v.to_vec()));
         assert!(close(&gm.to_cpu()?.to_vec(), &m.to_vec()));
     }
     let z = x.cast::<num_complex::Complex<f32>>();

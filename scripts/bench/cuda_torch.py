@@ -1,6 +1,7 @@
 """PyTorch on a CUDA device, timed as examples/cuda_bandwidth.rs times shaped:
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
-copy, sums; f32 + bf16; the indexing cases), bandwidth as bytes read and written against the
+copy, sums; f32 + bf16; the indexing cases; softmax, logsumexp, var and
+the 2-norm along rows and columns), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
 
@@ -85,6 +86,17 @@ for case, f, moved in [
 ]:
     report("index", case, seconds(f), moved, copy)
 del a, rows, along, anywhere, mask, target
+a = torch.randint(0, 1000, (ROWS, COLS), device="cuda", generator=g).float() / 100
+for dim, along in [(1, "rows"), (0, "columns")]:
+    for case, f, moved in [
+        (f"a.softmax({dim}) ({along})", lambda: a.softmax(dim), 2 * N * 4),
+        (f"a.log_softmax({dim}) ({along})", lambda: a.log_softmax(dim), 2 * N * 4),
+        (f"a.logsumexp([{dim}]) ({along})", lambda: a.logsumexp([dim]), N * 4),
+        (f"a.var([{dim}], 1) ({along})", lambda: a.var([dim], correction=1), N * 4),
+        (f"a.vector_norm(2, [{dim}]) ({along})", lambda: torch.linalg.vector_norm(a, 2, [dim]), N * 4),
+    ]:
+        report("normalize", case, seconds(f), moved, copy)
+del a
 for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
     m = 4096
     x = torch.ones(m, m, dtype=dtype, device="cuda")

@@ -429,6 +429,7 @@ pub trait SoftmaxFloat:
     + crate::dtype::TrueDiv<Quotient = Self>
     + crate::dtype::math::ToFloat<Float = Self>
     + crate::ops::reductions::reducers::Summable<Sum = Self>
+    + crate::ops::reductions::reducers::MeanElement
     + crate::ops::reductions::reducers::Extremum
     + crate::dtype::math::Abs<Output = Self>
     + crate::dtype::math::Power
@@ -439,7 +440,10 @@ pub trait SoftmaxFloat:
 impl SoftmaxFloat for f32 {}
 impl SoftmaxFloat for f64 {}
 
-/// Devices with `softmax` and `log_softmax`.
+/// Two buffers of `T` on device `D` (the variance and the mean).
+pub type BufferPair<T, D> = (<D as Backend>::Buffer<T>, <D as Backend>::Buffer<T>);
+
+/// Devices with `softmax` and `log_softmax`, `logsumexp` and the moments.
 pub trait Normalizing: Reductions {
     /// `softmax` (`log`: `log_softmax`) of `x` along `dim`, into a new
     /// contiguous buffer of `x`'s sizes; `Err` when it cannot be allocated
@@ -449,6 +453,30 @@ pub trait Normalizing: Reductions {
         dim: usize,
         log: bool,
     ) -> Result<Self::Buffer<T>, Error>;
+
+    /// `logsumexp` of `x` along the dims of `mask`, contiguous over the
+    /// kept dims, with PyTorch's rule for infinite maxima (taken out as
+    /// 0). By default composed of the reductions and elementwise kernels.
+    fn logsumexp<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Self>,
+        mask: &[bool],
+    ) -> Result<Self::Buffer<T>, Error> {
+        crate::ops::normalize::composed_logsumexp(x, mask)
+    }
+
+    /// The variance along the dims of `mask` divided by
+    /// `max(0, N - correction)` (`std`: its square root), and the mean,
+    /// each contiguous over the kept dims; NaN where nothing was reduced.
+    /// By default two passes from the mean, composed of the reductions and
+    /// elementwise kernels.
+    fn moments<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Self>,
+        mask: &[bool],
+        correction: f64,
+        std: bool,
+    ) -> Result<BufferPair<T, Self>, Error> {
+        crate::ops::moments::composed_moments(x, mask, correction, std)
+    }
 }
 
 /// Devices with a matrix product kernel.

@@ -153,11 +153,7 @@ where
         converted = D::map1(x, Cast::<C>::new())?;
         dense_ref::<C, D>(&converted, sizes, &dense)
     };
-    let mean = D::reduce(xc, mask, Mean)?;
-    let deviations = deviations::<C, D>(xc, mask, &mean)?;
-    let d = dense_ref::<C, D>(&deviations, sizes, &dense);
-    let squares = D::map2(sizes, d, d, Mul)?;
-    let spread = finish::<C, D>(&squares, sizes, mask, correction, std)?;
+    let (spread, mean) = D::moments(xc, mask, correction, std)?;
     let kept = out_sizes(sizes, mask, false);
     let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
     Ok((
@@ -170,6 +166,24 @@ where
             Cast::<T>::new(),
         )?,
     ))
+}
+
+/// [`Normalizing::moments`] composed of the reductions and elementwise
+/// kernels: the mean, the deviations from it, their squares, and their sum.
+pub(crate) fn composed_moments<C: SoftmaxFloat, D: Normalizing>(
+    x: StridedRef<'_, C, D>,
+    mask: &[bool],
+    correction: f64,
+    std: bool,
+) -> Result<crate::backend::BufferPair<C, D>, Error> {
+    let sizes = x.sizes;
+    let dense = contiguous_strides::<Vec<usize>>(sizes);
+    let mean = D::reduce(x, mask, Mean)?;
+    let deviations = deviations::<C, D>(x, mask, &mean)?;
+    let d = dense_ref::<C, D>(&deviations, sizes, &dense);
+    let squares = D::map2(sizes, d, d, Mul)?;
+    let spread = finish::<C, D>(&squares, sizes, mask, correction, std)?;
+    Ok((spread, mean))
 }
 
 /// `x - mean`, the mean (contiguous over the kept dims) broadcast back.

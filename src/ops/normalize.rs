@@ -351,9 +351,8 @@ macro_rules! logsumexp_complex {
 }
 logsumexp_complex!(f32: num_complex::Complex<f32>, f64: num_complex::Complex<f64>);
 
-/// `log(sum(exp(x)))` along `mask`, computed in `C` as PyTorch does: the
-/// maxima taken out first (an infinite maximum counts as 0), then
-/// `ln(sum(exp(x - max))) + max`; the result converted to `U`, contiguous
+/// `log(sum(exp(x)))` along `mask`, computed in `C` as PyTorch does (see
+/// [`Normalizing::logsumexp`]); the result converted to `U`, contiguous
 /// over the kept dims.
 fn logsumexp_buffer<T: Element, C: SoftmaxFloat, U: Element, D: Normalizing>(
     x: StridedRef<'_, T, D>,
@@ -372,11 +371,27 @@ fn logsumexp_buffer<T: Element, C: SoftmaxFloat, U: Element, D: Normalizing>(
         converted = D::map1(x, Cast::<C>::new())?;
         dense_ref::<C, D>(&converted, x.sizes, &dense)
     };
+    let kept = crate::ops::reductions::out_sizes(x.sizes, mask, false);
+    let result = D::logsumexp(xc, mask)?;
+    // (A copy when `U` is `C`: the reduced result is small.)
+    D::map1(
+        dense_ref::<C, D>(&result, &kept, &contiguous_strides::<Vec<usize>>(&kept)),
+        Cast::<U>::new(),
+    )
+}
+
+/// [`Normalizing::logsumexp`] composed of the reductions and elementwise
+/// kernels: the maxima taken out first (an infinite maximum counts as 0),
+/// then `ln(sum(exp(x - max))) + max`.
+pub(crate) fn composed_logsumexp<C: SoftmaxFloat, D: Normalizing>(
+    x: StridedRef<'_, C, D>,
+    mask: &[bool],
+) -> Result<D::Buffer<C>, Error> {
     let shift = match crate::layout::numel(x.sizes) {
         0 => None,
-        _ => Some(finite_maxima(xc, mask)?),
+        _ => Some(finite_maxima(x, mask)?),
     };
-    shifted_logsumexp::<C, U, D>(xc, mask, shift)
+    shifted_logsumexp::<C, C, D>(x, mask, shift)
 }
 
 /// `logsumexp` of complex elements: the maxima are those of the real parts

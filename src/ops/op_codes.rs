@@ -132,6 +132,14 @@ pub enum ReduceOp {
     All = 71,
     /// `any`: some element nonzero.
     Any = 72,
+    /// `var`/`std` with the mean (Welford's updates; float32 and float64).
+    Var = 73,
+    /// `logsumexp` in one read: a running maximum and the sum of
+    /// exponentials scaled to it (float32 and float64).
+    LogSumExp = 74,
+    /// `softmax`/`log_softmax` along one dim: the running maximum and sum,
+    /// then every element written (float32 and float64).
+    Softmax = 75,
 }
 
 /// The kernel families: operations compiled together, one kernel per family

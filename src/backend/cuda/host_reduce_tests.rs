@@ -12,8 +12,9 @@
 //! CPU's, so they match within a tolerance per dtype.
 
 use super::host_tests::{Sample, Spec, data, spec};
-use super::reduce::{Config, ReduceArgs, Source, kernel_name, outputs, plan_reduce};
+use super::reduce::{Config, ReduceArgs, ReducePlan, Source, kernel_name, outputs, plan_reduce};
 use crate::backend::cpu::reduce::{Input, reduce};
+use crate::dtype::DType;
 use crate::dtype::Element;
 use crate::ops::op_codes::ReduceOp;
 use crate::ops::reductions::Reducer;
@@ -41,8 +42,8 @@ unsafe extern "C" {
 
 #[test]
 fn reduce_args_layout_matches_the_kernels() {
-    let mut c = [0u64; 8];
-    // SAFETY: the function writes 8 values.
+    let mut c = [0u64; 12];
+    // SAFETY: the function writes 12 values.
     unsafe { shaped_host_reduce_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<ReduceArgs>(),
@@ -53,6 +54,10 @@ fn reduce_args_layout_matches_the_kernels() {
         offset_of!(ReduceArgs, chunk),
         offset_of!(ReduceArgs, kept_rank),
         offset_of!(ReduceArgs, splits),
+        offset_of!(ReduceArgs, out_strides),
+        offset_of!(ReduceArgs, out_red_stride),
+        offset_of!(ReduceArgs, param),
+        offset_of!(ReduceArgs, flags),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }
@@ -60,28 +65,31 @@ fn reduce_args_layout_matches_the_kernels() {
 /// Launch shapes: small grids and chunks so that the grid-stride loops go
 /// round, outputs split into chunks and the combining pass runs on small
 /// tensors; the device's block size; and one pass with many blocks.
-const CONFIGS: [Config; 3] = [
+pub(super) const CONFIGS: [Config; 3] = [
     Config {
         block: 64,
         max_blocks: 3,
         min_per_thread: 1,
+        cache_bytes: 1 << 10,
     },
     Config {
         block: 256,
         max_blocks: 7,
         min_per_thread: 2,
+        cache_bytes: 0,
     },
     Config {
         block: 128,
         max_blocks: 1000,
         min_per_thread: 32,
+        cache_bytes: 50 << 20,
     },
 ];
 
 /// Input layouts: contiguous, transposed, permuted, offset with a gap,
 /// expanded (stride 0), with size-1 dimensions, odd sizes, long rows and
 /// columns, empty, and rank 0.
-const LAYOUTS: [Spec; 13] = [
+pub(super) const LAYOUTS: [Spec; 13] = [
     spec(20, &[4, 5], &[5, 1], 0),
     spec(42, &[7, 6], &[1, 7], 0),
     spec(120, &[2, 3, 4, 5], &[60, 1, 15, 3], 0),
@@ -98,7 +106,7 @@ const LAYOUTS: [Spec; 13] = [
 ];
 
 /// Every subset of `rank` dimensions, as masks.
-fn masks(rank: usize) -> impl Iterator<Item = Vec<bool>> {
+pub(super) fn masks(rank: usize) -> impl Iterator<Item = Vec<bool>> {
     (0..1usize << rank).map(move |bits| (0..rank).map(|d| bits >> d & 1 == 1).collect())
 }
 
@@ -125,25 +133,40 @@ fn host_reduce<T: Element, U: Element>(
         assert_eq!(n, 0, "a plan for every reduction with outputs");
         return (out, indices);
     };
-    let mut workspace = vec![0u128; plan.workspace / size_of::<u128>()];
-    plan.bind(
+    run_on_host(
+        op,
+        &mut plan,
+        T::DTYPE,
         out.as_mut_ptr() as u64,
         indices.as_mut_ptr() as u64,
-        workspace.as_mut_ptr() as u64,
     );
-    let kernel = kernel_name(T::DTYPE);
+    (out, indices)
+}
+
+/// Runs `plan` (of reduction `op`) on the host kernel of `dtype` into `out` and `indices`,
+/// which must hold what the plan writes (the input is already in its
+/// arguments).
+pub(super) fn run_on_host(
+    op: ReduceOp,
+    plan: &mut ReducePlan,
+    dtype: DType,
+    out: u64,
+    indices: u64,
+) {
+    let mut workspace = vec![0u128; plan.workspace.div_ceil(size_of::<u128>())];
+    plan.bind(out, indices, workspace.as_mut_ptr() as u64);
+    let kernel = kernel_name(op, dtype);
     let name = CString::new(kernel.as_str()).unwrap();
     for launch in &plan.launches {
         // SAFETY: `name` is a C string; the arguments mirror the kernel's
-        // (`reduce_args_layout_matches_the_kernels`); the input holds every
-        // index of `s`, the outputs `n` elements of the types the
-        // reduction writes, the workspace the bytes the plan asked for.
+        // (`reduce_args_layout_matches_the_kernels`); the caller's input
+        // holds every index of its layout and `out`/`indices` what the
+        // plan writes, the workspace the bytes the plan asked for.
         let status = unsafe {
             shaped_host_reduce_launch(name.as_ptr(), launch.grid, plan.block, &launch.args)
         };
         assert_eq!(status, 0, "{kernel} ran on the host");
     }
-    (out, indices)
 }
 
 /// Agreement of a GPU-order result with the CPU's.

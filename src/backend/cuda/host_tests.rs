@@ -208,7 +208,7 @@ pub(super) fn data<T: Sample>(len: usize, seed: usize) -> Vec<T> {
     (0..len).map(|i| T::sample(i + seed)).collect()
 }
 
-fn strided<T: Element>(buf: &mut [T], s: Spec) -> StridedRef<'static, T, Cpu> {
+pub(super) fn strided<T: Element>(buf: &mut [T], s: Spec) -> StridedRef<'static, T, Cpu> {
     StridedRef {
         ptr: CpuPtr::from_mut(buf),
         sizes: s.sizes,

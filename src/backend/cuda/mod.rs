@@ -21,6 +21,8 @@ mod host_math_tests;
 #[cfg(test)]
 mod host_matmul_tests;
 #[cfg(test)]
+mod host_normalize_tests;
+#[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
 mod host_select_tests;
@@ -55,7 +57,8 @@ use std::sync::{Mutex, OnceLock};
 /// The kernels for sm_80 and sm_90 (and PTX for later GPUs), built by
 /// `build.rs` from one source file each: `kernels/elementwise.cu` (every
 /// elementwise family but math), `kernels/math.cu` (the `shaped_math_*`
-/// kernels), `kernels/reduce.cu` (`shaped_reduce_*`) and `kernels/select.cu`
+/// kernels), `kernels/reduce.cu` (`shaped_reduce_*`, `shaped_stats_*`,
+/// `shaped_softmax_*`) and `kernels/select.cu`
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
 /// `kernels/indexing.cu` (`shaped_gather_*`), compiled apart so that the
 /// builds run in parallel.
@@ -70,9 +73,11 @@ static FATBINS: [&[u8]; 6] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 7] = [
+const MODULE_PREFIXES: [(&str, usize); 9] = [
     ("shaped_math_", 1),
     ("shaped_reduce_", 2),
+    ("shaped_stats_", 2),
+    ("shaped_softmax_", 2),
     ("shaped_where_", 3),
     ("shaped_matmul_", 4),
     ("shaped_gather_", 5),
@@ -192,6 +197,8 @@ pub(crate) struct DeviceState {
     modules: Vec<Module>,
     /// Streaming multiprocessors, to size grids.
     multiprocessors: u32,
+    /// Bytes of L2 cache, to size the softmax's grid.
+    pub(crate) l2_bytes: u64,
     /// Blocks of each kernel that the whole device holds at once.
     resident: Mutex<HashMap<String, u32>>,
 }
@@ -295,6 +302,9 @@ fn open(index: usize) -> Result<DeviceState, Error> {
     let multiprocessors = device
         .get_attribute(DeviceAttribute::MultiprocessorCount)
         .map_err(cuda_error("reading the device's attributes"))?;
+    let l2_bytes = device
+        .get_attribute(DeviceAttribute::L2CacheSize)
+        .map_err(cuda_error("reading the device's attributes"))?;
     Ok(DeviceState {
         index,
         device,
@@ -302,6 +312,7 @@ fn open(index: usize) -> Result<DeviceState, Error> {
         stream,
         modules,
         multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
+        l2_bytes: u64::try_from(l2_bytes).unwrap_or(0),
         resident: Mutex::new(HashMap::new()),
     })
 }

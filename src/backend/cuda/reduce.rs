@@ -40,7 +40,17 @@ pub(crate) struct ReduceArgs {
     pub(crate) pass: i32,
     pub(crate) outputs_per_block: i32,
     pub(crate) splits: i32,
+    pub(crate) out_strides: [u64; MAX_RANK],
+    pub(crate) out_red_stride: u64,
+    pub(crate) param: f64,
+    pub(crate) flags: i32,
+    pub(crate) unused: i32,
 }
+
+/// `ReduceArgs::flags`: the square root of the variance.
+pub(crate) const FLAG_STD: i32 = 1;
+/// `ReduceArgs::flags`: `log_softmax`.
+pub(crate) const FLAG_LOG: i32 = 2;
 
 /// `ReduceArgs::pass`: every element of an output, into the output.
 const PASS_WHOLE: i32 = 0;
@@ -49,9 +59,9 @@ const PASS_PARTIAL: i32 = 1;
 /// An output's chunks, from the workspace into the output.
 const PASS_COMBINE: i32 = 2;
 
-/// Bytes of workspace per chunk: room for any accumulator (the largest are
-/// `complex<double>` and a `double` with its `int64` index).
-pub(crate) const PARTIAL_BYTES: usize = 16;
+/// Bytes of workspace per chunk: room for any accumulator (the largest is
+/// the variance's of `double`: a count, a mean and a sum of squares).
+pub(crate) const PARTIAL_BYTES: usize = 24;
 
 /// Outputs per block when a kept dimension is the nearest in memory: a
 /// warp's worth of neighbouring outputs, read together.
@@ -67,16 +77,19 @@ pub(crate) struct Config {
     /// The fewest elements each thread folds in one chunk before a split
     /// into chunks pays for the second launch.
     pub min_per_thread: u64,
+    /// Bytes of the device's L2 cache (the softmax's rows are read twice).
+    pub cache_bytes: u64,
 }
 
 impl Config {
     /// The device's: blocks of 256 threads, chunks of at least 32 elements
     /// per thread.
-    fn device(max_blocks: u32) -> Config {
+    fn device(max_blocks: u32, cache_bytes: u64) -> Config {
         Config {
             block: 256,
             max_blocks,
             min_per_thread: 32,
+            cache_bytes,
         }
     }
 }
@@ -88,9 +101,15 @@ pub(crate) struct ReduceLaunch {
     pub args: ReduceArgs,
 }
 
-/// The reduction kernel for inputs of `dtype`.
-pub(crate) fn kernel_name(dtype: DType) -> String {
-    format!("shaped_reduce_{}", dtype_name(dtype))
+/// The kernel of reduction `op` for inputs of `dtype`: the statistics
+/// (`var`, `logsumexp`) have theirs apart, and the softmax its own.
+pub(crate) fn kernel_name(op: ReduceOp, dtype: DType) -> String {
+    let family = match op {
+        ReduceOp::Var | ReduceOp::LogSumExp => "stats",
+        ReduceOp::Softmax => "softmax",
+        _ => "reduce",
+    };
+    format!("shaped_{family}_{}", dtype_name(dtype))
 }
 
 /// A planned reduction: the launches of its kernel (one, or a partial pass
@@ -251,27 +270,117 @@ pub(crate) fn plan_reduce(
     }))
 }
 
-/// Runs reduction `op` of `x` into the `out` (and `indices`) buffers.
+/// Plans `softmax` (`log`: `log_softmax`) of `x` (of `element_bytes`
+/// elements) along `dim` into a contiguous output of `x`'s sizes: one
+/// launch of `OP_SOFTMAX`, whose blocks take each output's maximum and sum
+/// of exponentials as a reduction along `dim` would, then write its
+/// elements. `None` when `x` is empty. Rows (lanes along `dim`) that the
+/// block's registers hold are read once; longer ones twice: as few run at
+/// once as half the L2 cache holds, so that the second read finds them
+/// there, unless that leaves under a quarter of the resident blocks (long
+/// rows: read twice from memory).
+pub(crate) fn plan_softmax(
+    x: Source<'_>,
+    element_bytes: usize,
+    dim: usize,
+    log: bool,
+    config: Config,
+) -> Result<Option<ReducePlan>, Error> {
+    if x.sizes.contains(&0) {
+        return Ok(None);
+    }
+    let out = crate::layout::contiguous_strides::<Vec<usize>>(x.sizes);
+    let others = |of: &[usize]| -> Vec<usize> {
+        of.iter()
+            .enumerate()
+            .filter(|&(d, _)| d != dim)
+            .map(|(_, &v)| v)
+            .collect()
+    };
+    let (sizes, strides, out_strides) = (others(x.sizes), others(x.strides), others(&out));
+    let m = merge(&sizes, [&strides[..], &out_strides[..]])?;
+    let mut args = ReduceArgs {
+        input: x.addr,
+        offset: x.offset as u64,
+        op: ReduceOp::Softmax as i32,
+        flags: if log { FLAG_LOG } else { 0 },
+        pass: PASS_WHOLE,
+        splits: 1,
+        ..ReduceArgs::default()
+    };
+    for d in 0..m.rank {
+        args.kept_sizes[d] = m.sizes[d] as u64;
+        args.kept_strides[d] = m.strides[0][d] as u64;
+        args.out_strides[d] = m.strides[1][d] as u64;
+    }
+    args.kept_rank = m.rank as i32;
+    // No size is 0: the product is the output's element count over `n`.
+    args.numel_out = (0..m.rank).map(|d| m.sizes[d] as u64).product();
+    let n = x.sizes[dim];
+    (args.red_sizes[0], args.red_strides[0]) = (n as u64, x.strides[dim] as u64);
+    args.red_rank = 1;
+    args.out_red_stride = out[dim] as u64;
+    args.numel_red = n as u64;
+    args.chunk = n as u64;
+    let nearest_kept = (0..m.rank)
+        .filter(|&d| m.sizes[d] > 1)
+        .map(|d| m.strides[0][d])
+        .min();
+    let rows = nearest_kept.is_none_or(|k| x.strides[dim] <= k);
+    let width = if rows { 1 } else { COLUMN_OUTPUTS };
+    args.outputs_per_block = width as i32;
+    let groups = args.numel_out.div_ceil(u64::from(width));
+    let resident = u64::from(config.max_blocks.max(1));
+    let row_bytes = (n as u64).saturating_mul(element_bytes as u64).max(1);
+    let cached = config.cache_bytes / 2 / row_bytes;
+    let in_registers = row_bytes <= u64::from(config.block) * SOFTMAX_LANE_BYTES;
+    let max_blocks = match rows && !in_registers && cached >= resident / 4 {
+        true => cached.clamp(1, resident),
+        false => resident,
+    };
+    let grid = u32::try_from(groups.min(max_blocks)).expect("grid fits u32");
+    Ok(Some(ReducePlan {
+        block: config.block,
+        launches: vec![ReduceLaunch { grid, args }],
+        workspace: 0,
+    }))
+}
+
+/// Bytes of a row that each lane of the softmax's row kernel keeps in
+/// registers (`SHAPED_SOFTMAX_CACHE` vectors of 16 bytes).
+const SOFTMAX_LANE_BYTES: u64 = 16 * 16;
+
+/// What a statistic adds to its plan's arguments: `var`'s correction and
+/// the `FLAG_*` bits.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Extra {
+    pub param: f64,
+    pub flags: i32,
+}
+
+/// Runs the plan `plan` makes of `x` (on the device's configuration) into
+/// the `out` (and `indices`) buffers.
 fn run<T: Element>(
     op: ReduceOp,
     x: StridedRef<'_, T, Cuda>,
-    mask: &[bool],
+    plan: impl FnOnce(Source<'_>, Config) -> Result<Option<ReducePlan>, Error>,
     out: u64,
     indices: u64,
 ) -> Result<(), Error> {
     let device = x.ptr.device;
     let state = super::state(device)?;
     state.make_current()?;
-    let kernel = kernel_name(T::DTYPE);
+    let kernel = kernel_name(op, T::DTYPE);
     let function = state.function(&kernel)?;
-    let config = Config::device(state.resident_blocks(&kernel, &function, 256)?);
+    let blocks = state.resident_blocks(&kernel, &function, 256)?;
+    let config = Config::device(blocks, state.l2_bytes);
     let source = Source {
         addr: x.ptr.addr,
         offset: x.offset,
         sizes: x.sizes,
         strides: x.strides,
     };
-    let Some(mut plan) = plan_reduce(op, source, mask, config)? else {
+    let Some(mut plan) = plan(source, config)? else {
         return Ok(());
     };
     let workspace = match plan.workspace {
@@ -284,12 +393,46 @@ fn run<T: Element>(
         // value, which `ReduceArgs` mirrors field for field (`repr(C)`,
         // checked by the host tests). Its addresses are live device
         // buffers: the input (borrowed by the caller, every index of its
-        // layout inside it), the outputs of `numel_out` elements of the
-        // reduction's output types (made by the caller for this), and the
-        // workspace of `plan.workspace` bytes, dropped after the launches.
+        // layout inside it), the outputs of the reduction's output types
+        // (made by the caller for this: `numel_out` elements, or for the
+        // softmax every element of the input's sizes), and the workspace
+        // of `plan.workspace` bytes, dropped after the launches.
         unsafe { queue(state, &function, launch.grid, plan.block, launch.args)? };
     }
     Ok(())
+}
+
+/// Runs reduction `op` of `x` along `mask` with `extra` into the `out`
+/// (and `indices`) buffers.
+pub(crate) fn run_reduce<T: Element>(
+    op: ReduceOp,
+    x: StridedRef<'_, T, Cuda>,
+    mask: &[bool],
+    extra: Extra,
+    out: u64,
+    indices: u64,
+) -> Result<(), Error> {
+    let plan = |source: Source<'_>, config| {
+        let mut plan = plan_reduce(op, source, mask, config)?;
+        for launch in plan.iter_mut().flat_map(|p| p.launches.iter_mut()) {
+            (launch.args.param, launch.args.flags) = (extra.param, extra.flags);
+        }
+        Ok(plan)
+    };
+    run(op, x, plan, out, indices)
+}
+
+/// Runs `softmax` (`log`: `log_softmax`) of `x` along `dim` into `out`
+/// (contiguous, of `x`'s sizes).
+pub(crate) fn run_softmax<T: Element>(
+    x: StridedRef<'_, T, Cuda>,
+    dim: usize,
+    log: bool,
+    out: u64,
+) -> Result<(), Error> {
+    let bytes = size_of::<T>();
+    let plan = |source: Source<'_>, config| plan_softmax(source, bytes, dim, log, config);
+    run(ReduceOp::Softmax, x, plan, out, 0)
 }
 
 /// The number of outputs of a reduction along `mask`.
@@ -318,7 +461,7 @@ impl Reductions for Cuda {
             function: core::any::type_name::<R>(),
         })?;
         let out = CudaBuffer::<R::Out>::uninit(x.ptr.device, outputs(x.sizes, mask)?)?;
-        run(op, x, mask, out.ptr().addr, 0)?;
+        run_reduce(op, x, mask, Extra::default(), out.ptr().addr, 0)?;
         Ok(out)
     }
 
@@ -331,7 +474,14 @@ impl Reductions for Cuda {
         let n = outputs(x.sizes, mask)?;
         let values = CudaBuffer::<T>::uninit(x.ptr.device, n)?;
         let indices = CudaBuffer::<i64>::uninit(x.ptr.device, n)?;
-        run(op, x, mask, values.ptr().addr, indices.ptr().addr)?;
+        run_reduce(
+            op,
+            x,
+            mask,
+            Extra::default(),
+            values.ptr().addr,
+            indices.ptr().addr,
+        )?;
         Ok((values, indices))
     }
 }

@@ -1,17 +1,17 @@
-//! `softmax` and `log_softmax` on the device, composed of the reduction and
-//! elementwise kernels: the maxima along the dim (`amax`), `x - max`, its
-//! `exp`, the sums, then a division (or `x - max - ln(sum)`): five
-//! launches, each over the whole tensor or its reduced shape. Correct for
-//! every layout; a fused kernel (one block per row, as PyTorch's) is the
-//! next step for speed.
+//! `softmax`, `log_softmax`, `logsumexp` and the moments on the device, each
+//! one launch of the reduction kernel (`kernels/reduce.cuh`): the softmax's
+//! blocks take each output's running maximum and sum of exponentials, then
+//! write its elements (a row is read twice, the second time from the L2
+//! cache); `logsumexp` keeps the same pair; the variance Welford's count,
+//! mean and sum of squares, combined across lanes and chunks by Chan's
+//! formula.
 
+use super::reduce::{Extra, FLAG_STD, outputs, run_reduce, run_softmax};
 use super::{Cuda, CudaBuffer};
-use crate::backend::{Elementwise, Normalizing, Reductions, SoftmaxFloat, StridedRef};
+use crate::backend::{BufferPair, Normalizing, SoftmaxFloat, StridedRef};
 use crate::error::Error;
-use crate::layout::contiguous_strides;
-use crate::ops::functions::{Div, Sub};
-use crate::ops::math::{Exp, Ln};
-use crate::ops::reductions::reducers::{Extreme, Largest, Sum};
+use crate::layout::checked_numel;
+use crate::ops::op_codes::ReduceOp;
 
 impl Normalizing for Cuda {
     fn softmax<T: SoftmaxFloat>(
@@ -19,39 +19,36 @@ impl Normalizing for Cuda {
         dim: usize,
         log: bool,
     ) -> Result<CudaBuffer<T>, Error> {
-        let sizes = x.sizes;
-        let mut mask = vec![false; sizes.len()];
-        mask[dim] = true;
-        let dense = contiguous_strides::<Vec<usize>>(sizes);
-        // A reduced buffer (contiguous over the kept sizes) broadcast back
-        // along `dim`.
-        let mut kept = sizes.to_vec();
-        kept[dim] = 1;
-        let mut along = contiguous_strides::<Vec<usize>>(&kept);
-        along[dim] = 0;
-        let view = |b: &CudaBuffer<T>, strides| StridedRef {
-            ptr: b.ptr(),
-            sizes,
-            strides,
-            offset: 0,
+        let out = CudaBuffer::<T>::uninit(x.ptr.device, checked_numel(x.sizes)?)?;
+        run_softmax(x, dim, log, out.ptr().addr)?;
+        Ok(out)
+    }
+
+    fn logsumexp<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Cuda>,
+        mask: &[bool],
+    ) -> Result<CudaBuffer<T>, Error> {
+        let out = CudaBuffer::<T>::uninit(x.ptr.device, outputs(x.sizes, mask)?)?;
+        let extra = Extra::default();
+        run_reduce(ReduceOp::LogSumExp, x, mask, extra, out.ptr().addr, 0)?;
+        Ok(out)
+    }
+
+    fn moments<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Cuda>,
+        mask: &[bool],
+        correction: f64,
+        std: bool,
+    ) -> Result<BufferPair<T, Cuda>, Error> {
+        let n = outputs(x.sizes, mask)?;
+        let spread = CudaBuffer::<T>::uninit(x.ptr.device, n)?;
+        let mean = CudaBuffer::<T>::uninit(x.ptr.device, n)?;
+        let extra = Extra {
+            param: correction,
+            flags: if std { FLAG_STD } else { 0 },
         };
-        let maxima = Cuda::reduce(x, &mask, Extreme::<Largest>::default())?;
-        let shifted = Cuda::map2(sizes, x, view(&maxima, &along), Sub)?;
-        let exps: CudaBuffer<T> = Cuda::map1(view(&shifted, &dense), Exp)?;
-        let sums: CudaBuffer<T> = Cuda::reduce(view(&exps, &dense), &mask, Sum)?;
-        if log {
-            let logs: CudaBuffer<T> = Cuda::map1(
-                StridedRef {
-                    ptr: sums.ptr(),
-                    sizes: &kept,
-                    strides: &contiguous_strides::<Vec<usize>>(&kept),
-                    offset: 0,
-                },
-                Ln,
-            )?;
-            Cuda::map2(sizes, view(&shifted, &dense), view(&logs, &along), Sub)
-        } else {
-            Cuda::map2(sizes, view(&exps, &dense), view(&sums, &along), Div)
-        }
+        let (out, beside) = (spread.ptr().addr, mean.ptr().addr);
+        run_reduce(ReduceOp::Var, x, mask, extra, out, beside)?;
+        Ok((spread, mean))
     }
 }
