@@ -145,9 +145,12 @@ namespace {
 #define SHAPED_REDUCE_ENTRIES(name, T, numeric) {"shaped_reduce_" #name, shaped_reduce_##name},
 #define SHAPED_STATS_ENTRIES(name, T, numeric) {"shaped_stats_" #name, shaped_stats_##name},
 #define SHAPED_SOFTMAX_ENTRIES(name, T, numeric) {"shaped_softmax_" #name, shaped_softmax_##name},
+#define SHAPED_NORM_ENTRIES(name, T, numeric) {"shaped_norm_" #name, shaped_norm_##name},
 const Entry<shaped::ReduceArgs> REDUCE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_REDUCE_ENTRIES)
                                                         SHAPED_FOR_EACH_DTYPE(SHAPED_STATS_ENTRIES)
-                                                            SHAPED_FOR_EACH_DTYPE(SHAPED_SOFTMAX_ENTRIES)};
+                                                            SHAPED_FOR_EACH_DTYPE(SHAPED_SOFTMAX_ENTRIES)
+                                                                SHAPED_FOR_EACH_DTYPE(SHAPED_NORM_ENTRIES)};
+#undef SHAPED_NORM_ENTRIES
 #undef SHAPED_SOFTMAX_ENTRIES
 #undef SHAPED_STATS_ENTRIES
 #undef SHAPED_REDUCE_ENTRIES

@@ -1,7 +1,8 @@
 // The reduction kernels of shaped's CUDA backend: `sum`, `prod`, `mean`,
 // `amax`/`amin`, `max`/`min` with their indices (also `argmax`/`argmin`),
 // `all` and `any`, and for float32 and float64 the statistics: `var`/`std`
-// with the mean (Welford's updates, Chan's combination), `logsumexp` and
+// with the mean (Welford's updates, Chan's combination), `vector_norm` of
+// orders 0, 1, 2 and ±inf, `logsumexp` and
 // `softmax`/`log_softmax` (a running maximum and the sum of exponentials
 // scaled to it, in one read); one kernel per element type
 // (`shaped_reduce_<dtype>`).
@@ -42,14 +43,17 @@ namespace shaped {
 enum {
     OP_SUM = 64, OP_PROD = 65, OP_MEAN = 66, OP_AMAX = 67, OP_AMIN = 68,
     OP_MAX_AT = 69, OP_MIN_AT = 70, OP_ALL = 71, OP_ANY = 72,
-    OP_VAR = 73, OP_LOGSUMEXP = 74, OP_SOFTMAX = 75,
+    OP_VAR = 73, OP_LOGSUMEXP = 74, OP_SOFTMAX = 75, OP_NORM = 76,
 };
+
+// `ReduceArgs::flags` of OP_NORM: the order.
+enum { NORM_0 = 0, NORM_1 = 1, NORM_2 = 2, NORM_INF = 3, NORM_NEG_INF = 4 };
 
 // `ReduceArgs::flags`.
 enum {
     FLAG_STD = 1,  // OP_VAR: the square root of the variance
     FLAG_LOG = 2,  // OP_SOFTMAX: log_softmax
-};
+};  // (OP_NORM's flags are a NORM_* order.)
 
 // What a launch does (`ReduceArgs::pass`).
 enum {
@@ -369,6 +373,33 @@ template <class T> struct LogSumExpR : OnlineR<T> {
     }
 };
 
+// `vector_norm` of the orders a sum or an extreme gives: NORM_0 counts the
+// nonzero elements (NaN among them), NORM_1 sums |x|, NORM_2 sums x^2 and
+// takes the root, NORM_INF and NORM_NEG_INF take the largest and smallest
+// |x| (NaN wins), as the composition of the CPU does.
+template <class T, int Order> struct NormR {
+    typedef T Acc;
+    typedef ExtremeR<T, Order == NORM_INF> Extreme;
+    __host__ __device__ static Acc init() {
+        return Order == NORM_INF || Order == NORM_NEG_INF ? Extreme::init() : T(0);
+    }
+    __host__ __device__ static Acc step(Acc a, T x, uint64_t i) {
+        const T m = x < T(0) ? -x : x;
+        switch (Order) {
+            case NORM_0: return a + (x != T(0) ? T(1) : T(0));
+            case NORM_1: return a + m;
+            case NORM_2: return a + x * x;
+            default: return Extreme::step(a, m, i);
+        }
+    }
+    __host__ __device__ static Acc combine(Acc a, Acc b) {
+        return Order == NORM_INF || Order == NORM_NEG_INF ? Extreme::combine(a, b) : a + b;
+    }
+    __host__ __device__ static void finish(const ReduceArgs& p, uint64_t o, Acc a) {
+        output<T>(p.out)[o] = Order == NORM_2 ? stat_sqrt(a) : a;
+    }
+};
+
 // `softmax` (exp(x - m) / s) and `log_softmax` (x - m - ln(s), FLAG_LOG) of
 // every element along the dim: `softmax_spread` runs on every lane once the
 // block has the output's total.
@@ -439,12 +470,13 @@ template <class T, int N> struct PackStep<T, SoftmaxR<T>, N> {
 
 // How many loads a lane keeps in flight: two 16-byte vectors, or four
 // scattered elements; for the statistics, whose steps are longer, four
-// vectors or sixteen elements (more for all would take registers, and
-// blocks, from the other reductions).
-template <class R> struct InFlight { enum { packs = 2, elements = 4 }; };
-template <class T> struct InFlight<VarR<T> > { enum { packs = 4, elements = 16 }; };
-template <class T> struct InFlight<LogSumExpR<T> > { enum { packs = 4, elements = 16 }; };
-template <class T> struct InFlight<SoftmaxR<T> > { enum { packs = 4, elements = 16 }; };
+// vectors or eight to sixteen elements (more for all would take registers,
+// and blocks, from the other reductions). Scattered elements are folded
+// `group` at a time (the variance's Welford step is one division a group).
+template <class R> struct InFlight { enum { packs = 2, elements = 4, group = 4 }; };
+template <class T> struct InFlight<VarR<T> > { enum { packs = 4, elements = 8, group = 8 }; };
+template <class T> struct InFlight<LogSumExpR<T> > { enum { packs = 4, elements = 8, group = 4 }; };
+template <class T> struct InFlight<SoftmaxR<T> > { enum { packs = 4, elements = 16, group = 4 }; };
 
 // Folds elements [begin, end) of one output, lane by lane: lane `lane` of
 // `depth` takes elements begin + lane, + depth, ... `InFlight` elements are
@@ -460,8 +492,9 @@ __device__ typename R::Acc fold_strided(const ReduceArgs& p, const T* base, uint
         T x[E];
         for (int u = 0; u < E; ++u)
             x[u] = base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r + u * depth)];
-        for (int u = 0; u < E; u += 4)
-            acc = PackStep<T, R, 4>::go(acc, x + u, r + u * depth, depth);
+        const int G = InFlight<R>::group;
+        for (int u = 0; u < E; u += G)
+            acc = PackStep<T, R, G>::go(acc, x + u, r + u * depth, depth);
     }
     for (; r < end; r += depth) {
         acc = R::step(acc, base[offset_of(p.red_sizes, p.red_strides, p.red_rank, r)], r);
@@ -675,9 +708,23 @@ template <class T> __device__ void stats(const ReduceArgs& p) {
     }
 }
 
+// `vector_norm` of orders 0, 1, 2 and ±inf (`shaped_norm_<dtype>`, empty but
+// for float32 and float64): a kernel of its own, for its registers too.
+template <class T> __device__ void norm(const ReduceArgs& p) {
+    typedef ReduceWhen<ReduceTraits<T>::stats> When;
+    switch (p.flags) {
+        case NORM_0: When::template go<T, NormR<T, NORM_0> >(p); break;
+        case NORM_1: When::template go<T, NormR<T, NORM_1> >(p); break;
+        case NORM_2: When::template go<T, NormR<T, NORM_2> >(p); break;
+        case NORM_INF: When::template go<T, NormR<T, NORM_INF> >(p); break;
+        default: When::template go<T, NormR<T, NORM_NEG_INF> >(p); break;
+    }
+}
+
 // 16-byte vectors each lane of `softmax_rows` keeps in registers: rows of
-// up to SHAPED_REDUCE_BLOCK * 256 bytes (16384 float32) are read once.
-#define SHAPED_SOFTMAX_CACHE 16
+// up to SHAPED_REDUCE_BLOCK * 256 bytes (16384 float32) are read once, or
+// half that of float64 (whose arithmetic takes twice the registers).
+template <class T> struct SoftmaxCache { enum { packs = sizeof(T) == 8 ? 8 : 16 }; };
 
 // The running maximum and sum of all W = 1 lanes of a block, on every lane.
 template <class T> __device__ Online<T> block_total(Online<T> acc, Online<T>* lanes) {
@@ -716,7 +763,7 @@ template <class T> __device__ void softmax_rows(const ReduceArgs& p) {
         if (head > n) head = n;
         const uint64_t packs = (n - head) / N;
         const bool cached = misaligned == (reinterpret_cast<uint64_t>(out) % 16) / sizeof(T) &&
-                            packs <= uint64_t(depth) * SHAPED_SOFTMAX_CACHE;
+                            packs <= uint64_t(depth) * SoftmaxCache<T>::packs;
         if (!cached) {
             // (Every lane of the block takes the same branch.)
             Online<T> acc = fold_contiguous<T, SoftmaxR<T>, N>(in, 0, n, lane, depth,
@@ -727,15 +774,15 @@ template <class T> __device__ void softmax_rows(const ReduceArgs& p) {
         const Pack<T, N>* from = reinterpret_cast<const Pack<T, N>*>(in + head);
         Pack<T, N>* to = reinterpret_cast<Pack<T, N>*>(out + head);
         const uint64_t rest = head + packs * N;
-        Pack<T, N> cache[SHAPED_SOFTMAX_CACHE];
-        for (int c = 0; c < SHAPED_SOFTMAX_CACHE; ++c) {
+        Pack<T, N> cache[SoftmaxCache<T>::packs];
+        for (int c = 0; c < SoftmaxCache<T>::packs; ++c) {
             const uint64_t k = lane + uint64_t(c) * depth;
             if (k < packs) cache[c] = from[k];
         }
         Online<T> acc = OnlineR<T>::init();
         for (uint64_t r = lane; r < head; r += depth) acc = OnlineR<T>::step(acc, in[r], r);
         for (uint64_t r = rest + lane; r < n; r += depth) acc = OnlineR<T>::step(acc, in[r], r);
-        for (int c = 0; c < SHAPED_SOFTMAX_CACHE; ++c) {
+        for (int c = 0; c < SoftmaxCache<T>::packs; ++c) {
             if (lane + uint64_t(c) * depth < packs) acc = OnlinePack<T, N>::go(acc, cache[c].v);
         }
         const Online<T> total = block_total(acc, lanes);
@@ -743,7 +790,7 @@ template <class T> __device__ void softmax_rows(const ReduceArgs& p) {
 #define SHAPED_SOFTMAX_OF(x) (log ? (x) - shift : stat_exp((x) - total.m) * scale)
         for (uint64_t r = lane; r < head; r += depth) out[r] = SHAPED_SOFTMAX_OF(in[r]);
         for (uint64_t r = rest + lane; r < n; r += depth) out[r] = SHAPED_SOFTMAX_OF(in[r]);
-        for (int c = 0; c < SHAPED_SOFTMAX_CACHE; ++c) {
+        for (int c = 0; c < SoftmaxCache<T>::packs; ++c) {
             const uint64_t k = lane + uint64_t(c) * depth;
             if (k < packs) {
                 for (int j = 0; j < N; ++j) cache[c].v[j] = SHAPED_SOFTMAX_OF(cache[c].v[j]);
@@ -789,6 +836,10 @@ template <class T> __device__ void softmax(const ReduceArgs& p) {
 #define SHAPED_SOFTMAX_KERNELS(name, T, numeric)                                              \
     extern "C" __global__ void SHAPED_REDUCE_BOUNDS shaped_softmax_##name(shaped::ReduceArgs p) { \
         shaped::softmax<T>(p);                                                                \
+    }
+#define SHAPED_NORM_KERNELS(name, T, numeric)                                              \
+    extern "C" __global__ void SHAPED_REDUCE_BOUNDS shaped_norm_##name(shaped::ReduceArgs p) { \
+        shaped::norm<T>(p);                                                                \
     }
 #define SHAPED_STATS_KERNELS(name, T, numeric)                                              \
     extern "C" __global__ void SHAPED_REDUCE_BOUNDS shaped_stats_##name(shaped::ReduceArgs p) { \

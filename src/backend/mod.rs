@@ -477,6 +477,19 @@ pub trait Normalizing: Reductions {
     ) -> Result<BufferPair<T, Self>, Error> {
         crate::ops::moments::composed_moments(x, mask, correction, std)
     }
+
+    /// The `ord`-norm of `x`'s magnitudes along the dims of `mask`,
+    /// contiguous over the kept dims (`ord` 0 counts the nonzero elements,
+    /// ±inf takes the largest or smallest; an empty reduction with those
+    /// was refused before). By default composed of the reductions and
+    /// elementwise kernels.
+    fn vector_norm<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Self>,
+        ord: f64,
+        mask: &[bool],
+    ) -> Result<Self::Buffer<T>, Error> {
+        crate::ops::norms::composed_vector_norm(x, ord, mask)
+    }
 }
 
 /// Devices with a matrix product kernel.

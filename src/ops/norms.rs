@@ -104,18 +104,50 @@ fn vector_norm_buffer<T: NormElement, D: Normalizing>(
             dim,
         });
     }
+    let kept = out_sizes(sizes, mask, false);
+    let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
+    // Real elements of the compute type go in as they are (the norm takes
+    // their magnitudes itself); the others as magnitudes in that type.
+    let magnitudes;
+    let dense = contiguous_strides::<Vec<usize>>(sizes);
+    let a: StridedRef<'_, T::Compute, D> = if T::DTYPE == T::Compute::DTYPE {
+        StridedRef {
+            ptr: D::cast_ptr(x.ptr),
+            sizes,
+            strides: x.strides,
+            offset: x.offset,
+        }
+    } else {
+        magnitudes = T::magnitudes(x)?;
+        dense_ref::<T::Compute, D>(&magnitudes, sizes, &dense)
+    };
+    let norm = D::vector_norm(a, ord, mask)?;
+    D::map1(
+        dense_ref::<T::Compute, D>(&norm, &kept, &kept_strides),
+        Cast::<T::Real>::new(),
+    )
+}
+
+/// [`Normalizing::vector_norm`] composed of the reductions and elementwise
+/// kernels: the magnitudes, then a count, an extreme, a sum, or a sum of
+/// powers and its root.
+pub(crate) fn composed_vector_norm<C: SoftmaxFloat, D: Normalizing>(
+    x: StridedRef<'_, C, D>,
+    ord: f64,
+    mask: &[bool],
+) -> Result<D::Buffer<C>, Error> {
+    let sizes = x.sizes;
     let dense = contiguous_strides::<Vec<usize>>(sizes);
     let kept = out_sizes(sizes, mask, false);
     let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
-    let a = T::magnitudes(x)?;
-    let a = dense_ref::<T::Compute, D>(&a, sizes, &dense);
-    let c =
-        |v: f64| <T::Compute as num_traits::NumCast>::from(v).unwrap_or(num_traits::Float::nan());
-    let norm: D::Buffer<T::Compute> = if ord == 0.0 {
+    let a: D::Buffer<C> = D::map1(x, AbsFn)?;
+    let a = dense_ref::<C, D>(&a, sizes, &dense);
+    let c = |v: f64| <C as num_traits::NumCast>::from(v).unwrap_or(num_traits::Float::nan());
+    Ok(if ord == 0.0 {
         let nonzero: D::Buffer<bool> = D::map1(a, WithRight(Ne, c(0.0)))?;
-        let ones: D::Buffer<T::Compute> =
+        let ones: D::Buffer<C> =
             D::map1(dense_ref::<bool, D>(&nonzero, sizes, &dense), Cast::new())?;
-        D::reduce(dense_ref::<T::Compute, D>(&ones, sizes, &dense), mask, Sum)?
+        D::reduce(dense_ref::<C, D>(&ones, sizes, &dense), mask, Sum)?
     } else if ord == f64::INFINITY {
         D::reduce(a, mask, Extreme::<Largest>::default())?
     } else if ord == f64::NEG_INFINITY {
@@ -124,34 +156,19 @@ fn vector_norm_buffer<T: NormElement, D: Normalizing>(
         D::reduce(a, mask, Sum)?
     } else if ord == 2.0 {
         let squares = D::map2(sizes, a, a, Mul)?;
-        let sums = D::reduce(
-            dense_ref::<T::Compute, D>(&squares, sizes, &dense),
-            mask,
-            Sum,
-        )?;
-        D::map1(
-            dense_ref::<T::Compute, D>(&sums, &kept, &kept_strides),
-            Sqrt,
-        )?
+        let sums = D::reduce(dense_ref::<C, D>(&squares, sizes, &dense), mask, Sum)?;
+        D::map1(dense_ref::<C, D>(&sums, &kept, &kept_strides), Sqrt)?
     } else {
         // `pow` itself, as PyTorch's norm kernels call it (the elementwise
         // `pow(x, -2)` is `1 / (x * x)`, which overflows where `x^-2` does
         // not).
         let powers = D::map1(a, WithRight(crate::ops::math::Pow, c(ord)))?;
-        let sums = D::reduce(
-            dense_ref::<T::Compute, D>(&powers, sizes, &dense),
-            mask,
-            Sum,
-        )?;
+        let sums = D::reduce(dense_ref::<C, D>(&powers, sizes, &dense), mask, Sum)?;
         D::map1(
-            dense_ref::<T::Compute, D>(&sums, &kept, &kept_strides),
+            dense_ref::<C, D>(&sums, &kept, &kept_strides),
             WithRight(crate::ops::math::Pow, c(1.0 / ord)),
         )?
-    };
-    D::map1(
-        dense_ref::<T::Compute, D>(&norm, &kept, &kept_strides),
-        Cast::<T::Real>::new(),
-    )
+    })
 }
 
 /// Element types of `DynTensor` norms: all twelve; the floating and

@@ -140,6 +140,8 @@ pub enum ReduceOp {
     /// `softmax`/`log_softmax` along one dim: the running maximum and sum,
     /// then every element written (float32 and float64).
     Softmax = 75,
+    /// `vector_norm` of order 0, 1, 2, inf or -inf (float32 and float64).
+    Norm = 76,
 }
 
 /// The kernel families: operations compiled together, one kernel per family

@@ -1,9 +1,10 @@
-//! The statistics of the reduction kernel (`OP_SOFTMAX`, `OP_LOGSUMEXP`
-//! and `OP_VAR` of `kernels/reduce.cuh`) compiled for the host, against the
-//! CPU backend: `softmax` and `log_softmax` along every dim of every layout
-//! of the reduction tests, `logsumexp` and the moments along every subset
-//! of the dims, each in every launch shape (rows and columns, one pass or
-//! chunks combined), and rows of NaN, infinities and -inf alone.
+//! The statistics of the reduction kernel (`OP_SOFTMAX`, `OP_LOGSUMEXP`,
+//! `OP_VAR` and `OP_NORM` of `kernels/reduce.cuh`) compiled for the host,
+//! against the CPU backend: `softmax` and `log_softmax` along every dim of
+//! every layout of the reduction tests, `logsumexp`, the moments and the
+//! norms (orders 0, 1, 2, ±inf) along every subset of the dims, each in
+//! every launch shape (rows and columns, one pass or chunks combined), and
+//! rows of NaN, infinities and -inf alone.
 //!
 //! The kernels take one running maximum and sum (softmax, logsumexp) or
 //! Welford's updates (the moments) where the CPU takes the maximum, then
@@ -17,6 +18,7 @@ use crate::backend::cpu::Cpu;
 use crate::backend::{Normalizing, SoftmaxFloat};
 use crate::ops::moments::composed_moments;
 use crate::ops::normalize::composed_logsumexp;
+use crate::ops::norms::composed_vector_norm;
 use crate::ops::op_codes::ReduceOp;
 
 /// The kernels' view of `x` laid out as `s`.
@@ -110,10 +112,37 @@ fn check_softmax<T: SoftmaxFloat + Close>(x: &[T], s: Spec, tol: f64) {
     }
 }
 
-/// Checks `logsumexp` and the moments of `x` (laid out as `s`) along
-/// `mask` in every launch shape.
+/// Checks `logsumexp`, the moments and the norms of `x` (laid out as `s`)
+/// along `mask` in every launch shape.
 fn check_stats<T: SoftmaxFloat + Close>(x: &[T], s: Spec, mask: &[bool], tol: f64) {
     let mut buffer = x.to_vec();
+    let empty = s.sizes.iter().zip(mask).any(|(&n, &m)| m && n == 0);
+    for (order, ord) in [
+        (0, 0.0),
+        (1, 1.0),
+        (2, 2.0),
+        (3, f64::INFINITY),
+        (4, f64::NEG_INFINITY),
+    ] {
+        // (The norms of order ±inf of nothing are refused before.)
+        if empty && order >= 3 {
+            continue;
+        }
+        let want = composed_vector_norm::<T, Cpu>(strided(&mut buffer, s), ord, mask).unwrap();
+        let extra = Extra {
+            param: 0.0,
+            flags: order,
+        };
+        for c in CONFIGS {
+            let (got, _) = host_stat(ReduceOp::Norm, x, s, mask, extra, c);
+            assert!(
+                agree(&got, want.as_slice(), tol),
+                "vector_norm({ord}) of {} on {s:?} along {mask:?} with {c:?}:\nhost kernel {got:?}\nCPU {:?}",
+                core::any::type_name::<T>(),
+                want.as_slice()
+            );
+        }
+    }
     let want = composed_logsumexp::<T, Cpu>(strided(&mut buffer, s), mask).unwrap();
     for c in CONFIGS {
         let (got, _) = host_stat(ReduceOp::LogSumExp, x, s, mask, Extra::default(), c);

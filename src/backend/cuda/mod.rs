@@ -58,7 +58,7 @@ use std::sync::{Mutex, OnceLock};
 /// `build.rs` from one source file each: `kernels/elementwise.cu` (every
 /// elementwise family but math), `kernels/math.cu` (the `shaped_math_*`
 /// kernels), `kernels/reduce.cu` (`shaped_reduce_*`, `shaped_stats_*`,
-/// `shaped_softmax_*`) and `kernels/select.cu`
+/// `shaped_softmax_*`, `shaped_norm_*`) and `kernels/select.cu`
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
 /// `kernels/indexing.cu` (`shaped_gather_*`), compiled apart so that the
 /// builds run in parallel.
@@ -73,11 +73,12 @@ static FATBINS: [&[u8]; 6] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 9] = [
+const MODULE_PREFIXES: [(&str, usize); 10] = [
     ("shaped_math_", 1),
     ("shaped_reduce_", 2),
     ("shaped_stats_", 2),
     ("shaped_softmax_", 2),
+    ("shaped_norm_", 2),
     ("shaped_where_", 3),
     ("shaped_matmul_", 4),
     ("shaped_gather_", 5),

@@ -102,11 +102,13 @@ pub(crate) struct ReduceLaunch {
 }
 
 /// The kernel of reduction `op` for inputs of `dtype`: the statistics
-/// (`var`, `logsumexp`) have theirs apart, and the softmax its own.
+/// (`var`, `logsumexp`) have theirs apart, and the softmax and
+/// `vector_norm` their own.
 pub(crate) fn kernel_name(op: ReduceOp, dtype: DType) -> String {
     let family = match op {
         ReduceOp::Var | ReduceOp::LogSumExp => "stats",
         ReduceOp::Softmax => "softmax",
+        ReduceOp::Norm => "norm",
         _ => "reduce",
     };
     format!("shaped_{family}_{}", dtype_name(dtype))
@@ -333,7 +335,7 @@ pub(crate) fn plan_softmax(
     let resident = u64::from(config.max_blocks.max(1));
     let row_bytes = (n as u64).saturating_mul(element_bytes as u64).max(1);
     let cached = config.cache_bytes / 2 / row_bytes;
-    let in_registers = row_bytes <= u64::from(config.block) * SOFTMAX_LANE_BYTES;
+    let in_registers = row_bytes <= u64::from(config.block) * softmax_lane_bytes(element_bytes);
     let max_blocks = match rows && !in_registers && cached >= resident / 4 {
         true => cached.clamp(1, resident),
         false => resident,
@@ -347,8 +349,11 @@ pub(crate) fn plan_softmax(
 }
 
 /// Bytes of a row that each lane of the softmax's row kernel keeps in
-/// registers (`SHAPED_SOFTMAX_CACHE` vectors of 16 bytes).
-const SOFTMAX_LANE_BYTES: u64 = 16 * 16;
+/// registers (`SoftmaxCache` vectors of 16 bytes: 16 of float32, 8 of
+/// float64).
+fn softmax_lane_bytes(element_bytes: usize) -> u64 {
+    if element_bytes >= 8 { 8 * 16 } else { 16 * 16 }
+}
 
 /// What a statistic adds to its plan's arguments: `var`'s correction and
 /// the `FLAG_*` bits.

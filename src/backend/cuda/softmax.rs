@@ -4,7 +4,8 @@
 //! write its elements (a row is read twice, the second time from the L2
 //! cache); `logsumexp` keeps the same pair; the variance Welford's count,
 //! mean and sum of squares, combined across lanes and chunks by Chan's
-//! formula.
+//! formula; `vector_norm` of order 0, 1, 2 and ±inf a sum or an extreme of
+//! the magnitudes (other orders composed: `pow`, a sum, `pow`).
 
 use super::reduce::{Extra, FLAG_STD, outputs, run_reduce, run_softmax};
 use super::{Cuda, CudaBuffer};
@@ -50,5 +51,28 @@ impl Normalizing for Cuda {
         let (out, beside) = (spread.ptr().addr, mean.ptr().addr);
         run_reduce(ReduceOp::Var, x, mask, extra, out, beside)?;
         Ok((spread, mean))
+    }
+
+    fn vector_norm<T: SoftmaxFloat>(
+        x: StridedRef<'_, T, Cuda>,
+        ord: f64,
+        mask: &[bool],
+    ) -> Result<CudaBuffer<T>, Error> {
+        // The kernel's NORM_* orders.
+        let order = match ord {
+            0.0 => 0,
+            1.0 => 1,
+            2.0 => 2,
+            f64::INFINITY => 3,
+            f64::NEG_INFINITY => 4,
+            _ => return crate::ops::norms::composed_vector_norm(x, ord, mask),
+        };
+        let out = CudaBuffer::<T>::uninit(x.ptr.device, outputs(x.sizes, mask)?)?;
+        let extra = Extra {
+            param: 0.0,
+            flags: order,
+        };
+        run_reduce(ReduceOp::Norm, x, mask, extra, out.ptr().addr, 0)?;
+        Ok(out)
     }
 }
