@@ -243,4 +243,35 @@ fn static_norms_and_counts_match_the_dynamic_ones() {
     let c: Tensor<i64, shape![3, 4]> = x.count_nonzero_dim::<2>();
     assert_eq!(c.to_vec(), d.count_nonzero(&[2]).unwrap().to_vec());
     assert_eq!(c.to_vec().iter().sum::<i64>(), 59);
+    // nanmean: the NaN (at [0, 0, 3]) left out of its row's mean.
+    let m: Tensor<f32, shape![3, 4]> = x.nanmean_dim::<2>();
+    assert_eq!(
+        bits(m.to_vec()),
+        bits(d.nanmean(&[2], false).unwrap().to_vec())
+    );
+    let row = &x.to_vec()[..5];
+    let numbers: Vec<f32> = row.iter().copied().filter(|v| !v.is_nan()).collect();
+    assert_eq!(m.to_vec()[0], numbers.iter().sum::<f32>() / 4.0);
+    let mk: Tensor<f32, shape![3, 1, 5]> = x.nanmean_keepdim::<1>();
+    assert_eq!(
+        bits(mk.to_vec()),
+        bits(d.nanmean(&[1], true).unwrap().to_vec())
+    );
+    let md: Tensor<f32, shape![5]> = x.nanmean_dims::<axes![0, 1]>();
+    assert_eq!(
+        bits(md.to_vec()),
+        bits(d.nanmean(&[0, 1], false).unwrap().to_vec())
+    );
+    // aminmax: the NaN wins its row's extremes, as amin and amax.
+    type Rows = Tensor<f32, shape![3, 4]>;
+    let (lo, hi): (Rows, Rows) = x.aminmax_dim::<2>();
+    let (dlo, dhi) = d.aminmax(Some(2), false).unwrap();
+    assert_eq!(bits(lo.to_vec()), bits(dlo.to_vec()));
+    assert_eq!(bits(hi.to_vec()), bits(dhi.to_vec()));
+    assert!(lo.to_vec()[0].is_nan() && hi.to_vec()[1] >= lo.to_vec()[1]);
+    let (klo, khi) = x.aminmax_keepdim::<0>();
+    let (dklo, dkhi) = d.aminmax(Some(0), true).unwrap();
+    assert_eq!(klo.shape(), [1, 4, 5]);
+    assert_eq!(bits(klo.to_vec()), bits(dklo.to_vec()));
+    assert_eq!(bits(khi.to_vec()), bits(dkhi.to_vec()));
 }

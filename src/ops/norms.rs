@@ -501,40 +501,11 @@ impl<T: NanSum, D: Normalizing, R: Repr> crate::Tensor<T, DynShape, D, R> {
             dtype => return Err(Error::NanMeanDType { dtype }),
         }
         let (mask, _) = dims_mask(dims, self.layout.rank())?;
-        let x = self.strided();
-        let sizes = x.sizes;
-        let strides = contiguous_strides::<Vec<usize>>(sizes);
-        let cleaned = T::without_nan(x)?.expect("a floating type");
-        let sums = D::reduce(dense_ref::<T, D>(&cleaned, sizes, &strides), &mask, Sum)?;
-        // The sums rounded to `T` first, as PyTorch's (a float16 sum can
-        // overflow before the division).
-        let kept = out_sizes(sizes, &mask, false);
-        let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
-        let sums: D::Buffer<T> = D::map1(
-            dense_ref::<T::Sum, D>(&sums, &kept, &kept_strides),
-            Cast::<T>::new(),
-        )?;
-        let is_number: D::Buffer<bool> = D::map2(sizes, x, x, crate::ops::functions::Eq)?;
-        let ones: D::Buffer<T> = D::map1(
-            dense_ref::<bool, D>(&is_number, sizes, &strides),
-            Cast::<T>::new(),
-        )?;
-        let counts = D::reduce(dense_ref::<T, D>(&ones, sizes, &strides), &mask, Sum)?;
-        let counts: D::Buffer<T> = D::map1(
-            dense_ref::<T::Sum, D>(&counts, &kept, &kept_strides),
-            Cast::<T>::new(),
-        )?;
-        let means = D::map2(
-            &kept,
-            dense_ref::<T, D>(&sums, &kept, &kept_strides),
-            dense_ref::<T, D>(&counts, &kept, &kept_strides),
-            TrueDivSame,
-        )?;
-        let out = out_sizes(sizes, &mask, keepdim);
-        Ok(from_parts!(owned_parts(
-            means,
-            StridedLayout::contiguous(DynSizes::from_slice(&out))
-        )))
+        Ok(from_parts!(nanmean_parts::<T, DynSizes, D>(
+            self.strided(),
+            &mask,
+            keepdim
+        )?))
     }
 
     /// PyTorch's `count_nonzero(x, dims)`: int64 counts (NaN counts,
@@ -594,6 +565,48 @@ impl<T: NanSum, D: Normalizing, R: Repr> crate::Tensor<T, DynShape, D, R> {
         let keep = keepdim && rank > 0;
         Ok((self.amin(&dims, keep)?, self.amax(&dims, keep)?))
     }
+}
+
+/// `nanmean` of `x` (a floating type) along `mask` as a tensor's parts:
+/// the sums without NaN over the counts of numbers, each rounded to `T`.
+fn nanmean_parts<T: NanSum, A: crate::shape::SizeArray, D: Normalizing>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+    keepdim: bool,
+) -> Result<OwnedParts<T, D, A>, Error> {
+    let sizes = x.sizes;
+    let strides = contiguous_strides::<Vec<usize>>(sizes);
+    let cleaned = T::without_nan(x)?.expect("a floating type");
+    let sums = D::reduce(dense_ref::<T, D>(&cleaned, sizes, &strides), mask, Sum)?;
+    // The sums rounded to `T` first, as PyTorch's (a float16 sum can
+    // overflow before the division).
+    let kept = out_sizes(sizes, mask, false);
+    let kept_strides = contiguous_strides::<Vec<usize>>(&kept);
+    let sums: D::Buffer<T> = D::map1(
+        dense_ref::<T::Sum, D>(&sums, &kept, &kept_strides),
+        Cast::<T>::new(),
+    )?;
+    let is_number: D::Buffer<bool> = D::map2(sizes, x, x, crate::ops::functions::Eq)?;
+    let ones: D::Buffer<T> = D::map1(
+        dense_ref::<bool, D>(&is_number, sizes, &strides),
+        Cast::<T>::new(),
+    )?;
+    let counts = D::reduce(dense_ref::<T, D>(&ones, sizes, &strides), mask, Sum)?;
+    let counts: D::Buffer<T> = D::map1(
+        dense_ref::<T::Sum, D>(&counts, &kept, &kept_strides),
+        Cast::<T>::new(),
+    )?;
+    let means = D::map2(
+        &kept,
+        dense_ref::<T, D>(&sums, &kept, &kept_strides),
+        dense_ref::<T, D>(&counts, &kept, &kept_strides),
+        TrueDivSame,
+    )?;
+    let out = out_sizes(sizes, mask, keepdim);
+    Ok(owned_parts(
+        means,
+        StridedLayout::contiguous(crate::layout::array_from::<A>(&out)),
+    ))
 }
 
 /// `nansum` of `x` along `mask` as a tensor's parts.
@@ -708,6 +721,126 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
             &mask,
             false
         )))
+    }
+}
+
+/// The element types of the typed `nanmean`: floating types (PyTorch
+/// refuses integers and bool, and complex numbers on the CPU).
+#[diagnostic::on_unimplemented(
+    message = "nanmean(): expected input to have floating point dtype but got `{Self}`",
+    label = "a tensor of `{Self}`",
+    note = "convert first: `x.cast::<f32>().nanmean_dim::<DIM>()`; integers have no NaN, so `mean` serves them"
+)]
+pub trait NanMeanElement: NanSum {}
+impl NanMeanElement for half::f16 {}
+impl NanMeanElement for half::bf16 {}
+impl NanMeanElement for f32 {}
+impl NanMeanElement for f64 {}
+
+/// The static forms of `nanmean`: the axes in the type.
+impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Normalizing, R: Repr>
+    crate::Tensor<T, S, D, R>
+{
+    /// `nanmean` along axis `I`: the mean of the elements that are not NaN
+    /// (NaN where there are none), which leaves the type. An integer tensor
+    /// does not compile.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 2]>::from_vec(vec![1.0, f32::NAN, 2.0, 4.0]).unwrap();
+    /// assert_eq!(x.nanmean_dim::<1>().to_vec(), [1.0, 3.0]);
+    /// ```
+    pub fn nanmean_dim<const I: usize>(
+        &self,
+    ) -> crate::Tensor<T, <S as crate::shape::reduce::ReduceAxis<I>>::Removed, D>
+    where
+        T: NanMeanElement,
+        S: crate::shape::reduce::ReduceAxis<I>,
+    {
+        let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
+        from_parts!(crate::error::or_panic(nanmean_parts(
+            self.strided(),
+            &mask,
+            false
+        )))
+    }
+
+    /// `nanmean` along axis `I`, kept with size 1.
+    pub fn nanmean_keepdim<const I: usize>(
+        &self,
+    ) -> crate::Tensor<T, <S as crate::shape::reduce::ReduceAxis<I>>::Kept, D>
+    where
+        T: NanMeanElement,
+        S: crate::shape::reduce::ReduceAxis<I>,
+    {
+        let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
+        from_parts!(crate::error::or_panic(nanmean_parts(
+            self.strided(),
+            &mask,
+            true
+        )))
+    }
+
+    /// `nanmean` along the axes `L` (`axes![0, 1]`), which leave the type.
+    pub fn nanmean_dims<L: crate::shape::FixedShape>(
+        &self,
+    ) -> crate::Tensor<T, <S as crate::shape::reduce::ReduceAxes<L>>::Removed, D>
+    where
+        T: NanMeanElement,
+        S: crate::shape::reduce::ReduceAxes<L>,
+    {
+        let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
+        from_parts!(crate::error::or_panic(nanmean_parts(
+            self.strided(),
+            &mask,
+            false
+        )))
+    }
+}
+
+/// The static forms of `aminmax`: the smallest and largest values together,
+/// along an axis that the types prove non-empty (a `Dyn` size of 0 panics
+/// with PyTorch's message, as `amin_dim` does).
+impl<T: Element, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Normalizing, R: Repr>
+    crate::Tensor<T, S, D, R>
+{
+    /// PyTorch's `aminmax(dim=I)`: `(min, max)` along axis `I`, which
+    /// leaves the type. A complex tensor does not compile.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = tensor![[1, 7], [3, 4]];
+    /// let (lo, hi) = x.aminmax_dim::<1>();
+    /// assert_eq!((lo.to_vec(), hi.to_vec()), (vec![1, 3], vec![7, 4]));
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn aminmax_dim<const I: usize>(
+        &self,
+    ) -> (
+        crate::Tensor<T, <S as crate::shape::reduce::ExtremeAxis<I>>::Removed, D>,
+        crate::Tensor<T, <S as crate::shape::reduce::ExtremeAxis<I>>::Removed, D>,
+    )
+    where
+        T: crate::ops::reductions::reducers::Extremum,
+        S: crate::shape::reduce::ExtremeAxis<I>,
+    {
+        (self.amin_dim::<I>(), self.amax_dim::<I>())
+    }
+
+    /// [`aminmax_dim`](Self::aminmax_dim) with the axis kept as size 1
+    /// (`keepdim=True`).
+    #[allow(clippy::type_complexity)]
+    pub fn aminmax_keepdim<const I: usize>(
+        &self,
+    ) -> (
+        crate::Tensor<T, <S as crate::shape::reduce::ExtremeAxis<I>>::Kept, D>,
+        crate::Tensor<T, <S as crate::shape::reduce::ExtremeAxis<I>>::Kept, D>,
+    )
+    where
+        T: crate::ops::reductions::reducers::Extremum,
+        S: crate::shape::reduce::ExtremeAxis<I>,
+    {
+        (self.amin_keepdim::<I>(), self.amax_keepdim::<I>())
     }
 }
 

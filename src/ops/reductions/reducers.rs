@@ -184,7 +184,7 @@ mean_element! {
 /// Ordered element types for `amax`, `amin`, `max`, `min`, `argmax`,
 /// `argmin`: all but complex.
 #[diagnostic::on_unimplemented(
-    message = "complex numbers have no order: `max`, `min`, `amax`, `amin`, `argmax` and `argmin` need a real element type, not {Self}",
+    message = "complex numbers have no order: `max`, `min`, `amax`, `amin`, `aminmax`, `argmax` and `argmin` need a real element type, not {Self}",
     label = "reduced as {Self}",
     note = "PyTorch raises `max(): does not support complex input`; reduce the real parts (`real()`) or the magnitudes"
 )]
