@@ -567,6 +567,22 @@ impl<T: NanSum, D: Normalizing, R: Repr> crate::Tensor<T, DynShape, D, R> {
     }
 }
 
+/// A reduction into the parts of a tensor of shape `S2` (`x`, the mask,
+/// `keepdim`).
+type PartsMaker<T, U, S2, D> =
+    fn(StridedRef<'_, T, D>, &[bool], bool) -> Result<crate::tensor::PartsOf<U, D, S2>, Error>;
+
+/// The tensor of shape `S2` that `reduce` makes of `x` along `mask` (the
+/// typed forms: a device's error is a panic with its message).
+fn typed_reduction<T: Element, U: Element, S2: crate::shape::Shape, D: Normalizing>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+    keepdim: bool,
+    reduce: PartsMaker<T, U, S2, D>,
+) -> crate::Tensor<U, S2, D> {
+    from_parts!(crate::error::or_panic(reduce(x, mask, keepdim)))
+}
+
 /// `nanmean` of `x` (a floating type) along `mask` as a tensor's parts:
 /// the sums without NaN over the counts of numbers, each rounded to `T`.
 fn nanmean_parts<T: NanSum, A: crate::shape::SizeArray, D: Normalizing>(
@@ -665,11 +681,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxis<I>,
     {
         let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
-        from_parts!(crate::error::or_panic(nansum_parts(
-            self.strided(),
-            &mask,
-            false
-        )))
+        typed_reduction(self.strided(), &mask, false, nansum_parts)
     }
 
     /// `nansum` along the axes `L` (`axes![0, 1]`), which leave the type.
@@ -680,11 +692,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxes<L>,
     {
         let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
-        from_parts!(crate::error::or_panic(nansum_parts(
-            self.strided(),
-            &mask,
-            false
-        )))
+        typed_reduction(self.strided(), &mask, false, nansum_parts)
     }
 
     /// The nonzero elements along axis `I`, counted (int64).
@@ -701,11 +709,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxis<I>,
     {
         let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
-        from_parts!(crate::error::or_panic(count_nonzero_parts(
-            self.strided(),
-            &mask,
-            false
-        )))
+        typed_reduction(self.strided(), &mask, false, count_nonzero_parts)
     }
 
     /// The nonzero elements along the axes `L`, counted (int64).
@@ -716,11 +720,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxes<L>,
     {
         let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
-        from_parts!(crate::error::or_panic(count_nonzero_parts(
-            self.strided(),
-            &mask,
-            false
-        )))
+        typed_reduction(self.strided(), &mask, false, count_nonzero_parts)
     }
 }
 
@@ -758,11 +758,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxis<I>,
     {
         let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
-        from_parts!(crate::error::or_panic(nanmean_parts(
-            self.strided(),
-            &mask,
-            false
-        )))
+        typed_reduction(self.strided(), &mask, false, nanmean_parts)
     }
 
     /// `nanmean` along axis `I`, kept with size 1.
@@ -774,11 +770,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxis<I>,
     {
         let mask = crate::ops::reductions::axis_mask(self.layout.rank(), I);
-        from_parts!(crate::error::or_panic(nanmean_parts(
-            self.strided(),
-            &mask,
-            true
-        )))
+        typed_reduction(self.strided(), &mask, true, nanmean_parts)
     }
 
     /// `nanmean` along the axes `L` (`axes![0, 1]`), which leave the type.
@@ -790,11 +782,7 @@ impl<T: NanSum, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Norm
         S: crate::shape::reduce::ReduceAxes<L>,
     {
         let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
-        from_parts!(crate::error::or_panic(nanmean_parts(
-            self.strided(),
-            &mask,
-            false
-        )))
+        typed_reduction(self.strided(), &mask, false, nanmean_parts)
     }
 }
 
