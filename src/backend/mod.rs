@@ -492,6 +492,29 @@ pub trait Normalizing: Reductions {
     }
 }
 
+/// Devices with the scans: `cumsum`, `cumprod`, `logcumsumexp`, `cummax`
+/// and `cummin`.
+pub trait Scanning: Elementwise {
+    /// The inclusive scan `s` of `x` (rank 1 or more) along `dim`, into a
+    /// new contiguous buffer of `x`'s sizes; `Err` when it cannot be
+    /// allocated or a device fails.
+    fn scan<T: Element, S: crate::ops::scans::Scanner<T>>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        s: S,
+    ) -> Result<Self::Buffer<S::Out>, Error>;
+
+    /// `cummax`/`cummin` of `x` (rank 1 or more) along `dim`: the running
+    /// extremes and their indices, each a new contiguous buffer of `x`'s
+    /// sizes.
+    #[allow(clippy::type_complexity)]
+    fn scan_indexed<T: Extremum, W: Direction>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        s: crate::ops::scans::CumExtreme<W>,
+    ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
+}
+
 /// Devices with a matrix product kernel.
 #[diagnostic::on_unimplemented(
     message = "matmul has no kernel on `{Self}` yet",

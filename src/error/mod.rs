@@ -506,6 +506,13 @@ pub enum Error {
         /// The operation (`max`).
         op: &'static str,
     },
+    /// `cummax`/`cummin` of a rank-0 tensor along a dim other than 0 or -1.
+    ScanScalarDim {
+        /// The operation (`cummax`).
+        op: &'static str,
+        /// The dim given.
+        dim: isize,
+    },
     /// `mean` of a tensor that is neither floating nor complex.
     MeanDType {
         /// The tensor's dtype.
@@ -1025,6 +1032,10 @@ impl fmt::Display for Error {
             Error::ReduceEmptyDim { op, dim } => write!(
                 f,
                 "{op}(): Expected reduction dim {dim} to have non-zero size."
+            ),
+            Error::ScanScalarDim { op, dim } => write!(
+                f,
+                "{op}(): Expected reduction dim -1 or 0 for scalar but got {dim}"
             ),
             Error::ReduceEmptyTensor { op } if op.starts_with("arg") => write!(
                 f,

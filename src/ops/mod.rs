@@ -36,6 +36,7 @@ pub mod normalize;
 pub mod norms;
 pub mod op_codes;
 pub mod reductions;
+pub mod scans;
 
 use crate::backend::{Elementwise, StridedRef};
 use crate::dtype::Element;

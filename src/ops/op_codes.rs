@@ -144,6 +144,29 @@ pub enum ReduceOp {
     Norm = 76,
 }
 
+/// The scans a device runs (`kernels/scan.cuh`), one code per scanner
+/// of [`crate::ops::scans::scanners`].
+///
+/// ```
+/// use shaped::ops::op_codes::ScanOp;
+/// use shaped::ops::scans::scanners::{CumSum, Scanner};
+/// assert_eq!(Scanner::<f32>::device_op(CumSum), ScanOp::Sum);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum ScanOp {
+    /// `cumsum` (integers and bool in `i64`).
+    Sum = 80,
+    /// `cumprod`, accumulated as `cumsum`.
+    Prod = 81,
+    /// `logcumsumexp`.
+    LogSumExp = 82,
+    /// `cummax`: the running maximum and its index.
+    Max = 83,
+    /// `cummin`: the running minimum and its index.
+    Min = 84,
+}
+
 /// The kernel families: operations compiled together, one kernel per family
 /// and element type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

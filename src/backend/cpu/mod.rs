@@ -5,6 +5,7 @@
 //!   and [`elementwise`], the row kernels it calls (`Elementwise for Cpu`);
 //! - [`reduce`]: the reduction engine (`Reductions for Cpu`);
 //! - [`softmax`]: `softmax` and `log_softmax`, fused (`Normalizing for Cpu`);
+//! - `scan.rs`: the scans, `cumsum` to `cummax` (`Scanning for Cpu`);
 //! - [`matmul`]: the products, on the `gemm` crates (`MatmulBackend for Cpu`);
 //! - `parallel.rs`: rayon behind non-generic calls;
 //! - [`precompiled`]: the float kernels compiled once, in this library.
@@ -17,6 +18,7 @@ pub mod matmul;
 mod parallel;
 pub mod precompiled;
 pub mod reduce;
+mod scan;
 pub mod softmax;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
@@ -126,15 +128,28 @@ impl super::Normalizing for Cpu {
         dim: usize,
         log: bool,
     ) -> Result<CpuBuffer<T>, Error> {
-        let n = crate::layout::numel(x.sizes);
-        if n > 0 && crate::layout::is_contiguous(x.sizes, x.strides) {
-            // SAFETY: a contiguous `StridedRef` of `n > 0` elements addresses
-            // exactly the `n` elements from its offset on, inside its live
-            // buffer, which no one writes while it exists.
-            let xs = unsafe { core::slice::from_raw_parts(x.ptr.0.as_ptr().add(x.offset), n) };
-            return softmax::softmax(xs, x.sizes, dim, log);
-        }
-        let dense = <Cpu as super::Elementwise>::map1(x, crate::ops::functions::Identity)?;
-        softmax::softmax(dense.as_slice(), x.sizes, dim, log)
+        let sizes = x.sizes;
+        with_dense(x, |xs| softmax::softmax(xs, sizes, dim, log))
     }
+}
+
+/// `f` of `x`'s elements in row-major order as one slice: `x`'s own memory
+/// when it is contiguous, else a contiguous copy.
+pub(crate) fn with_dense<T: Element, R>(
+    x: StridedRef<'_, T, Cpu>,
+    f: impl FnOnce(&[T]) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let n = crate::layout::numel(x.sizes);
+    if n == 0 {
+        return f(&[]);
+    }
+    if crate::layout::is_contiguous(x.sizes, x.strides) {
+        // SAFETY: a contiguous `StridedRef` of `n > 0` elements addresses
+        // exactly the `n` elements from its offset on, inside its live
+        // buffer, which no one writes while it exists.
+        let xs = unsafe { core::slice::from_raw_parts(x.ptr.0.as_ptr().add(x.offset), n) };
+        return f(xs);
+    }
+    let dense = <Cpu as super::Elementwise>::map1(x, crate::ops::functions::Identity)?;
+    f(dense.as_slice())
 }
