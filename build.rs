@@ -31,29 +31,35 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 6] = [
+const UNITS: [(&str, &[&str]); 7] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
     ("select", &["elementwise.cuh", "math.cuh", "select.cuh"]),
     ("matmul", &["elementwise.cuh", "math.cuh", "matmul.cuh"]),
     ("indexing", &["elementwise.cuh", "math.cuh", "indexing.cuh"]),
+    (
+        "scan",
+        &["elementwise.cuh", "math.cuh", "reduce.cuh", "scan.cuh"],
+    ),
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 14] = [
+const SOURCES: [&str; 16] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
     "select.cuh",
     "matmul.cuh",
     "indexing.cuh",
+    "scan.cuh",
     "elementwise.cu",
     "math.cu",
     "reduce.cu",
     "select.cu",
     "matmul.cu",
     "indexing.cu",
+    "scan.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];

@@ -5,7 +5,8 @@
 //! `scatter_add_` with a random index per element along the rows, `take`
 //! anywhere, `masked_fill` and `masked_select` with a random mask, and
 //! `x[idx]` of random rows. Softmax, log-softmax, logsumexp, the variance
-//! and the 2-norm of f32 along the rows and the columns. Then 4096 x 4096
+//! and the 2-norm of f32 along the rows and the columns; `cumsum`, `cummax`
+//! and `logcumsumexp` along them and of all elements as one line. Then 4096 x 4096
 //! matrix products, in TFLOP/s.
 //!
 //! ```sh
@@ -256,6 +257,47 @@ fn normalize(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The scans of the same 16384 x 16384 f32 matrix along its rows and
+/// columns, and of its elements as one line: each reads its input once and
+/// writes its output once (cummax also its int64 indices).
+fn scans(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
+    let bytes = N * 4;
+    let copy = copy_bandwidth(gpu, bytes)?;
+    let values: Vec<f32> = random_below(N, 1000, 29)
+        .into_iter()
+        .map(|v| v as f32 / 1000.0 + 0.5)
+        .collect();
+    let a = DynTensor::<f32>::from_vec(values, &[ROWS, COLS])?.to_device(gpu)?;
+    let flat = a.reshape(&[-1])?;
+    let mut cases = vec![(
+        "a.flatten().cumsum(0) (one line)".to_string(),
+        time(gpu, || flat.cumsum(0).expect("cumsum"))?,
+        2 * bytes,
+    )];
+    for dim in [1isize, 0] {
+        let along = if dim == 1 { "rows" } else { "columns" };
+        cases.extend([
+            (
+                format!("a.cumsum({dim}) ({along})"),
+                time(gpu, || a.cumsum(dim).expect("cumsum"))?,
+                2 * bytes,
+            ),
+            (
+                format!("a.cummax({dim}) ({along})"),
+                time(gpu, || a.cummax(dim).expect("cummax"))?,
+                4 * bytes,
+            ),
+            (
+                format!("a.logcumsumexp({dim}) ({along})"),
+                time(gpu, || a.logcumsumexp(dim).expect("logcumsumexp"))?,
+                2 * bytes,
+            ),
+        ]);
+    }
+    report("scan", 36, &cases, copy);
+    Ok(())
+}
+
 /// Matrix products of `M` x `M` matrices (the tiled kernel of
 /// `kernels/matmul.cuh`), in TFLOP/s (2 M^3 operations each).
 fn matmul<T: shaped::dtype::Numeric + shaped::ops::matmul::MatmulElement>(
@@ -289,6 +331,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     mixed(&gpu)?;
     indexing(&gpu)?;
     normalize(&gpu)?;
+    scans(&gpu)?;
     matmul::<f32>(&gpu, "f32")?;
     matmul::<half::bf16>(&gpu, "bf16")?;
     Ok(())

@@ -7,6 +7,7 @@
 #include "select.cu"
 #include "matmul.cu"
 #include "indexing.cu"
+#include "scan.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -334,6 +335,31 @@ extern "C" void shaped_host_compact_args_layout(uint64_t* out) {
     out[9] = offsetof(shaped::CompactArgs, rank);
     out[10] = offsetof(shaped::CompactArgs, pass);
     out[11] = offsetof(shaped::CompactArgs, shift);
+}
+
+namespace {
+#define SHAPED_SCAN_ENTRIES(name, T, numeric) {"shaped_scan_" #name, shaped_scan_##name},
+const Entry<shaped::ScanArgs> SCAN_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_SCAN_ENTRIES)};
+#undef SHAPED_SCAN_ENTRIES
+}  // namespace
+
+// Runs scan kernel `name` (see run_fibers: its blocks scan in shared memory).
+extern "C" int shaped_host_scan_launch(const char* name, unsigned grid, unsigned block,
+                                       const shaped::ScanArgs* args) {
+    return run_fibers(SCAN_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::ScanArgs`: size, then the offsets of x, totals,
+// outer, chunk, chunks, op and phase.
+extern "C" void shaped_host_scan_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::ScanArgs);
+    out[1] = offsetof(shaped::ScanArgs, x);
+    out[2] = offsetof(shaped::ScanArgs, totals);
+    out[3] = offsetof(shaped::ScanArgs, outer);
+    out[4] = offsetof(shaped::ScanArgs, chunk);
+    out[5] = offsetof(shaped::ScanArgs, chunks);
+    out[6] = offsetof(shaped::ScanArgs, op);
+    out[7] = offsetof(shaped::ScanArgs, phase);
 }
 
 // Runs matrix product kernel `name` (see run_fibers).

@@ -1985,3 +1985,68 @@ fn norms_on_the_device() -> Result<(), Error> {
     ));
     Ok(())
 }
+
+/// The scans on the device (`kernels/scan.cuh`) against the CPU: rows and
+/// columns, one launch and three (a long line cut into chunks), every scan,
+/// ties and NaN for the extremes' indices.
+#[test]
+fn scans_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("scans_on_the_device") else {
+        return Ok(());
+    };
+    let close = |a: &[f32], b: &[f32]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-5 * y.abs().max(1.0)
+            })
+    };
+    let mut data: Vec<f32> = values(6 * 5 * 7, 3);
+    data[11] = f32::NAN;
+    let x = DynTensor::<f32>::from_vec(data, &[6, 5, 7])?
+        .permute(&[2, 0, 1])?
+        .to_owned();
+    let g = x.to_device(&gpu)?;
+    for dim in [0, 1, 2, -1] {
+        assert!(close(
+            &g.cumsum(dim)?.to_cpu()?.to_vec(),
+            &x.cumsum(dim)?.to_vec()
+        ));
+        assert!(close(
+            &g.cumprod(dim)?.to_cpu()?.to_vec(),
+            &x.cumprod(dim)?.to_vec()
+        ));
+        assert!(close(
+            &g.logcumsumexp(dim)?.to_cpu()?.to_vec(),
+            &x.logcumsumexp(dim)?.to_vec()
+        ));
+        let (gv, gi) = g.cummax(dim)?;
+        let (v, i) = x.cummax(dim)?;
+        assert!(same(&gv.to_cpu()?.to_vec(), &v.to_vec()));
+        assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec());
+        let (gv, gi) = g.cummin(dim)?;
+        let (v, i) = x.cummin(dim)?;
+        assert!(same(&gv.to_cpu()?.to_vec(), &v.to_vec()));
+        assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec());
+    }
+    // One long line and a tall matrix: several chunks per line.
+    let n = 1 << 22;
+    let ints = DynTensor::<i32>::from_vec((0..n).map(|i| (i % 7) as i32 - 3).collect(), &[n])?;
+    assert_eq!(
+        ints.to_device(&gpu)?.cumsum(0)?.to_cpu()?.to_vec(),
+        ints.cumsum(0)?.to_vec()
+    );
+    let tall = ints.reshape(&[1 << 20, 4])?;
+    let (gv, gi) = tall.to_device(&gpu)?.cummax(0)?;
+    let (v, i) = tall.cummax(0)?;
+    assert_eq!(
+        (gv.to_cpu()?.to_vec(), gi.to_cpu()?.to_vec()),
+        (v.to_vec(), i.to_vec())
+    );
+    let halves = x.cast::<half::f16>();
+    let gh = halves.to_device(&gpu)?;
+    assert!(same(
+        &gh.cumsum(1)?.to_cpu()?.to_vec(),
+        &halves.cumsum(1)?.to_vec()
+    ));
+    Ok(())
+}

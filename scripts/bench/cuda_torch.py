@@ -1,7 +1,7 @@
 """PyTorch on a CUDA device, timed as examples/cuda_bandwidth.rs times shaped:
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
 copy, sums; f32 + bf16; the indexing cases; softmax, logsumexp, var and
-the 2-norm along rows and columns), bandwidth as bytes read and written against the
+the 2-norm along rows and columns; the scans), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
 
@@ -97,6 +97,17 @@ for dim, along in [(1, "rows"), (0, "columns")]:
     ]:
         report("normalize", case, seconds(f), moved, copy)
 del a
+a = torch.randint(0, 1000, (ROWS, COLS), device="cuda", generator=g).float() / 1000 + 0.5
+flat = a.reshape(-1)
+report("scan", "a.flatten().cumsum(0) (one line)", seconds(lambda: flat.cumsum(0)), 2 * N * 4, copy)
+for dim, along in [(1, "rows"), (0, "columns")]:
+    for case, f, moved in [
+        (f"a.cumsum({dim}) ({along})", lambda: a.cumsum(dim), 2 * N * 4),
+        (f"a.cummax({dim}) ({along})", lambda: a.cummax(dim), 4 * N * 4),
+        (f"a.logcumsumexp({dim}) ({along})", lambda: a.logcumsumexp(dim), 2 * N * 4),
+    ]:
+        report("scan", case, seconds(f), moved, copy)
+del a, flat
 for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
     m = 4096
     x = torch.ones(m, m, dtype=dtype, device="cuda")

@@ -25,6 +25,8 @@ mod host_normalize_tests;
 #[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
+mod host_scan_tests;
+#[cfg(test)]
 mod host_select_tests;
 #[cfg(test)]
 mod host_tests;
@@ -34,6 +36,7 @@ mod masking;
 mod matmul;
 mod mixed;
 pub(crate) mod reduce;
+mod scan;
 mod select;
 mod softmax;
 mod transfer;
@@ -60,20 +63,21 @@ use std::sync::{Mutex, OnceLock};
 /// kernels), `kernels/reduce.cu` (`shaped_reduce_*`, `shaped_stats_*`,
 /// `shaped_softmax_*`, `shaped_norm_*`) and `kernels/select.cu`
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
-/// `kernels/indexing.cu` (`shaped_gather_*`), compiled apart so that the
-/// builds run in parallel.
-static FATBINS: [&[u8]; 6] = [
+/// `kernels/indexing.cu` (`shaped_gather_*`) and `kernels/scan.cu`
+/// (`shaped_scan_*`), compiled apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 7] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/select.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/matmul.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/indexing.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/scan.fatbin")),
 ];
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 10] = [
+const MODULE_PREFIXES: [(&str, usize); 11] = [
     ("shaped_math_", 1),
     ("shaped_reduce_", 2),
     ("shaped_stats_", 2),
@@ -84,6 +88,7 @@ const MODULE_PREFIXES: [(&str, usize); 10] = [
     ("shaped_gather_", 5),
     ("shaped_scatter_", 5),
     ("shaped_compact_", 5),
+    ("shaped_scan_", 6),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.
