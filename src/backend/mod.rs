@@ -515,6 +515,27 @@ pub trait Scanning: Elementwise {
     ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
 }
 
+/// Devices with `sort` and `argsort`.
+#[diagnostic::on_unimplemented(
+    message = "sort has no kernel on `{Self}` yet",
+    label = "this device cannot sort",
+    note = "copy the tensor to the CPU with `to_cpu()` first"
+)]
+pub trait Sorting: Elementwise {
+    /// The indices that sort `x` (rank 1 or more) along `dim`, ascending or
+    /// `descending`, equal elements in their order (NaN above everything,
+    /// `-0.0` equal to `0.0`), and (`values`) the sorted elements; each a
+    /// new buffer of `x`'s elements laid out row-major with `dim` moved
+    /// last (each line contiguous).
+    #[allow(clippy::type_complexity)]
+    fn sort<T: cpu::sort::SortKey>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        descending: bool,
+        values: bool,
+    ) -> Result<(Option<Self::Buffer<T>>, Self::Buffer<i64>), Error>;
+}
+
 /// Devices with a matrix product kernel.
 #[diagnostic::on_unimplemented(
     message = "matmul has no kernel on `{Self}` yet",

@@ -236,6 +236,38 @@ fn preserving_copy<T: Element, D: Elementwise, A: SizeArray>(
     Ok(owned_parts(buffer, layout))
 }
 
+/// `buffer` (laid out with `strides` over `sizes`) as a tensor's parts in
+/// the layout PyTorch gives an output "like" an input of strides `like`
+/// (`sort`'s: the input's own strides when they are dense and
+/// non-overlapping, else `infer_dense_strides`): the buffer itself when it
+/// is laid out so already, else a copy in that order.
+pub(crate) fn in_layout_like<T: Element, D: Elementwise, A: SizeArray>(
+    buffer: D::Buffer<T>,
+    sizes: &[usize],
+    strides: &[usize],
+    like: &[usize],
+) -> Result<OwnedParts<T, D, A>, Error> {
+    let target = match is_dense(sizes, like) {
+        true => like.to_vec(),
+        false => strides_in_order(sizes, &dense_order(sizes, like)),
+    };
+    let layout = StridedLayout::from_parts(array_from(sizes), array_from(&target), 0);
+    let same = (0..sizes.len()).all(|d| sizes[d] <= 1 || strides[d] == target[d]);
+    if same || sizes.contains(&0) {
+        return Ok(owned_parts(buffer, layout));
+    }
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&d| (sizes[d] > 1, target[d]));
+    let src = StridedRef {
+        ptr: D::ptr(&buffer),
+        sizes,
+        strides,
+        offset: 0,
+    };
+    let (copied, _) = copy_in_order::<T, D, A>(src, &order)?;
+    Ok(owned_parts(copied, layout))
+}
+
 /// A copy of `src` whose layout has `order[0]` varying fastest.
 fn copy_in_order<T: Element, D: Elementwise, A: SizeArray>(
     src: StridedRef<'_, T, D>,

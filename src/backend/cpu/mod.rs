@@ -20,6 +20,7 @@ pub mod precompiled;
 pub mod reduce;
 mod scan;
 pub mod softmax;
+pub mod sort;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
 pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
