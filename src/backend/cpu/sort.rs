@@ -14,7 +14,7 @@
 //!
 //! A line is sorted a byte at a time (a counting pass, then a scatter per
 //! byte; bytes where every key agrees are skipped); lines of up to
-//! [`SHORT`] elements by insertion; lines longer than [`IN_CACHE`] are
+//! `SHORT` (32) elements by insertion; lines longer than `IN_CACHE` (65,536) are
 //! first split by their highest byte that differs (one pass over memory),
 //! and each bucket sorted by the lower bytes the same way, until it is
 //! small enough for the L2 cache. A
