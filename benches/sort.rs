@@ -13,6 +13,7 @@
 //!   `std_sort_rows`: `sort_unstable_by` of each row of a copy, rows split
 //!   over the threads with rayon.
 //! - `sort_cols`: each column (dim 0).
+//! - `topk10_rows`: the 10 largest of each row, values and indices.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::prelude::*;
@@ -66,6 +67,10 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("sort_cols", |b| b.iter(|| black_box(x.sort::<0>(false))));
+    let d = x.clone().into_dyn();
+    g.bench_function("topk10_rows", |b| {
+        b.iter(|| black_box(d.topk(10, 1, true, true).unwrap()))
+    });
     g.finish();
 }
 

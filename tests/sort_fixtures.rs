@@ -1,6 +1,6 @@
-//! `sort`, `argsort` and `msort` against PyTorch 2.15
+//! `sort`, `argsort`, `msort` and `topk` against PyTorch 2.15
 //! (`scripts/fixtures/sort.py` → `tests/fixtures/sort.json`; the file also
-//! holds the order statistics still to come: `topk`, `kthvalue`, `median`,
+//! holds the order statistics still to come: `kthvalue`, `median`,
 //! `nanmedian`, `quantile`, `nanquantile`, `mode`, which this test leaves
 //! for their own): the twelve dtypes (complex refused with PyTorch's
 //! text), ranks 0 to 3 with every dim, dims out of range, empty tensors,
@@ -14,7 +14,8 @@
 //! match the view's:
 //! sizes, strides, dtype, values and indices exactly (sorting moves
 //! elements; it computes nothing). Where PyTorch's order of equal elements
-//! is unspecified (`stable=False` with ties: `indices_unspecified`) the
+//! is unspecified (`stable=False`, or `topk`, with ties:
+//! `indices_unspecified`) the
 //! indices are not compared (this library's sort is always stable, and
 //! `tests/sort_properties.rs` checks its indices); where a line holds
 //! both zeros and the choice among them is unspecified
@@ -31,7 +32,7 @@ use shaped::dtype::Scalar;
 use shaped::ops::sorting::SortInput;
 use shaped::prelude::*;
 
-const OPS: [&str; 3] = ["sort", "argsort", "msort"];
+const OPS: [&str; 4] = ["sort", "argsort", "msort", "topk"];
 
 /// Equal outcomes: NaN with NaN; zeros with their sign unless `any_zero`.
 fn equal(got: &Outcome, want: &Outcome, any_zero: bool) -> bool {
@@ -71,6 +72,13 @@ macro_rules! sorted {
                 no_panic(|| $x.argsort(dim, descending, stable)).map(|i| vec![$outcome(&i)])
             }
             "msort" => no_panic(|| $x.msort()).map(|v| vec![$outcome(&v)]),
+            "topk" => {
+                let k = $args["k"].as_i64().unwrap() as isize;
+                let largest = $args["largest"].as_bool().unwrap();
+                let sorted = $args["sorted"].as_bool().unwrap();
+                no_panic(|| $x.topk(k, dim, largest, sorted))
+                    .map(|(v, i)| vec![$outcome(&v), $outcome(&i)])
+            }
             op => panic!("unknown op {op}"),
         }
     }};
@@ -110,7 +118,7 @@ fn check(case: &Value, got: &Result<Vec<Outcome>, String>) -> Result<(), String>
                         && got[0].strides == usizes("strides")
                         && got[0].dtype == DType::I64
                 }
-                ("sort", _) => {
+                ("sort" | "topk", _) => {
                     let want = expected(result);
                     got.len() == 2
                         && equal(&got[0], &want, any_zero)

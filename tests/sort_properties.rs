@@ -1,4 +1,5 @@
-//! Property tests of `sort`, `argsort` and `msort`: the dynamic forms
+//! Property tests of `sort`, `argsort`, `msort` and `topk` (the head of
+//! the stable sort, equal elements by position): the dynamic forms
 //! against the standard library's stable sort with PyTorch's order (NaN
 //! above every number, `-0.0` equal to `0.0`) on random shapes (sizes 0 to
 //! 6, every dim, transposed views, lines long enough for the radix passes
@@ -92,6 +93,19 @@ proptest! {
             let source = x[block * n * inner + from as usize * inner + i];
             prop_assert_eq!(v.to_bits(), source.to_bits());
         }
+    }
+
+    #[test]
+    fn topk_is_the_head_of_the_stable_sort((sizes, dim, _, x) in case(), largest in any::<bool>(), k in 0usize..8) {
+        let t = DynTensor::<f32>::from_vec(x, &sizes).unwrap();
+        let k = k.min(sizes[dim]);
+        let (values, indices) = t.topk(k as isize, dim as isize, largest, true).unwrap();
+        let (sorted, order) = t.sort(dim as isize, largest, true).unwrap();
+        let head = |u: &DynTensor<f32>| u.narrow(dim as isize, 0, k as isize).unwrap().to_owned();
+        let head_i = |u: &DynTensor<i64>| u.narrow(dim as isize, 0, k as isize).unwrap().to_owned();
+        prop_assert_eq!(indices.to_vec(), head_i(&order).to_vec());
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        prop_assert_eq!(bits(values.to_vec()), bits(head(&sorted).to_vec()));
     }
 
     #[test]

@@ -9,6 +9,7 @@ Cases (float32, values (i * 2654435761 mod 2^32) / 2^32 in [0, 1)):
   sort_rows:        torch.sort(m, 1) of a (4096, 4096) matrix
   argsort_rows:     torch.argsort(m, 1)
   sort_cols:        torch.sort(m, 0)
+  topk10_rows:      torch.topk(m, 10, 1) (values and indices)
   numpy_sort_flat / numpy_sort_rows: np.sort (one thread)
   numpy_argsort_stable_rows: np.argsort(m, axis=1, kind='stable')
 
@@ -53,6 +54,7 @@ def main():
         ("sort_rows", lambda: torch.sort(x, 1)),
         ("argsort_rows", lambda: torch.argsort(x, 1)),
         ("sort_cols", lambda: torch.sort(x, 0)),
+        ("topk10_rows", lambda: torch.topk(x, 10, 1)),
         ("numpy_sort_flat", lambda: np.sort(flat)),
         ("numpy_sort_rows", lambda: np.sort(square, axis=1)),
         ("numpy_argsort_stable_rows", lambda: np.argsort(square, axis=1, kind="stable")),

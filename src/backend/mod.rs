@@ -534,6 +534,18 @@ pub trait Sorting: Elementwise {
         descending: bool,
         values: bool,
     ) -> Result<(Option<Self::Buffer<T>>, Self::Buffer<i64>), Error>;
+
+    /// The `k` (at most the size of `dim`) largest (or smallest) elements
+    /// of each line of `x` (rank 1 or more) along `dim`, in order (the
+    /// most extreme first; equal ones by position), and their positions;
+    /// each laid out row-major with `dim` moved last and `k` long.
+    #[allow(clippy::type_complexity)]
+    fn topk<T: cpu::sort::SortKey>(
+        x: StridedRef<'_, T, Self>,
+        k: usize,
+        dim: usize,
+        largest: bool,
+    ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
 }
 
 /// Devices with a matrix product kernel.

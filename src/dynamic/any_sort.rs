@@ -42,4 +42,19 @@ impl<D: Sorting> AnyTensor<D> {
     pub fn msort(&self) -> Result<AnyTensor<D>, Error> {
         Ok(any_tensor!(@each self, x => x.msort()?.into()))
     }
+
+    /// The `k` largest (or smallest) elements along `dim` and their int64
+    /// positions (see [`Tensor::topk`](crate::Tensor::topk)).
+    pub fn topk(
+        &self,
+        k: isize,
+        dim: isize,
+        largest: bool,
+        sorted: bool,
+    ) -> Result<(AnyTensor<D>, AnyTensor<D>), Error> {
+        Ok(any_tensor!(@each self, x => {
+            let (values, indices) = x.topk(k, dim, largest, sorted)?;
+            (values.into(), indices.into())
+        }))
+    }
 }

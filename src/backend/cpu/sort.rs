@@ -36,6 +36,9 @@ const SHORT: usize = 32;
 const PIECE: usize = 1 << 16;
 /// A line this long sorts its buckets on several threads.
 const SPLIT: usize = 1 << 20;
+/// `topk` with `k` up to this keeps its best in order in one pass (else a
+/// selection, then a sort of the `k`).
+const STREAMED: usize = 64;
 
 /// Unsigned keys sorted a byte at a time.
 pub trait RadixKey: Copy + Ord + Send + Sync + 'static {
@@ -512,6 +515,142 @@ pub(crate) fn sort<T: SortKey>(
     Ok((sorted_values, indices))
 }
 
+/// The `k` largest (or, not `largest`, smallest) elements of each line of
+/// `x` (rank 1 or more) along `dim`, in order (largest first, or smallest
+/// first), and their positions; equal elements by position. Each buffer is
+/// laid out row-major with `dim` moved last and `k` long.
+pub(crate) fn topk<T: SortKey>(
+    x: StridedRef<'_, T, Cpu>,
+    k: usize,
+    dim: usize,
+    largest: bool,
+) -> Result<(CpuBuffer<T>, CpuBuffer<i64>), Error> {
+    let n = x.sizes[dim];
+    if u32::try_from(n).is_err() {
+        return Err(Error::Unsupported {
+            message: "topk: a line of 2^32 elements or more",
+        });
+    }
+    let (sizes, strides) = dim_last(x.sizes, x.strides, dim);
+    let last = StridedRef {
+        sizes: &sizes,
+        strides: &strides,
+        ..x
+    };
+    let lines = match n {
+        0 => 0,
+        _ => crate::layout::numel(&sizes) / n,
+    };
+    let total = lines * k;
+    super::with_dense(last, |xs| {
+        let mut values = None;
+        // SAFETY: every line writes its `k` values and indices, and the
+        // lines cover both buffers (`lines * k` elements).
+        let indices = unsafe {
+            CpuBuffer::try_new_fallible(total, |indices| {
+                values = Some(CpuBuffer::try_new_fallible(total, |vals| {
+                    top_rows(xs, n, k, largest, vals, indices)
+                })?);
+                Ok(())
+            })
+        }?;
+        Ok((values.expect("the indices' fill made the values"), indices))
+    })
+}
+
+/// `topk` of each line of `n` of the contiguous `x` into `values` and
+/// `indices` (`k` per line).
+fn top_rows<T: SortKey>(
+    x: &[T],
+    n: usize,
+    k: usize,
+    largest: bool,
+    values: &mut [MaybeUninit<T>],
+    indices: &mut [MaybeUninit<i64>],
+) -> Result<(), Error> {
+    if k == 0 || x.is_empty() {
+        return Ok(());
+    }
+    let lines_per_piece = (PIECE / n).max(1);
+    let pieces: Vec<_> = x
+        .chunks(lines_per_piece * n)
+        .zip(values.chunks_mut(lines_per_piece * k))
+        .zip(indices.chunks_mut(lines_per_piece * k))
+        .collect();
+    let failed = std::sync::Mutex::new(None);
+    for_each_piece(pieces, |_, ((xs, vals), idxs)| {
+        let mut pairs: Vec<(T::Key, u32)> = match try_vec_with_capacity(n) {
+            Ok(v) => v,
+            Err(e) => {
+                *failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                return;
+            }
+        };
+        for (l, line) in xs.chunks_exact(n).enumerate() {
+            // The smallest keys: the inverted ones when the largest are
+            // wanted (NaN's key is the largest, so it comes first then).
+            pairs.clear();
+            let key_of = |v: T| {
+                let key = v.key();
+                if largest { key.invert() } else { key }
+            };
+            if k <= STREAMED {
+                // One pass holding the best `k` in order: most elements
+                // lose to the last of them, eight comparisons at a time.
+                let keep = |key: T::Key, i: u32, pairs: &mut Vec<(T::Key, u32)>| {
+                    if pairs.len() == k {
+                        if key >= pairs[k - 1].0 {
+                            return;
+                        }
+                        pairs.pop();
+                    }
+                    let at = pairs.partition_point(|p| p.0 <= key);
+                    pairs.insert(at, (key, i));
+                };
+                let mut chunks = line.chunks_exact(8);
+                for (c, chunk) in chunks.by_ref().enumerate() {
+                    let keys: [T::Key; 8] = core::array::from_fn(|j| key_of(chunk[j]));
+                    if pairs.len() == k {
+                        let bar = pairs[k - 1].0;
+                        if keys.iter().all(|&key| key >= bar) {
+                            continue;
+                        }
+                    }
+                    for (j, &key) in keys.iter().enumerate() {
+                        keep(key, (c * 8 + j) as u32, &mut pairs);
+                    }
+                }
+                let done = line.len() / 8 * 8;
+                for (j, &v) in chunks.remainder().iter().enumerate() {
+                    keep(key_of(v), (done + j) as u32, &mut pairs);
+                }
+            } else {
+                pairs.extend(line.iter().enumerate().map(|(i, &v)| (key_of(v), i as u32)));
+                if k < n {
+                    pairs.select_nth_unstable(k - 1);
+                }
+                pairs[..k].sort_unstable();
+            }
+            let top = &pairs[..k];
+            let (vals, idxs) = (&mut vals[l * k..][..k], &mut idxs[l * k..][..k]);
+            for ((v, i), &(key, at)) in vals.iter_mut().zip(idxs.iter_mut()).zip(top.iter()) {
+                let key = if largest { key.invert() } else { key };
+                v.write(T::from_key(key).unwrap_or(line[at as usize]));
+                i.write(i64::from(at));
+            }
+        }
+    });
+    match failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 impl crate::backend::Sorting for Cpu {
     fn sort<T: SortKey>(
         x: StridedRef<'_, T, Cpu>,
@@ -520,6 +659,15 @@ impl crate::backend::Sorting for Cpu {
         values: bool,
     ) -> Result<(Option<CpuBuffer<T>>, CpuBuffer<i64>), Error> {
         sort(x, dim, descending, values)
+    }
+
+    fn topk<T: SortKey>(
+        x: StridedRef<'_, T, Cpu>,
+        k: usize,
+        dim: usize,
+        largest: bool,
+    ) -> Result<(CpuBuffer<T>, CpuBuffer<i64>), Error> {
+        topk(x, k, dim, largest)
     }
 }
 

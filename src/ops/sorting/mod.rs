@@ -34,14 +34,15 @@ use crate::backend::{Backend, Sorting, StridedRef};
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
 use crate::error::{Error, or_panic};
-use crate::layout::checked_storage;
 use crate::layout::views::wrap_dim;
+use crate::layout::{StridedLayout, array_from, checked_storage};
+use crate::ops::scans::IndexedParts;
 use crate::shape::axes::At;
 use crate::shape::dynamic::DynSizes;
 use crate::shape::list::TupleShape;
 use crate::shape::{Shape, SizeArray};
 use crate::storage::Repr;
-use crate::tensor::{OwnedParts, Tensor, from_parts};
+use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 
 /// PyTorch's text for sorting a complex tensor.
 const COMPLEX: &str = " Sort does not support complex dtypes on CPU";
@@ -91,6 +92,44 @@ pub(crate) fn sort_parts<T: SortKey, A: SizeArray, D: Sorting>(
     Ok((
         values,
         crate::view::copy::in_layout_like::<i64, D, A>(indices, sizes, &strides, x.strides)?,
+    ))
+}
+
+/// The `k` largest (or smallest) elements of `x` along the (wrapped)
+/// `dim` (`k` within its size), most extreme first, and their positions,
+/// as contiguous tensors' parts (`dim` now `k` long).
+pub(crate) fn topk_parts<T: SortKey, A: SizeArray, D: Sorting>(
+    x: StridedRef<'_, T, D>,
+    k: usize,
+    dim: usize,
+    largest: bool,
+) -> Result<IndexedParts<T, D, A>, Error> {
+    let rank = x.sizes.len();
+    if rank == 0 {
+        // PyTorch gives the element itself (for k 0 or 1).
+        let layout = StridedLayout::contiguous(array_from::<A>(&[]));
+        let values = D::map1(x, crate::ops::functions::Identity)?;
+        let zero = D::map1(x, crate::ops::functions::Constant(0i64))?;
+        return Ok((
+            owned_parts(values, layout.clone()),
+            owned_parts(zero, layout),
+        ));
+    }
+    let mut sizes = x.sizes.to_vec();
+    sizes[dim] = k;
+    checked_storage(&sizes, size_of::<i64>())?;
+    let (values, indices) = D::topk(x, k, dim, largest)?;
+    // From the device's layout (`dim` last) to the row-major one.
+    let mut moved = sizes.clone();
+    let along = moved.remove(dim);
+    moved.push(along);
+    let mut strides = crate::layout::contiguous_strides::<Vec<usize>>(&moved);
+    let step = strides.pop().expect("rank 1 or more");
+    strides.insert(dim, step);
+    let row_major = crate::layout::contiguous_strides::<Vec<usize>>(&sizes);
+    Ok((
+        crate::view::copy::in_layout_like::<T, D, A>(values, &sizes, &strides, &row_major)?,
+        crate::view::copy::in_layout_like::<i64, D, A>(indices, &sizes, &strides, &row_major)?,
     ))
 }
 
@@ -172,9 +211,19 @@ pub trait SortInput: Element {
         descending: bool,
         values: bool,
     ) -> Result<SortedParts<Self, D, DynSizes>, Error>;
+
+    /// `topk` along the wrapped `dim` (`k` checked), or PyTorch's error.
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    fn topk_on<D: Sorting>(
+        x: StridedRef<'_, Self, D>,
+        k: usize,
+        dim: usize,
+        largest: bool,
+    ) -> Result<IndexedParts<Self, D, DynSizes>, Error>;
 }
 macro_rules! sort_inputs {
-    (sorts: $($t:ty),*; refuses: $($c:ty),*) => {
+    (sorts: $($t:ty: $top:expr),*; refuses: $($c:ty),*) => {
         $(impl SortInput for $t {
             fn sort_on<D: Sorting>(
                 x: StridedRef<'_, Self, D>,
@@ -183,6 +232,17 @@ macro_rules! sort_inputs {
                 values: bool,
             ) -> Result<SortedParts<Self, D, DynSizes>, Error> {
                 sort_parts::<Self, DynSizes, D>(x, dim, descending, values)
+            }
+            fn topk_on<D: Sorting>(
+                x: StridedRef<'_, Self, D>,
+                k: usize,
+                dim: usize,
+                largest: bool,
+            ) -> Result<IndexedParts<Self, D, DynSizes>, Error> {
+                match $top {
+                    Some(message) => Err(Error::Unsupported { message }),
+                    None => topk_parts::<Self, DynSizes, D>(x, k, dim, largest),
+                }
             }
         })*
         $(impl SortInput for $c {
@@ -194,11 +254,21 @@ macro_rules! sort_inputs {
             ) -> Result<SortedParts<Self, D, DynSizes>, Error> {
                 Err(Error::Unsupported { message: COMPLEX })
             }
+            fn topk_on<D: Sorting>(
+                _: StridedRef<'_, Self, D>,
+                _: usize,
+                _: usize,
+                _: bool,
+            ) -> Result<IndexedParts<Self, D, DynSizes>, Error> {
+                Err(Error::Unsupported { message: " topk does not support complex dtypes on CPU" })
+            }
         })*
     };
 }
 sort_inputs!(
-    sorts: half::f16, half::bf16, f32, f64, u8, i8, i16, i32, i64, bool;
+    sorts: half::f16: None, half::bf16: None, f32: None, f64: None, u8: None, i8: None,
+        i16: None, i32: None, i64: None,
+        bool: Some("topk does not support bool dtypes on CPU");
     refuses: num_complex::Complex<f32>, num_complex::Complex<f64>
 );
 
@@ -254,5 +324,43 @@ impl<T: SortInput, D: Sorting, R: Repr> Tensor<T, DynShape, D, R> {
     /// The elements sorted along dim 0, ascending.
     pub fn msort(&self) -> Result<DynTensor<T, D>, Error> {
         Ok(self.sort(0, false, false)?.0)
+    }
+
+    /// The `k` largest (or, not `largest`, smallest) elements along `dim`,
+    /// most extreme first, and their positions (PyTorch's `topk`; NaN
+    /// counts as the largest; equal elements come by position, where
+    /// PyTorch leaves their order unspecified). The results are sorted
+    /// whatever `sorted` says (PyTorch's unsorted order is unspecified).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::from_vec(vec![1.0, 5.0, 3.0, f32::NAN], &[4]).unwrap();
+    /// let (values, indices) = x.topk(2, 0, false, true).unwrap();
+    /// assert_eq!((values.to_vec(), indices.to_vec()), (vec![1.0, 3.0], vec![0, 2]));
+    /// assert_eq!(
+    ///     x.topk(5, 0, true, true).unwrap_err().to_string(),
+    ///     "selected index k out of range"
+    /// );
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn topk(
+        &self,
+        k: isize,
+        dim: isize,
+        largest: bool,
+        sorted: bool,
+    ) -> Result<(DynTensor<T, D>, DynTensor<i64, D>), Error> {
+        let _ = sorted; // (always sorted)
+        let sizes = self.layout.sizes();
+        let d = wrap_dim(dim, sizes.len())?;
+        let size = sizes.get(d).copied().unwrap_or(1);
+        let k = usize::try_from(k)
+            .ok()
+            .filter(|&k| k <= size)
+            .ok_or(Error::Unsupported {
+                message: "selected index k out of range",
+            })?;
+        let (values, indices) = T::topk_on(self.strided(), k, d, largest)?;
+        Ok((from_parts!(values), from_parts!(indices)))
     }
 }
