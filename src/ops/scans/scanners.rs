@@ -201,8 +201,8 @@ fn log_add_exp_complex<F: Float>(x: Complex<F>, y: Complex<F>) -> Complex<F> {
     }
 }
 
-macro_rules! log_cum_sum_exp_real {
-    ($($t:ty => $acc:ty, |$x:ident| $to:expr, |$a:ident| $from:expr;)*) => {$(
+macro_rules! log_cum_sum_exp {
+    ($join:ident, $neg_inf:expr => $($t:ty => $acc:ty, |$x:ident| $to:expr, |$a:ident| $from:expr;)*) => {$(
         impl LogCumSumExpElement for $t {
             type Acc = $acc;
             #[inline(always)]
@@ -216,44 +216,23 @@ macro_rules! log_cum_sum_exp_real {
             }
             #[inline(always)]
             fn log_add_exp(x: $acc, y: $acc) -> $acc {
-                log_add_exp_real(x, y)
+                $join(x, y)
             }
             fn neg_infinity() -> $acc {
-                <$acc>::NEG_INFINITY
+                $neg_inf
             }
         }
     )*};
 }
-log_cum_sum_exp_real! {
+log_cum_sum_exp! {
+    log_add_exp_real, <Self::Acc>::NEG_INFINITY =>
     f16 => f32, |x| x.to_f32(), |a| f16::from_f32(a);
     bf16 => f32, |x| x.to_f32(), |a| bf16::from_f32(a);
     f32 => f64, |x| f64::from(x), |a| a as f32;
     f64 => f64, |x| x, |a| a;
 }
-macro_rules! log_cum_sum_exp_complex {
-    ($($t:ty => $acc:ty, |$x:ident| $to:expr, |$a:ident| $from:expr;)*) => {$(
-        impl LogCumSumExpElement for $t {
-            type Acc = $acc;
-            #[inline(always)]
-            fn to_acc(self) -> $acc {
-                let $x = self;
-                $to
-            }
-            #[inline(always)]
-            fn from_acc($a: $acc) -> $t {
-                $from
-            }
-            #[inline(always)]
-            fn log_add_exp(x: $acc, y: $acc) -> $acc {
-                log_add_exp_complex(x, y)
-            }
-            fn neg_infinity() -> $acc {
-                Complex::new(f64::NEG_INFINITY, 0.0)
-            }
-        }
-    )*};
-}
-log_cum_sum_exp_complex! {
+log_cum_sum_exp! {
+    log_add_exp_complex, Complex::new(f64::NEG_INFINITY, 0.0) =>
     Complex<f32> => Complex<f64>,
         |x| Complex::new(f64::from(x.re), f64::from(x.im)),
         |a| Complex::new(a.re as f32, a.im as f32);
