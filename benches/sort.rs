@@ -14,6 +14,10 @@
 //!   over the threads with rayon.
 //! - `sort_cols`: each column (dim 0).
 //! - `topk10_rows`: the 10 largest of each row, values and indices.
+//! - `kthvalue_rows` (k = 100), `median_rows`, `mode_rows` (of values
+//!   rounded to 1/64: many ties), `quantile_rows` (q = 0.9, linear) and
+//!   `median_flat` (of all 16M); `numpy`-like `select_nth_unstable` of each
+//!   row (`std_select_rows`) for scale.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::prelude::*;
@@ -70,6 +74,30 @@ fn bench(c: &mut Criterion) {
     let d = x.clone().into_dyn();
     g.bench_function("topk10_rows", |b| {
         b.iter(|| black_box(d.topk(10, 1, true, true).unwrap()))
+    });
+    g.bench_function("kthvalue_rows", |b| {
+        b.iter(|| black_box(x.kthvalue::<100, 1>()))
+    });
+    g.bench_function("median_rows", |b| b.iter(|| black_box(x.median_dim::<1>())));
+    g.bench_function("quantile_rows", |b| {
+        b.iter(|| black_box(x.quantile_dim::<1>(0.9, Interpolation::Linear)))
+    });
+    let coarse = Tensor::<f32, shape![4096, 4096]>::from_vec(
+        data.iter().map(|v| (v * 64.0).floor() / 64.0).collect(),
+    )
+    .unwrap();
+    g.bench_function("mode_rows", |b| b.iter(|| black_box(coarse.mode::<1>())));
+    g.bench_function("median_flat", |b| {
+        b.iter(|| black_box(flat.median().unwrap()))
+    });
+    g.bench_function("std_select_rows", |b| {
+        b.iter(|| {
+            let mut v = data.clone();
+            v.par_chunks_mut(side).for_each(|row| {
+                row.select_nth_unstable_by(side / 2, f32::total_cmp);
+            });
+            black_box(v)
+        })
     });
     g.finish();
 }

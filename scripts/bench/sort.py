@@ -10,6 +10,11 @@ Cases (float32, values (i * 2654435761 mod 2^32) / 2^32 in [0, 1)):
   argsort_rows:     torch.argsort(m, 1)
   sort_cols:        torch.sort(m, 0)
   topk10_rows:      torch.topk(m, 10, 1) (values and indices)
+  kthvalue_rows:    torch.kthvalue(m, 100, 1)
+  median_rows:      torch.median(m, 1)
+  quantile_rows:    torch.quantile(m, 0.9, 1)
+  mode_rows:        torch.mode(floor(m * 64) / 64, 1) (many ties)
+  median_flat:      torch.median(x) of 16M elements
   numpy_sort_flat / numpy_sort_rows: np.sort (one thread)
   numpy_argsort_stable_rows: np.argsort(m, axis=1, kind='stable')
 
@@ -48,6 +53,7 @@ def main():
     square = flat.reshape(side, side)
     xf = torch.from_numpy(flat.copy())
     x = torch.from_numpy(square.copy())
+    coarse = torch.floor(x * 64) / 64
     rows = [
         ("sort_flat", lambda: torch.sort(xf)),
         ("sort_flat_stable", lambda: torch.sort(xf, stable=True)),
@@ -55,6 +61,11 @@ def main():
         ("argsort_rows", lambda: torch.argsort(x, 1)),
         ("sort_cols", lambda: torch.sort(x, 0)),
         ("topk10_rows", lambda: torch.topk(x, 10, 1)),
+        ("kthvalue_rows", lambda: torch.kthvalue(x, 100, 1)),
+        ("median_rows", lambda: torch.median(x, 1)),
+        ("quantile_rows", lambda: torch.quantile(x, 0.9, 1)),
+        ("mode_rows", lambda: torch.mode(coarse, 1)),
+        ("median_flat", lambda: torch.median(xf)),
         ("numpy_sort_flat", lambda: np.sort(flat)),
         ("numpy_sort_rows", lambda: np.sort(square, axis=1)),
         ("numpy_argsort_stable_rows", lambda: np.argsort(square, axis=1, kind="stable")),

@@ -1,19 +1,19 @@
 //! `kthvalue`, `median`, `nanmedian`, `mode` and the quantiles on the CPU.
 //!
-//! Each line along the dim becomes pairs of (order key, position): the keys
-//! of [`SortKey`], whose unsigned order is PyTorch's (NaN above every
-//! number, `-0.0` equal to `0.0`). A pair's place in the pairs' order is
-//! its place in a stable sort, so a selection (`select_nth_unstable`,
-//! linear time) picks the same element as sorting would: the `k`-th
-//! value, and among equal values the one at the `k`-th place of the stable
-//! order (PyTorch leaves that index unspecified). `mode` and the quantiles
-//! sort the pairs. Values are the input's own elements (read at the chosen
-//! position), so `-0.0` and NaN payloads stay. Lines are shared out across
-//! the threads.
+//! Elements are compared by the keys of [`SortKey`], whose unsigned order
+//! is PyTorch's (NaN above every number, `-0.0` equal to `0.0`). The
+//! selections pick the element at place `k` of the line's stable
+//! ascending order, as sorting would: the `k`-th smallest key by a
+//! selection on the keys alone (`select_nth_unstable`, linear time), then,
+//! among the elements with that key, the occurrence the smaller places
+//! leave (PyTorch leaves that index unspecified). `mode` and the quantiles
+//! sort the line with `sort`'s radix sort. Values are the input's own
+//! elements (read at the chosen position), so `-0.0` and NaN payloads
+//! stay. Lines are shared out across the threads.
 
 use super::parallel::for_each_piece;
-use super::sort::SortKey;
-use crate::backend::cpu::{CpuBuffer, try_vec_with_capacity};
+use super::sort::{Scratch, SortKey, sort_line};
+use crate::backend::cpu::CpuBuffer;
 use crate::backend::{Cpu, StridedRef};
 use crate::error::Error;
 use core::mem::MaybeUninit;
@@ -92,12 +92,6 @@ macro_rules! quantile_floats {
 }
 quantile_floats!(f32, f64);
 
-/// The pairs of one line: (key, position), the key inverted for nothing.
-fn pairs_of<T: SortKey>(line: &[T], pairs: &mut Vec<(T::Key, u32)>) {
-    pairs.clear();
-    pairs.extend(line.iter().enumerate().map(|(i, &v)| (v.key(), i as u32)));
-}
-
 /// Whether `v` is a NaN (an element unequal to itself).
 #[inline]
 #[allow(clippy::eq_op)]
@@ -105,36 +99,50 @@ fn is_nan<T: SortKey>(v: T) -> bool {
     v != v
 }
 
+/// The position in `line` of the element at place `k` of its stable
+/// ascending order: the `k`-th smallest key (a selection on the keys
+/// alone), then, of the elements with that key, the one the places below
+/// `k` leave.
+fn nth_position<T: SortKey>(line: &[T], k: usize, keys: &mut Vec<T::Key>) -> usize {
+    keys.clear();
+    keys.extend(line.iter().map(|&v| v.key()));
+    let (below, &mut kth, _) = keys.select_nth_unstable(k);
+    let smaller = below.iter().filter(|&&key| key < kth).count();
+    line.iter()
+        .enumerate()
+        .filter(|&(_, &v)| v.key() == kth)
+        .nth(k - smaller)
+        .expect("the k-th key occurs k - smaller times or more")
+        .0
+}
+
 /// The position of line's statistic (`line` not empty).
-fn pick<T: SortKey>(line: &[T], stat: Statistic, pairs: &mut Vec<(T::Key, u32)>) -> usize {
-    let nth = |k: usize, pairs: &mut Vec<(T::Key, u32)>| {
-        pairs_of(line, pairs);
-        pairs.select_nth_unstable(k).1.1 as usize
-    };
+fn pick<T: SortKey>(line: &[T], stat: Statistic, scratch: &mut Scratch<T::Key>) -> usize {
     match stat {
-        Statistic::Kth(k) => nth(k, pairs),
+        Statistic::Kth(k) => nth_position(line, k, &mut scratch.spare_keys),
         Statistic::Median => match line.iter().position(|&v| is_nan(v)) {
             Some(first_nan) => first_nan,
-            None => nth((line.len() - 1) / 2, pairs),
+            None => nth_position(line, (line.len() - 1) / 2, &mut scratch.spare_keys),
         },
         Statistic::NanMedian => {
             let numbers = line.iter().filter(|&&v| !is_nan(v)).count();
             match numbers {
                 0 => 0,
                 // NaN's key is the largest: the numbers come first.
-                m => nth((m - 1) / 2, pairs),
+                m => nth_position(line, (m - 1) / 2, &mut scratch.spare_keys),
             }
         }
         Statistic::Mode => {
-            pairs_of(line, pairs);
-            pairs.sort_unstable();
+            sort_line(line, false, scratch);
+            let (keys, order) = (&scratch.keys, &scratch.order);
             let (mut best, mut best_count) = (0, 0);
             let mut start = 0;
-            while start < pairs.len() {
-                let key = pairs[start].0;
-                let end = start + pairs[start..].partition_point(|p| p.0 == key);
+            while start < keys.len() {
+                let key = keys[start];
+                let end = start + keys[start..].partition_point(|&k| k == key);
                 if end - start > best_count {
-                    (best, best_count) = (pairs[end - 1].1 as usize, end - start);
+                    // (Stable: the last of equal keys is the last position.)
+                    (best, best_count) = (order[end - 1] as usize, end - start);
                 }
                 start = end;
             }
@@ -160,8 +168,7 @@ fn each_line<T: SortKey>(
     m: usize,
     values: &mut [MaybeUninit<T>],
     indices: &mut [MaybeUninit<i64>],
-    per_line: impl Fn(&[T], &mut [MaybeUninit<T>], &mut [MaybeUninit<i64>], &mut Vec<(T::Key, u32)>)
-    + Sync,
+    per_line: impl Fn(&[T], &mut [MaybeUninit<T>], &mut [MaybeUninit<i64>], &mut Scratch<T::Key>) + Sync,
 ) -> Result<(), Error> {
     let lines_per_piece = (PIECE / n.max(1)).max(1);
     let mut index_chunks: Box<dyn Iterator<Item = &mut [MaybeUninit<i64>]>> =
@@ -178,8 +185,8 @@ fn each_line<T: SortKey>(
     }
     let failed = std::sync::Mutex::new(None);
     for_each_piece(pieces, |_, (x, v, i)| {
-        let mut pairs = match try_vec_with_capacity(n) {
-            Ok(p) => p,
+        let mut scratch = match Scratch::new(n) {
+            Ok(s) => s,
             Err(e) => {
                 *failed
                     .lock()
@@ -192,7 +199,7 @@ fn each_line<T: SortKey>(
                 true => &mut [][..],
                 false => &mut i[l * m..][..m],
             };
-            per_line(line, &mut v[l * m..][..m], idx, &mut pairs);
+            per_line(line, &mut v[l * m..][..m], idx, &mut scratch);
         }
     });
     match failed
@@ -261,8 +268,8 @@ pub(crate) fn select<T: SortKey>(
                     if lines == 0 {
                         return Ok(());
                     }
-                    each_line(xs, n, 1, vals, indices, |line, v, i, pairs| {
-                        let at = pick(line, stat, pairs);
+                    each_line(xs, n, 1, vals, indices, |line, v, i, scratch| {
+                        let at = pick(line, stat, scratch);
                         v[0].write(line[at]);
                         i[0].write(at as i64);
                     })
@@ -300,9 +307,9 @@ pub(crate) fn quantiles<T: QuantileFloat>(
                 if total == 0 {
                     return Ok(());
                 }
-                each_line(xs, n, q.len(), out, &mut [], |line, out, _, pairs| {
-                    pairs_of(line, pairs);
-                    pairs.sort_unstable_by_key(|p| p.0);
+                each_line(xs, n, q.len(), out, &mut [], |line, out, _, scratch| {
+                    sort_line(line, false, scratch);
+                    let order = &scratch.order;
                     let numbers = match line.iter().any(|&v| is_nan(v)) {
                         false => n,
                         true => line.iter().filter(|&&v| !is_nan(v)).count(),
@@ -321,10 +328,10 @@ pub(crate) fn quantiles<T: QuantileFloat>(
                             Interpolation::Linear | Interpolation::Midpoint => rank,
                         };
                         let below_at = rank as usize;
-                        let below = line[pairs[below_at].1 as usize];
+                        let below = line[order[below_at] as usize];
                         let value = match interpolation {
                             Interpolation::Linear | Interpolation::Midpoint => {
-                                let above = line[pairs[rank.ceil() as usize].1 as usize];
+                                let above = line[order[rank.ceil() as usize] as usize];
                                 let weight = match interpolation {
                                     Interpolation::Midpoint => 0.5,
                                     _ => rank - below_at as f64,

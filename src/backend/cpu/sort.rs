@@ -321,14 +321,14 @@ fn insertion_sort<K: RadixKey>(keys: &mut [K], order: &mut [u32]) {
 
 /// A thread's buffers: the keys, the sorted positions, and the radix
 /// passes' spares, for lines of `n`.
-struct Scratch<K> {
-    keys: Vec<K>,
-    order: Vec<u32>,
-    spare_keys: Vec<K>,
-    spare_order: Vec<u32>,
+pub(super) struct Scratch<K> {
+    pub(super) keys: Vec<K>,
+    pub(super) order: Vec<u32>,
+    pub(super) spare_keys: Vec<K>,
+    pub(super) spare_order: Vec<u32>,
 }
 impl<K: RadixKey> Scratch<K> {
-    fn new(n: usize) -> Result<Self, Error> {
+    pub(super) fn new(n: usize) -> Result<Self, Error> {
         let filled = |v: Vec<K>| -> Vec<K> {
             let mut v = v;
             v.resize(n, K::ZERO);
@@ -350,7 +350,7 @@ impl<K: RadixKey> Scratch<K> {
 
 /// Sorts `line` into `scratch.order`: the positions of its elements in
 /// ascending (or `descending`) order, equal ones in their order.
-fn sort_line<T: SortKey>(line: &[T], descending: bool, scratch: &mut Scratch<T::Key>) {
+pub(super) fn sort_line<T: SortKey>(line: &[T], descending: bool, scratch: &mut Scratch<T::Key>) {
     let n = line.len();
     let Scratch {
         keys,
