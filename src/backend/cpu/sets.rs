@@ -527,13 +527,11 @@ impl SetOps for Cpu {
         minlength: usize,
     ) -> Result<(CpuBuffer<i64>, usize), Error> {
         with_dense(x, |xs| {
-            let bins = bins_of(xs, minlength)?;
-            if xs.len() >= bins {
-                let hist = histogram(xs, 0, bins)?;
-                let mut out = try_vec_with_capacity::<i64>(bins)?;
-                out.extend(hist.iter().map(|&c| c as i64));
-                return Ok((out.into(), bins));
+            if let Some(counts) = counted_in_one_pass(xs, minlength)? {
+                let bins = counts.len();
+                return Ok((counts.into(), bins));
             }
+            let bins = bins_of(xs, minlength)?;
             let mut out = try_vec_with_capacity::<i64>(bins)?;
             out.resize(bins, 0);
             for &x in xs {
@@ -612,6 +610,69 @@ impl SetOps for Cpu {
     }
 }
 
+/// Values below this are counted in one pass, each thread's counts
+/// growing to the largest value it meets.
+const ONE_PASS_LIMIT: i64 = 1 << 22;
+
+/// `bincount` of `xs` in one pass over memory (no minimum/maximum pass
+/// first), when its elements are below [`ONE_PASS_LIMIT`] and at most
+/// about twice its length; `None` otherwise (or for few elements). `Err`
+/// for a negative element.
+fn counted_in_one_pass<T: BinIndex>(xs: &[T], minlength: usize) -> Result<Option<Vec<i64>>, Error> {
+    if xs.len() < PIECE {
+        return Ok(None);
+    }
+    let limit = ONE_PASS_LIMIT.min(2 * xs.len() as i64 + 1024);
+    // Each piece: its elements, its counts, and whether it met a negative
+    // element or one at or above the limit.
+    let mut pieces: Vec<(&[T], Vec<i64>, bool, bool)> = xs
+        .chunks(piece_len(xs.len()))
+        .map(|c| (c, Vec::new(), false, false))
+        .collect();
+    for_each_piece(pieces.iter_mut().collect(), |_, piece| {
+        let (c, counts, negative, large) = &mut **piece;
+        for &x in c.iter() {
+            let v = x.to_int();
+            if v < 0 || v >= limit {
+                *negative |= v < 0;
+                *large |= v >= limit;
+                return;
+            }
+            let v = v as usize;
+            if v >= counts.len() {
+                if counts.try_reserve(v + 1 - counts.len()).is_err() {
+                    *large = true;
+                    return;
+                }
+                counts.resize(v + 1, 0);
+            }
+            counts[v] += 1;
+        }
+    });
+    if pieces.iter().any(|p| p.2) {
+        return Err(Error::Unsupported {
+            message: "bincount only supports 1-d non-negative integral inputs.",
+        });
+    }
+    if pieces.iter().any(|p| p.3) {
+        return Ok(None);
+    }
+    let bins = pieces
+        .iter()
+        .map(|p| p.1.len())
+        .max()
+        .unwrap_or(0)
+        .max(minlength);
+    let mut total = try_vec_with_capacity::<i64>(bins)?;
+    total.resize(bins, 0);
+    for (_, counts, _, _) in &pieces {
+        for (t, c) in total.iter_mut().zip(counts) {
+            *t += c;
+        }
+    }
+    Ok(Some(total))
+}
+
 /// `bincount`'s bin count: the larger of `minlength` and the maximum of
 /// the non-empty `xs` plus one; `Err` (PyTorch's text) for a negative
 /// element.
@@ -642,6 +703,23 @@ mod tests {
         assert_eq!(search(&line, None, f32::NAN, false), 5);
         let sorter = [1i64, 2, 0];
         assert_eq!(search(&[3, 1, 2], Some(&sorter), 2, false), 1);
+    }
+
+    #[test]
+    fn one_pass_bincount_is_the_loop() {
+        let xs: Vec<i32> = (0..200_000).map(|i| (i * 7919) % 70_001).collect();
+        let counts = counted_in_one_pass(&xs, 5).unwrap().expect("a small range");
+        let mut want = vec![0i64; 70_001];
+        for &x in &xs {
+            want[x as usize] += 1;
+        }
+        assert_eq!(counts, want);
+        let mut negative = xs.clone();
+        negative[150_000] = -1;
+        assert!(counted_in_one_pass(&negative, 0).is_err());
+        let mut wide = xs;
+        wide[3] = 1 << 30;
+        assert_eq!(counted_in_one_pass(&wide, 0).unwrap(), None);
     }
 
     #[test]
