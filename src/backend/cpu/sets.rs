@@ -175,11 +175,12 @@ fn filled<T: Element>(
     unsafe { CpuBuffer::try_new_with(len, fill) }
 }
 
-/// The pieces a pass over `n` elements is cut into: about one per thread
-/// (at least `PIECE` elements each).
+/// The pieces a pass over `n` elements is cut into: about four per thread
+/// (at least `PIECE` elements each), so that a thread held up elsewhere
+/// does not hold the pass up.
 fn piece_len(n: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
-    n.div_ceil(threads).max(PIECE)
+    n.div_ceil(4 * threads).max(PIECE)
 }
 
 /// The smallest and largest [`SetElement::to_int`] of the non-empty `xs`.
