@@ -9,8 +9,9 @@
 //!   sorted values only; `unique_i64_16m_inverse_counts`: with the inverse
 //!   and the counts; `std_sort_dedup_i64_16m`: `sort_unstable` and `dedup`
 //!   of a copy (one thread).
-//! - `unique_f32_4m`: `unique` of 4M float32 `(h(i) >> 8) / 2^24`, rounded to
-//!   1/4096 (many repeats; the sort path), with the inverse.
+//! - `unique_f32_4m_inverse`: `unique` of 4M float32 `(h(i) >> 20) / 4096`
+//!   (4096 values, many repeats; floats take the sort path), with the
+//!   inverse.
 //! - `searchsorted_f32_4m_in_64k`: 4M float32 values `h(i) / 2^32` into
 //!   65,536 sorted boundaries `k / 65536`.
 //! - `bincount_i64_16m`: the 16M int64 of `unique`.
