@@ -53,7 +53,7 @@ use half::{bf16, f16};
 use num_complex::Complex;
 
 mod typed;
-pub use typed::{Boundaries, SearchShape};
+pub use typed::{Boundaries, LeadingDims, SearchShape};
 
 /// What `unique` gives: the values, and (when asked for) the inverse and
 /// the counts, all on the input's device.

@@ -24,9 +24,21 @@ use crate::tensor::Tensor;
 )]
 pub trait SearchShape<SV> {}
 impl<N: Dim, SV: Shape> SearchShape<SV> for (N,) {}
-impl<A: Dim, N: Dim, M: Dim> SearchShape<(A, M)> for (A, N) {}
-impl<A: Dim, B: Dim, N: Dim, M: Dim> SearchShape<(A, B, M)> for (A, B, N) {}
-impl<A: Dim, B: Dim, C: Dim, N: Dim, M: Dim> SearchShape<(A, B, C, M)> for (A, B, C, N) {}
+impl<A: Dim, N: Dim, SV: LeadingDims<(A,)>> SearchShape<SV> for (A, N) {}
+impl<A: Dim, B: Dim, N: Dim, SV: LeadingDims<(A, B)>> SearchShape<SV> for (A, B, N) {}
+impl<A: Dim, B: Dim, C: Dim, N: Dim, SV: LeadingDims<(A, B, C)>> SearchShape<SV> for (A, B, C, N) {}
+
+/// Values' shapes that start with the leading dims `L` of boundaries of
+/// rank 2 or more (and have one dim more).
+#[diagnostic::on_unimplemented(
+    message = "searchsorted's boundaries and values must share their leading dims: values of shape `{Self}` do not start with the boundaries' `{L}`",
+    label = "values of shape `{Self}`",
+    note = "PyTorch raises \"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match\""
+)]
+pub trait LeadingDims<L> {}
+impl<A: Dim, M: Dim> LeadingDims<(A,)> for (A, M) {}
+impl<A: Dim, B: Dim, M: Dim> LeadingDims<(A, B)> for (A, B, M) {}
+impl<A: Dim, B: Dim, C: Dim, M: Dim> LeadingDims<(A, B, C)> for (A, B, C, M) {}
 
 /// 1-D shapes: `bucketize`'s boundaries, `bincount`'s input.
 #[diagnostic::on_unimplemented(
