@@ -548,6 +548,100 @@ pub trait Sorting: Elementwise {
     ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
 }
 
+/// What [`SetOps::unique`] and [`SetOps::unique_dim`] give: the unique
+/// values (or slices) and how many there are, and, when asked for, each
+/// input element's (or slice's) position among them and each one's count.
+pub struct Uniques<T: Element, D: Backend> {
+    /// The values (for a dim form: the input's slices, row-major, the dim
+    /// `count` long).
+    pub values: D::Buffer<T>,
+    /// How many values (or slices).
+    pub count: usize,
+    /// Each element's (or slice's) position among `values`.
+    pub inverse: Option<D::Buffer<i64>>,
+    /// How many elements (or slices) each value stands for.
+    pub counts: Option<D::Buffer<i64>>,
+}
+
+/// Devices with kernels for the sets and bins: `unique`,
+/// `unique_consecutive`, `searchsorted`/`bucketize`, `bincount`, `histc`.
+#[diagnostic::on_unimplemented(
+    message = "sets and bins (unique, searchsorted, bincount, histc) have no kernel on `{Self}` yet",
+    label = "this device has no set or bin kernels",
+    note = "copy the tensor to the CPU with `to_cpu()` first"
+)]
+pub trait SetOps: Elementwise {
+    /// The distinct elements of `x` (any rank, read row-major), ascending
+    /// (NaN never equal to itself: each one its own value, last; `-0.0`
+    /// equal to `0.0`), or (`consecutive`) the first of each run of equal
+    /// neighbours in order; `inverse` in `x`'s row-major order.
+    fn unique<T: cpu::sets::SetElement>(
+        x: StridedRef<'_, T, Self>,
+        consecutive: bool,
+        inverse: bool,
+        counts: bool,
+    ) -> Result<Uniques<T, Self>, Error>;
+
+    /// The distinct slices of `x` (rank 1 or more) along `dim`, sorted
+    /// lexicographically, or (`consecutive`) the first of each run of
+    /// equal neighbours; the values are the chosen slices one after the
+    /// other, each row-major over `x`'s other dims (PyTorch's layout:
+    /// `x.movedim(dim, 0)`'s rows).
+    fn unique_dim<T: cpu::sets::SetElement>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        consecutive: bool,
+        inverse: bool,
+        counts: bool,
+    ) -> Result<Uniques<T, Self>, Error>;
+
+    /// For each element of `values` (row-major), the position in its line
+    /// of `boundaries` (1-D: one line for all; else one line per row of
+    /// `values`, the leading dims equal) where it would go: the first
+    /// `i` with `boundaries[i] >= v` (`right`: `> v`) by PyTorch's binary
+    /// search, through `sorter` (positions along each line) when given;
+    /// `Err` (PyTorch's text) when a sorter position is outside its line.
+    /// Row-major, `values`' element count.
+    fn searchsorted<T: cpu::sets::SetElement>(
+        boundaries: StridedRef<'_, T, Self>,
+        values: StridedRef<'_, T, Self>,
+        sorter: Option<StridedRef<'_, i64, Self>>,
+        right: bool,
+    ) -> Result<Self::Buffer<i64>, Error>;
+
+    /// The count of each value `0..n` in the 1-D `x` (non-negative, else
+    /// `Err`), `n` the larger of `minlength` and its maximum plus one; and
+    /// `n`.
+    fn bincount<T: cpu::sets::BinIndex>(
+        x: StridedRef<'_, T, Self>,
+        minlength: usize,
+    ) -> Result<(Self::Buffer<i64>, usize), Error>;
+
+    /// [`bincount`](Self::bincount) summing `weights` (as long as `x`) in
+    /// `x`'s order.
+    fn bincount_weighted<T: cpu::sets::BinIndex, W: cpu::sets::BinWeight>(
+        x: StridedRef<'_, T, Self>,
+        weights: StridedRef<'_, W, Self>,
+        minlength: usize,
+    ) -> Result<(Self::Buffer<W>, usize), Error>;
+
+    /// The smallest and largest elements of `x` (NaN when it holds one),
+    /// `None` when it is empty: `histc`'s range when none is given.
+    fn extremes<T: cpu::sets::SetElement>(
+        x: StridedRef<'_, T, Self>,
+    ) -> Result<Option<(T, T)>, Error>;
+
+    /// The histogram of `x` in `bins` (1 or more) equal bins over
+    /// `[min, max]` (`min < max`, finite): elements outside and NaN left
+    /// out, the last bin closed.
+    fn histc<T: cpu::sets::HistcElement>(
+        x: StridedRef<'_, T, Self>,
+        bins: usize,
+        min: T,
+        max: T,
+    ) -> Result<Self::Buffer<T>, Error>;
+}
+
 /// Devices with the order statistics: `kthvalue`, `median`, `nanmedian`,
 /// `mode` and the quantiles.
 #[diagnostic::on_unimplemented(

@@ -31,6 +31,7 @@ mod any_moments;
 mod any_normalize;
 mod any_scans;
 mod any_scatter;
+pub mod any_sets;
 mod any_sort;
 mod construct;
 mod convert;

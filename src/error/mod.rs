@@ -861,6 +861,66 @@ pub enum Error {
     },
     /// A shape mistake of a matrix product (PyTorch's texts).
     Matmul(MatmulError),
+    /// `searchsorted`: boundaries of rank 2 or more whose leading dims are
+    /// not the values'.
+    SearchsortedShape {
+        /// The boundaries' sizes.
+        boundaries: Vec<usize>,
+        /// The values' sizes.
+        values: Vec<usize>,
+    },
+    /// `searchsorted`: rank-0 values with boundaries that are not 1-D.
+    SearchsortedScalar {
+        /// The boundaries' rank.
+        boundaries: usize,
+        /// The values' rank.
+        values: usize,
+        /// The values' element count.
+        numel: usize,
+    },
+    /// `searchsorted`: a `side` other than `"left"` and `"right"`.
+    SearchsortedSide {
+        /// The side given.
+        side: String,
+    },
+    /// `searchsorted`: `side="left"` with `right=true`.
+    SearchsortedOpposite,
+    /// `searchsorted`: a sorter of other sizes than the boundaries'.
+    SorterSize {
+        /// The boundaries' sizes.
+        boundaries: Vec<usize>,
+        /// The sorter's sizes.
+        sorter: Vec<usize>,
+    },
+    /// `searchsorted`: a sorter that is not int64.
+    SorterDType {
+        /// The sorter's dtype.
+        dtype: DType,
+    },
+    /// `bucketize`: boundaries that are not 1-D.
+    BoundariesRank {
+        /// Their rank.
+        rank: usize,
+    },
+    /// `histc`: a range with an infinity or a NaN, as PyTorch prints it
+    /// (C++'s `operator<<` of a double).
+    HistcRange {
+        /// The lower end, printed.
+        min: String,
+        /// The upper end, printed.
+        max: String,
+    },
+    /// A dim given for a rank-0 tensor where PyTorch wants a dimension
+    /// (`unique(x, dim=)`), the dim as given.
+    NoDimensionsGiven {
+        /// The dim given.
+        dim: isize,
+    },
+    /// `histc`: a count of bins below 1.
+    HistcBins {
+        /// The count given.
+        bins: i64,
+    },
 }
 
 /// The operations that read by index tensors, for the texts of their errors.
@@ -1190,6 +1250,53 @@ impl fmt::Display for Error {
                 f,
                 "nanmean(): expected input to have floating point or complex dtype but got {}",
                 dtype.torch_name()
+            ),
+            Error::SearchsortedShape { boundaries, values } => write!(
+                f,
+                "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor {} and input value tensor {}",
+                Sizes(boundaries),
+                Sizes(values)
+            ),
+            Error::SearchsortedScalar {
+                boundaries,
+                values,
+                numel,
+            } => write!(
+                f,
+                "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim({boundaries}) and input value's dim({values}) numel({numel})"
+            ),
+            Error::SearchsortedSide { side } => write!(
+                f,
+                "torch.searchsorted(): side can only be 'left' or 'right' but got {side}"
+            ),
+            Error::SearchsortedOpposite => f.write_str(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True",
+            ),
+            Error::SorterSize { boundaries, sorter } => write!(
+                f,
+                "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor {}and got sorter tensor {}",
+                Sizes(boundaries),
+                Sizes(sorter)
+            ),
+            Error::SorterDType { dtype } => write!(
+                f,
+                "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype {}",
+                dtype.torch_name()
+            ),
+            Error::BoundariesRank { rank } => write!(
+                f,
+                "boundaries tensor must be 1 dimension, but got dim({rank})"
+            ),
+            Error::HistcRange { min, max } => {
+                write!(f, "torch.histc: range of [{min}, {max}] is not finite")
+            }
+            Error::NoDimensionsGiven { dim } => write!(
+                f,
+                "Dimension specified as {dim} but tensor has no dimensions"
+            ),
+            Error::HistcBins { bins } => write!(
+                f,
+                "torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
             ),
             Error::AminmaxComplex { dtype } => {
                 write!(f, "aminmax not implemented for {}", dtype.torch_name())

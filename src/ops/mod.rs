@@ -37,6 +37,7 @@ pub mod norms;
 pub mod op_codes;
 pub mod reductions;
 pub mod scans;
+pub mod sets;
 pub mod sorting;
 
 use crate::backend::{Elementwise, StridedRef};

@@ -20,6 +20,7 @@ mod parallel;
 pub mod precompiled;
 pub mod reduce;
 mod scan;
+pub mod sets;
 pub mod softmax;
 pub mod sort;
 

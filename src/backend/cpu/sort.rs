@@ -391,6 +391,19 @@ pub(super) fn sort_line<T: SortKey>(line: &[T], descending: bool, scratch: &mut 
     // (Every key the same: sorted as it is.)
 }
 
+/// The keys of `line` sorted ascending and the positions they came from
+/// (equal keys in their order), for the set operations (`backend/cpu/sets.rs`).
+pub(crate) fn sorted_keys<T: SortKey>(line: &[T]) -> Result<(Vec<T::Key>, Vec<u32>), Error> {
+    if u32::try_from(line.len()).is_err() {
+        return Err(Error::Unsupported {
+            message: "unique: 2^32 elements or more",
+        });
+    }
+    let mut scratch = Scratch::<T::Key>::new(line.len())?;
+    sort_line(line, false, &mut scratch);
+    Ok((scratch.keys, scratch.order))
+}
+
 /// One thread's lines: the input's, the sorted values' (if any) and the
 /// indices'.
 struct Lines<'a, T> {
