@@ -1,0 +1,276 @@
+// `sort`, `argsort`, `msort` and `topk` on the device (src/ops/sorting/),
+// one kernel per sortable type (`shaped_sort_<dtype>`, every dtype but the
+// complex ones), the phase chosen by the arguments.
+//
+// The input is dense with the sorted dim last (the host copies any other
+// layout first): `lines` lines of `n` elements, line l at l * n. Each
+// element becomes an item: its key, whose unsigned order is PyTorch's (the
+// CPU backend's `SortKey`: integers with the sign bit flipped, floats by
+// their bits with -0.0 as 0.0 and every NaN as the largest key, bool 0/1;
+// inverted for a descending sort), joined with its position in the line.
+// Items are all distinct and ordered by (key, position), so any correct
+// sort of the items is the stable sort of the elements: equal keys keep
+// their order in both directions.
+//
+// - SORT_TILES: each block sorts tiles of SHAPED_SORT_TILE items in shared
+//   memory by a bitonic network. A tile is cut into segments of `width`
+//   items (a power of two, the tile itself when lines are longer), each a
+//   piece of one line padded with items above every real one, so that a
+//   block sorts many short lines at once; the network of each stage runs
+//   every segment in its own direction until the last stage, ascending.
+// - SORT_MERGE: the runs of `width` sorted items of each line merge in
+//   pairs into runs of 2 * width (the last ones clipped to the line's end).
+//   Each item finds its place alone: its rank in its run plus the number
+//   of items of the other run below it (a binary search). No atomics and
+//   no scan: the result does not depend on the order threads run in.
+// - SORT_WRITE: the first `k` items of each line (k = n for a sort) give
+//   the int64 indices and, where wanted, the values: the input's elements
+//   at those positions (so -0.0 and NaN payloads stay as they were).
+//
+// The threads of a block meet only at __syncthreads (no warp shuffles), so
+// that the host build (host_shim.h) runs the same code.
+#pragma once
+
+#include "elementwise.cuh"
+
+#define SHAPED_SORT_BLOCK 256
+#define SHAPED_SORT_TILE 2048
+
+// The types `sort` takes (the Rust `SortKey`): every dtype but complex.
+#define SHAPED_FOR_EACH_SORTABLE(X) \
+    X(f16, shaped::f16)             \
+    X(bf16, shaped::bf16)           \
+    X(f32, float)                   \
+    X(f64, double)                  \
+    X(u8, uint8_t)                  \
+    X(i8, int8_t)                   \
+    X(i16, int16_t)                 \
+    X(i32, int32_t)                 \
+    X(i64, int64_t)                 \
+    X(bool, bool)
+
+namespace shaped {
+
+enum { SORT_TILES = 0, SORT_MERGE = 1, SORT_WRITE = 2 };
+
+// Mirrors `SortArgs` in src/backend/cuda/sort.rs (repr(C)).
+struct SortArgs {
+    uint64_t x;        // the input (T, dense, the sorted dim last)
+    uint64_t from;     // the items read (SORT_MERGE, SORT_WRITE)
+    uint64_t to;       // the items written (SORT_TILES, SORT_MERGE)
+    uint64_t values;   // SORT_WRITE: k values per line (T), or 0: none wanted
+    uint64_t indices;  // SORT_WRITE: k int64 indices per line
+    uint64_t lines, n;
+    uint64_t width;    // SORT_TILES: items per segment; SORT_MERGE: run length
+    uint64_t k;        // SORT_WRITE: outputs per line
+    int32_t descending;
+    int32_t phase;     // SORT_TILES, SORT_MERGE or SORT_WRITE
+};
+
+// An item of a key of 64 bits: the key, then the position.
+struct WideItem {
+    uint64_t key;
+    uint32_t pos;
+    uint32_t pad;
+};
+
+// An item of a key of up to 32 bits: the key above the position, so that
+// one comparison of 64-bit words orders by (key, position).
+__host__ __device__ inline uint64_t make_item(uint32_t key, uint32_t pos) {
+    return uint64_t(key) << 32 | pos;
+}
+__host__ __device__ inline WideItem make_item(uint64_t key, uint32_t pos) {
+    WideItem w = {key, pos, 0};
+    return w;
+}
+__host__ __device__ inline bool item_less(uint64_t a, uint64_t b) { return a < b; }
+__host__ __device__ inline bool item_less(const WideItem& a, const WideItem& b) {
+    return a.key < b.key || (a.key == b.key && a.pos < b.pos);
+}
+__host__ __device__ inline uint32_t item_pos(uint64_t a) { return uint32_t(a); }
+__host__ __device__ inline uint32_t item_pos(const WideItem& a) { return a.pos; }
+// Above every real item (a position is at most 2^32 - 2).
+__host__ __device__ inline void item_pad(uint64_t& a) { a = ~uint64_t(0); }
+__host__ __device__ inline void item_pad(WideItem& a) {
+    a.key = ~uint64_t(0);
+    a.pos = ~uint32_t(0);
+    a.pad = 0;
+}
+
+// The key of an integer: its bits with the sign bit flipped (unsigned
+// types as they are).
+template <class T> struct SortKeyOf {
+    typedef uint32_t Key;
+    __host__ __device__ static Key key(T x) { return uint32_t(raw_bits(x)); }
+};
+#define SHAPED_INT_SORT_KEY(T, K, flip_)                                            \
+    template <> struct SortKeyOf<T> {                                              \
+        typedef K Key;                                                             \
+        __host__ __device__ static Key key(T x) { return K(raw_bits(x)) ^ K(flip_); } \
+    };
+SHAPED_INT_SORT_KEY(int8_t, uint32_t, 0x80u)
+SHAPED_INT_SORT_KEY(int16_t, uint32_t, 0x8000u)
+SHAPED_INT_SORT_KEY(int32_t, uint32_t, 0x80000000u)
+SHAPED_INT_SORT_KEY(int64_t, uint64_t, uint64_t(1) << 63)
+#undef SHAPED_INT_SORT_KEY
+
+// The key of a float from its bits (`sign` its sign bit, `infinity` the
+// bits of +inf): every NaN the largest key of the width, both zeros 0.0's,
+// negative numbers inverted, the others with the sign bit set.
+template <class K> __host__ __device__ inline K float_key(K bits, K sign, K infinity) {
+    const K all = sign | (sign - 1);
+    K magnitude = bits & (sign - 1);
+    if (magnitude > infinity) return all;
+    if (magnitude == 0) return sign;
+    return (bits & sign) != 0 ? K(~bits & all) : K(bits | sign);
+}
+#define SHAPED_FLOAT_SORT_KEY(T, K, sign, infinity)                                 \
+    template <> struct SortKeyOf<T> {                                              \
+        typedef K Key;                                                             \
+        __host__ __device__ static Key key(T x) {                                  \
+            return float_key<K>(K(raw_bits(x)), K(sign), K(infinity));             \
+        }                                                                          \
+    };
+SHAPED_FLOAT_SORT_KEY(f16, uint32_t, 0x8000u, 0x7c00u)
+SHAPED_FLOAT_SORT_KEY(bf16, uint32_t, 0x8000u, 0x7f80u)
+SHAPED_FLOAT_SORT_KEY(float, uint32_t, 0x80000000u, 0x7f800000u)
+SHAPED_FLOAT_SORT_KEY(double, uint64_t, uint64_t(1) << 63, uint64_t(0x7ff0000000000000ull))
+#undef SHAPED_FLOAT_SORT_KEY
+
+// The items of T: uint64_t or WideItem.
+template <class T> struct ItemOf {
+    typedef decltype(make_item(typename SortKeyOf<T>::Key(0), uint32_t(0))) Type;
+};
+
+// The item of element `x` at `pos` (its key inverted for a descending sort).
+template <class T>
+__host__ __device__ inline typename ItemOf<T>::Type item_of(T x, uint32_t pos, bool descending) {
+    typename SortKeyOf<T>::Key key = SortKeyOf<T>::key(x);
+    return make_item(descending ? typename SortKeyOf<T>::Key(~key) : key, pos);
+}
+
+// SORT_TILES: a block per tile of SHAPED_SORT_TILE items at a time, in
+// segments of `width` (a power of two): segment s is piece s % pieces of
+// line s / pieces, where pieces = ceil(n / width).
+template <class T> __device__ void sort_tiles(const SortArgs& p, typename ItemOf<T>::Type* tile) {
+    typedef typename ItemOf<T>::Type Item;
+    const T* x = reinterpret_cast<const T*>(p.x);
+    Item* to = reinterpret_cast<Item*>(p.to);
+    const uint64_t width = p.width, per_tile = SHAPED_SORT_TILE / width;
+    const uint64_t pieces = (p.n + width - 1) / width, segments = p.lines * pieces;
+    const uint64_t tiles = (segments + per_tile - 1) / per_tile;
+    const unsigned threads = blockDim.x;
+    for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        // Load: the slot q of the tile holds element `at` of `line`, or a pad.
+        for (unsigned q = threadIdx.x; q < SHAPED_SORT_TILE; q += threads) {
+            uint64_t segment = t * per_tile + q / width;
+            uint64_t line = segment / pieces;
+            uint64_t at = (segment - line * pieces) * width + q % width;
+            Item item;
+            item_pad(item);
+            if (segment < segments && at < p.n) item = item_of(x[line * p.n + at], uint32_t(at), p.descending != 0);
+            tile[q] = item;
+        }
+        __syncthreads();
+        // The bitonic network; the last stage of each segment ascending.
+        for (unsigned size = 2; size <= width; size *= 2) {
+            for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+                for (unsigned pair = threadIdx.x; pair < SHAPED_SORT_TILE / 2; pair += threads) {
+                    unsigned low = pair / stride * 2 * stride + pair % stride;
+                    unsigned high = low + stride;
+                    bool ascending = size == width || (low & size) == 0;
+                    Item a = tile[low], b = tile[high];
+                    if (item_less(b, a) == ascending) {
+                        tile[low] = b;
+                        tile[high] = a;
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        for (unsigned q = threadIdx.x; q < SHAPED_SORT_TILE; q += threads) {
+            uint64_t segment = t * per_tile + q / width;
+            uint64_t line = segment / pieces;
+            uint64_t at = (segment - line * pieces) * width + q % width;
+            if (segment < segments && at < p.n) to[line * p.n + at] = tile[q];
+        }
+        // (The next tile loads into the same memory.)
+        __syncthreads();
+    }
+}
+
+// The items of `run[0..len)` below `item` (the runs are sorted).
+template <class Item>
+__device__ inline uint64_t count_below(const Item* run, uint64_t len, const Item& item) {
+    uint64_t lo = 0, hi = len;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (item_less(run[mid], item)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// SORT_MERGE: a thread per item.
+template <class T> __device__ void sort_merge(const SortArgs& p) {
+    typedef typename ItemOf<T>::Type Item;
+    const Item* from = reinterpret_cast<const Item*>(p.from);
+    Item* to = reinterpret_cast<Item*>(p.to);
+    const uint64_t total = p.lines * p.n, width = p.width;
+    const uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; g < total; g += step) {
+        uint64_t line = g / p.n, i = g - line * p.n;
+        const Item* base = from + line * p.n;
+        uint64_t run = i / width;
+        uint64_t begin = (run & ~uint64_t(1)) * width;  // the pair's left run
+        uint64_t middle = begin + width < p.n ? begin + width : p.n;
+        uint64_t end = middle + width < p.n ? middle + width : p.n;
+        Item item = base[i];
+        uint64_t place;
+        if ((run & 1) == 0) place = i + count_below(base + middle, end - middle, item);
+        else place = begin + (i - middle) + count_below(base + begin, middle - begin, item);
+        to[line * p.n + place] = item;
+    }
+}
+
+// SORT_WRITE: a thread per output.
+template <class T> __device__ void sort_write(const SortArgs& p) {
+    typedef typename ItemOf<T>::Type Item;
+    const T* x = reinterpret_cast<const T*>(p.x);
+    const Item* from = reinterpret_cast<const Item*>(p.from);
+    T* values = reinterpret_cast<T*>(p.values);
+    int64_t* indices = reinterpret_cast<int64_t*>(p.indices);
+    const uint64_t total = p.lines * p.k;
+    const uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; g < total; g += step) {
+        uint64_t line = g / p.k, j = g - line * p.k;
+        uint32_t pos = item_pos(from[line * p.n + j]);
+        indices[g] = int64_t(pos);
+        if (values != nullptr) values[g] = x[line * p.n + pos];
+    }
+}
+
+template <class T> __device__ void sort(const SortArgs& p) {
+    // A tile of items of at most 16 bytes.
+    __shared__ uint64_t raw[2 * SHAPED_SORT_TILE];
+    typedef typename ItemOf<T>::Type Item;
+    static_assert(sizeof(Item) <= 16, "a tile's items fit its shared memory");
+    switch (p.phase) {
+        case SORT_TILES: sort_tiles<T>(p, reinterpret_cast<Item*>(raw)); break;
+        case SORT_MERGE: sort_merge<T>(p); break;
+        case SORT_WRITE: sort_write<T>(p); break;
+        default: break;
+    }
+}
+
+}  // namespace shaped
+
+#ifdef SHAPED_HOST
+#define SHAPED_SORT_BOUNDS
+#else
+#define SHAPED_SORT_BOUNDS __launch_bounds__(SHAPED_SORT_BLOCK)
+#endif
+#define SHAPED_SORT_KERNELS(name, T)                                                         \
+    extern "C" __global__ void SHAPED_SORT_BOUNDS shaped_sort_##name(shaped::SortArgs p) {   \
+        shaped::sort<T>(p);                                                                  \
+    }
