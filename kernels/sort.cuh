@@ -22,7 +22,8 @@
 //   pairs into runs of 2 * width (the last ones clipped to the line's end).
 //   Each item finds its place alone: its rank in its run plus the number
 //   of items of the other run below it (a binary search). No atomics and
-//   no scan: the result does not depend on the order threads run in.
+//   no scan: the result does not depend on the order threads run in. For
+//   `topk` only the first k items of each run are merged.
 // - SORT_WRITE: the first `k` items of each line (k = n for a sort) give
 //   the int64 indices and, where wanted, the values: the input's elements
 //   at those positions (so -0.0 and NaN payloads stay as they were).
@@ -62,7 +63,7 @@ struct SortArgs {
     uint64_t indices;  // SORT_WRITE: k int64 indices per line
     uint64_t lines, n;
     uint64_t width;    // SORT_TILES: items per segment; SORT_MERGE: run length
-    uint64_t k;        // SORT_WRITE: outputs per line
+    uint64_t k;        // the items wanted of each line (n for a sort), at most n
     int32_t descending;
     int32_t phase;     // SORT_TILES, SORT_MERGE or SORT_WRITE
 };
@@ -211,7 +212,11 @@ __device__ inline uint64_t count_below(const Item* run, uint64_t len, const Item
     return lo;
 }
 
-// SORT_MERGE: a thread per item.
+// SORT_MERGE: a thread per item. Only the first k items of each merged
+// run are wanted (k = n for a sort): an item at rank k or later in its run
+// cannot be among them, and needs only the first k of the other run to
+// find its place (a count below k is exact there). So `topk` merges k
+// items per run, and the rest of each run is never written nor read.
 template <class T> __device__ void sort_merge(const SortArgs& p) {
     typedef typename ItemOf<T>::Type Item;
     const Item* from = reinterpret_cast<const Item*>(p.from);
@@ -225,11 +230,14 @@ template <class T> __device__ void sort_merge(const SortArgs& p) {
         uint64_t begin = (run & ~uint64_t(1)) * width;  // the pair's left run
         uint64_t middle = begin + width < p.n ? begin + width : p.n;
         uint64_t end = middle + width < p.n ? middle + width : p.n;
+        bool left = (run & 1) == 0;
+        uint64_t rank = left ? i - begin : i - middle;
+        if (rank >= p.k) continue;
+        uint64_t other = left ? end - middle : middle - begin;
+        if (other > p.k) other = p.k;
         Item item = base[i];
-        uint64_t place;
-        if ((run & 1) == 0) place = i + count_below(base + middle, end - middle, item);
-        else place = begin + (i - middle) + count_below(base + begin, middle - begin, item);
-        to[line * p.n + place] = item;
+        uint64_t place = rank + count_below(base + (left ? middle : begin), other, item);
+        if (place < p.k) to[line * p.n + begin + place] = item;
     }
 }
 

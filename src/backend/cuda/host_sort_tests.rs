@@ -392,4 +392,10 @@ fn host_kernels_sort_long_lines_through_many_merges() {
     let (values, indices) = run(&x, n, None, true);
     let got: Vec<(i32, i64)> = values.into_iter().zip(indices).collect();
     assert_eq!(got, want);
+    // topk merges only the first k of each run.
+    for k in [1, 10, 2047, 2049, 5000] {
+        let (values, indices) = run(&x, n, Some(k), true);
+        let got: Vec<(i32, i64)> = values.into_iter().zip(indices).collect();
+        assert_eq!(got, want[..k], "topk({k})");
+    }
 }

@@ -5,10 +5,11 @@
 //! stable sort. One launch sorts tiles of [`TILE`] items in shared memory
 //! (a bitonic network; short lines share a tile), then each merge launch
 //! doubles the sorted runs of every line (each item placed by a binary
-//! search in the other run), and a last launch writes the first `k` of
-//! each line: the indices, and the input's elements at them (so the values
-//! are the CPU's bit for bit, `-0.0` and NaN payloads included). No atomics:
-//! the result does not depend on the order blocks run in.
+//! search in the other run; for `topk` only the first `k` of each run), and
+//! a last launch writes the first `k` of each line: the indices, and the
+//! input's elements at them (so the values are the CPU's bit for bit,
+//! `-0.0` and NaN payloads included). No atomics: the result does not
+//! depend on the order blocks run in.
 //!
 //! The planning knows nothing of devices, so the host tests run the same
 //! plans through the kernels compiled for the host.
