@@ -448,6 +448,7 @@ pub mod prelude {
     pub use crate::ops::indexing::{
         Index, IndexAddBy, IndexBy, IndexInto, IntoStepped, Reduce, ScatterBy, ScatterInto,
     };
+    pub use crate::ops::sorting::Interpolation;
     pub use crate::shape::{Dec, Dyn};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};

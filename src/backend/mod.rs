@@ -548,6 +548,38 @@ pub trait Sorting: Elementwise {
     ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
 }
 
+/// Devices with the order statistics: `kthvalue`, `median`, `nanmedian`,
+/// `mode` and the quantiles.
+#[diagnostic::on_unimplemented(
+    message = "kthvalue, median, mode and quantile have no kernel on `{Self}` yet",
+    label = "this device has no order statistics",
+    note = "copy the tensor to the CPU with `to_cpu()` first"
+)]
+pub trait OrderStatistics: Reductions {
+    /// The statistic of each line of `x` (rank 1 or more) along `dim`: its
+    /// value (an element of the line) and its position, one per line, the
+    /// lines in row-major order of `x`'s other dims. A `dim` of size 0
+    /// (the median of an empty tensor) gives NaN, converted to `T`.
+    #[allow(clippy::type_complexity)]
+    fn order_statistic<T: cpu::sort::SortKey>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        stat: cpu::order_stats::Statistic,
+    ) -> Result<(Self::Buffer<T>, Self::Buffer<i64>), Error>;
+
+    /// The quantiles `q` (in [0, 1], rounded to `T`) of each line of `x`
+    /// (rank 1 or more, not empty) along `dim`, NaNs left out when
+    /// `ignore_nan` (else a NaN makes the line's quantiles NaN), laid out
+    /// `[lines, q]` row-major.
+    fn quantiles<T: cpu::order_stats::QuantileFloat>(
+        x: StridedRef<'_, T, Self>,
+        dim: usize,
+        q: &[f64],
+        interpolation: cpu::order_stats::Interpolation,
+        ignore_nan: bool,
+    ) -> Result<Self::Buffer<T>, Error>;
+}
+
 /// Devices with a matrix product kernel.
 #[diagnostic::on_unimplemented(
     message = "matmul has no kernel on `{Self}` yet",

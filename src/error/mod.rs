@@ -506,6 +506,21 @@ pub enum Error {
         /// The operation (`max`).
         op: &'static str,
     },
+    /// `kthvalue` with `k` below 1 or above the size of the dim.
+    KthOutOfRange {
+        /// The dim (wrapped).
+        dim: usize,
+    },
+    /// `quantile` with a number `q` outside [0, 1] (NaN included).
+    QuantileOutOfRange {
+        /// The `q` given, as PyTorch prints it (six significant digits).
+        got: String,
+    },
+    /// `quantile` with an interpolation other than PyTorch's five.
+    QuantileInterpolation {
+        /// The name given.
+        got: String,
+    },
     /// `cummax`/`cummin` of a rank-0 tensor along a dim other than 0 or -1.
     ScanScalarDim {
         /// The operation (`cummax`).
@@ -1032,6 +1047,17 @@ impl fmt::Display for Error {
             Error::ReduceEmptyDim { op, dim } => write!(
                 f,
                 "{op}(): Expected reduction dim {dim} to have non-zero size."
+            ),
+            Error::KthOutOfRange { dim } => write!(
+                f,
+                "kthvalue(): selected number k out of range for dimension {dim}"
+            ),
+            Error::QuantileOutOfRange { got } => {
+                write!(f, "quantile() q must be in the range [0, 1] but got {got}")
+            }
+            Error::QuantileInterpolation { got } => write!(
+                f,
+                "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got {got}"
             ),
             Error::ScanScalarDim { op, dim } => write!(
                 f,
@@ -1689,5 +1715,65 @@ pub(crate) fn kernel_on(
     match device {
         crate::device::Device::Cpu => cpu,
         crate::device::Device::Cuda(_) => cuda,
+    }
+}
+
+/// A float as C++'s `ostream` writes it by default (`%g`, six significant
+/// digits): `1.5`, `1` for `1.0000001`, `1e-07`, `nan`, `inf`.
+pub(crate) struct SixDigits(pub(crate) f64);
+impl fmt::Display for SixDigits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x.is_nan() {
+            return write!(f, "nan");
+        }
+        if x.is_infinite() {
+            return write!(f, "{}", if x > 0.0 { "inf" } else { "-inf" });
+        }
+        if x == 0.0 {
+            return write!(f, "{}", if x.is_sign_negative() { "-0" } else { "0" });
+        }
+        // The decimal exponent after rounding to six digits.
+        let scientific = format!("{x:.5e}");
+        let (mantissa, exponent) = scientific
+            .split_once('e')
+            .expect("`{:e}` writes an exponent");
+        let exponent: i32 = exponent.parse().expect("an integer exponent");
+        let trim = |s: &str| -> String {
+            match s.contains('.') {
+                true => s.trim_end_matches('0').trim_end_matches('.').to_string(),
+                false => s.to_string(),
+            }
+        };
+        if !(-4..6).contains(&exponent) {
+            let sign = if exponent < 0 { '-' } else { '+' };
+            write!(f, "{}e{sign}{:02}", trim(mantissa), exponent.abs())
+        } else {
+            let decimals = (5 - exponent).max(0) as usize;
+            write!(f, "{}", trim(&format!("{x:.decimals$}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod six_digits_tests {
+    use super::SixDigits;
+
+    #[test]
+    fn floats_print_as_cpp_streams_do() {
+        let cases = [
+            (1.5, "1.5"),
+            (1.0000001, "1"),
+            (-0.1, "-0.1"),
+            (f64::NAN, "nan"),
+            (f64::INFINITY, "inf"),
+            (1e-7, "1e-07"),
+            (123456789.0, "1.23457e+08"),
+            (0.0001, "0.0001"),
+            (2.0, "2"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(SixDigits(x).to_string(), want, "{x}");
+        }
     }
 }

@@ -132,3 +132,10 @@ shaped_macros::size_mismatch_diagnostic! {
     message: "the source's size {a} should be {b} at dimension {i}",
     label: "`index_add` and `index_copy` take a source of the tensor's shape, with the index's length along the dim (size {b} at dimension {i}, not {a})",
 }
+
+shaped_macros::size_mismatch_diagnostic! {
+    family: SelectTooMany,
+    message: "cannot select {a} elements along dimension {i}: it has only {b}",
+    label: "`topk::<K, DIM>` and `kthvalue::<K, DIM>` need K no larger than the size of dimension DIM ({b})",
+    note: "PyTorch raises \"selected index k out of range\" (topk) or \"kthvalue(): selected number k out of range for dimension\" here",
+}

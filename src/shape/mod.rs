@@ -40,6 +40,7 @@ pub mod index;
 pub mod list;
 mod matmul;
 pub mod reduce;
+pub mod select;
 pub mod slice;
 pub mod split;
 

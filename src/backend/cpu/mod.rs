@@ -15,6 +15,7 @@ pub mod elementwise;
 pub mod engine;
 mod indexing;
 pub mod matmul;
+pub mod order_stats;
 mod parallel;
 pub mod precompiled;
 pub mod reduce;

@@ -463,7 +463,7 @@ fn sort_rows<T: SortKey>(
 }
 
 /// The sizes and strides of `x` with `dim` moved last.
-fn dim_last(sizes: &[usize], strides: &[usize], dim: usize) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn dim_last(sizes: &[usize], strides: &[usize], dim: usize) -> (Vec<usize>, Vec<usize>) {
     let mut s: Vec<usize> = sizes.to_vec();
     let mut t: Vec<usize> = strides.to_vec();
     let (n, stride) = (s.remove(dim), t.remove(dim));

@@ -29,6 +29,9 @@
 //! ```
 
 pub use crate::backend::cpu::sort::SortKey;
+pub use order::{Interpolation, OrderInput, QuantileFloat, Rankable, Statistic, TopkInput};
+
+mod order;
 
 use crate::backend::{Backend, Sorting, StridedRef};
 use crate::dtype::Element;
