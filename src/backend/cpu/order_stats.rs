@@ -302,7 +302,9 @@ pub(crate) fn quantiles<T: QuantileFloat>(
                 }
                 each_line(xs, n, q.len(), out, &mut [], |line, out, _, pairs| {
                     pairs_of(line, pairs);
-                    pairs.sort_unstable_by_key(|p| p.0);
+                    // By (key, position): the stable order, so that among
+                    // equal keys (both zeros, NaN payloads) the place decides.
+                    pairs.sort_unstable();
                     let numbers = match line.iter().any(|&v| is_nan(v)) {
                         false => n,
                         true => line.iter().filter(|&&v| !is_nan(v)).count(),
