@@ -377,7 +377,8 @@ extern "C" int shaped_host_sort_launch(const char* name, unsigned grid, unsigned
 }
 
 // The layout of `shaped::SortArgs`: size, then the offsets of x, from,
-// values, lines, width, k, descending and phase.
+// values, lines, width, k, descending, phase, q, place, statistic and
+// ignore_nan.
 extern "C" void shaped_host_sort_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::SortArgs);
     out[1] = offsetof(shaped::SortArgs, x);
@@ -388,6 +389,10 @@ extern "C" void shaped_host_sort_args_layout(uint64_t* out) {
     out[6] = offsetof(shaped::SortArgs, k);
     out[7] = offsetof(shaped::SortArgs, descending);
     out[8] = offsetof(shaped::SortArgs, phase);
+    out[9] = offsetof(shaped::SortArgs, q);
+    out[10] = offsetof(shaped::SortArgs, place);
+    out[11] = offsetof(shaped::SortArgs, statistic);
+    out[12] = offsetof(shaped::SortArgs, ignore_nan);
 }
 
 // Runs matrix product kernel `name` (see run_fibers).

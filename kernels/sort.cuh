@@ -27,6 +27,13 @@
 // - SORT_WRITE: the first `k` items of each line (k = n for a sort) give
 //   the int64 indices and, where wanted, the values: the input's elements
 //   at those positions (so -0.0 and NaN payloads stay as they were).
+// - SORT_PICK (kthvalue, median, nanmedian, mode; src/backend/cuda/order.rs)
+//   and SORT_QUANTILE (quantile, nanquantile) take the place of SORT_WRITE:
+//   a thread per line (per quantile) reads the line's sorted items. NaNs
+//   sort last, so their count is a binary search; `mode` scans the runs of
+//   equal keys (so -0.0 equals 0.0). The values are the input's elements at
+//   the chosen positions; a quantile between two of them is PyTorch's lerp
+//   with fused multiply-adds, in the element type, as the CPU's.
 //
 // The threads of a block meet only at __syncthreads (no warp shuffles), so
 // that the host build (host_shim.h) runs the same code.
@@ -52,7 +59,11 @@
 
 namespace shaped {
 
-enum { SORT_TILES = 0, SORT_MERGE = 1, SORT_WRITE = 2 };
+enum { SORT_TILES = 0, SORT_MERGE = 1, SORT_WRITE = 2, SORT_PICK = 3, SORT_QUANTILE = 4 };
+// SORT_PICK's statistic (the CPU's `Statistic`).
+enum { STAT_KTH = 0, STAT_MEDIAN = 1, STAT_NANMEDIAN = 2, STAT_MODE = 3 };
+// SORT_QUANTILE's interpolation (the CPU's `Interpolation`).
+enum { INTERP_LINEAR = 0, INTERP_LOWER = 1, INTERP_HIGHER = 2, INTERP_MIDPOINT = 3, INTERP_NEAREST = 4 };
 
 // Mirrors `SortArgs` in src/backend/cuda/sort.rs (repr(C)).
 struct SortArgs {
@@ -65,7 +76,14 @@ struct SortArgs {
     uint64_t width;    // SORT_TILES: items per segment; SORT_MERGE: run length
     uint64_t k;        // the items wanted of each line (n for a sort), at most n
     int32_t descending;
-    int32_t phase;     // SORT_TILES, SORT_MERGE or SORT_WRITE
+    int32_t phase;     // SORT_TILES, SORT_MERGE, SORT_WRITE, SORT_PICK or SORT_QUANTILE
+    uint64_t q;        // SORT_QUANTILE: the quantiles (double), rounded to T
+    uint64_t quantiles;  // SORT_QUANTILE: how many (values: lines * quantiles)
+    uint64_t place;    // SORT_PICK with STAT_KTH: the place wanted (< k)
+    int32_t statistic;     // SORT_PICK: STAT_*
+    int32_t interpolation; // SORT_QUANTILE: INTERP_*
+    int32_t ignore_nan;    // SORT_QUANTILE: nanquantile
+    int32_t pad;
 };
 
 // An item of a key of 64 bits: the key, then the position.
@@ -90,6 +108,8 @@ __host__ __device__ inline bool item_less(const WideItem& a, const WideItem& b) 
 }
 __host__ __device__ inline uint32_t item_pos(uint64_t a) { return uint32_t(a); }
 __host__ __device__ inline uint32_t item_pos(const WideItem& a) { return a.pos; }
+__host__ __device__ inline uint64_t item_key(uint64_t a) { return a >> 32; }
+__host__ __device__ inline uint64_t item_key(const WideItem& a) { return a.key; }
 // Above every real item (a position is at most 2^32 - 2).
 __host__ __device__ inline void item_pad(uint64_t& a) { a = ~uint64_t(0); }
 __host__ __device__ inline void item_pad(WideItem& a) {
@@ -103,11 +123,14 @@ __host__ __device__ inline void item_pad(WideItem& a) {
 template <class T> struct SortKeyOf {
     typedef uint32_t Key;
     __host__ __device__ static Key key(T x) { return uint32_t(raw_bits(x)); }
+    // Whether `k` is a NaN's key (never, but for floats).
+    __host__ __device__ static bool nan(uint64_t) { return false; }
 };
 #define SHAPED_INT_SORT_KEY(T, K, flip_)                                            \
     template <> struct SortKeyOf<T> {                                              \
         typedef K Key;                                                             \
         __host__ __device__ static Key key(T x) { return K(raw_bits(x)) ^ K(flip_); } \
+        __host__ __device__ static bool nan(uint64_t) { return false; }                \
     };
 SHAPED_INT_SORT_KEY(int8_t, uint32_t, 0x80u)
 SHAPED_INT_SORT_KEY(int16_t, uint32_t, 0x8000u)
@@ -130,6 +153,9 @@ template <class K> __host__ __device__ inline K float_key(K bits, K sign, K infi
         typedef K Key;                                                             \
         __host__ __device__ static Key key(T x) {                                  \
             return float_key<K>(K(raw_bits(x)), K(sign), K(infinity));             \
+        }                                                                          \
+        __host__ __device__ static bool nan(uint64_t k) {                          \
+            return k == uint64_t(K(sign) | K(K(sign) - 1));                        \
         }                                                                          \
     };
 SHAPED_FLOAT_SORT_KEY(f16, uint32_t, 0x8000u, 0x7c00u)
@@ -258,6 +284,124 @@ template <class T> __device__ void sort_write(const SortArgs& p) {
     }
 }
 
+// The numbers of a sorted line of `n` items: the items before its first
+// NaN (NaN's key is the largest, so NaNs come last).
+template <class T>
+__device__ inline uint64_t count_numbers(const typename ItemOf<T>::Type* items, uint64_t n) {
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (!SortKeyOf<T>::nan(item_key(items[mid]))) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// SORT_PICK: a thread per line writes the position of its statistic and
+// the input's element there. The places are those of the CPU's `pick`.
+template <class T> __device__ void sort_pick(const SortArgs& p) {
+    typedef typename ItemOf<T>::Type Item;
+    const T* x = reinterpret_cast<const T*>(p.x);
+    const Item* from = reinterpret_cast<const Item*>(p.from);
+    T* values = reinterpret_cast<T*>(p.values);
+    int64_t* indices = reinterpret_cast<int64_t*>(p.indices);
+    const uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t line = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; line < p.lines; line += step) {
+        const Item* items = from + line * p.n;
+        uint32_t pos;
+        if (p.statistic == STAT_MODE) {
+            // The longest run of equal keys, the first (smallest) of the
+            // longest ones; its last item has its last position.
+            uint64_t best = 0, start = 0;
+            pos = 0;
+            while (start < p.n) {
+                uint64_t key = item_key(items[start]), end = start + 1;
+                while (end < p.n && item_key(items[end]) == key) ++end;
+                if (end - start > best) {
+                    best = end - start;
+                    pos = item_pos(items[end - 1]);
+                }
+                start = end;
+            }
+        } else {
+            uint64_t place = p.place;
+            if (p.statistic == STAT_MEDIAN) {
+                // The first NaN (NaNs are in the order of their positions).
+                uint64_t numbers = count_numbers<T>(items, p.n);
+                place = numbers < p.n ? numbers : (p.n - 1) / 2;
+            } else if (p.statistic == STAT_NANMEDIAN) {
+                uint64_t numbers = count_numbers<T>(items, p.n);
+                place = numbers == 0 ? 0 : (numbers - 1) / 2;
+            }
+            pos = item_pos(items[place]);
+        }
+        indices[line] = int64_t(pos);
+        values[line] = x[line * p.n + pos];
+    }
+}
+
+// PyTorch's lerp (the CPU's `QuantileFloat::lerp`): in the element type,
+// one rounding per fused multiply-add. Only float and double take
+// quantiles; the others are never asked.
+template <class T> struct QuantileLerp {
+    __host__ __device__ static T lerp(T below, T, double) { return below; }
+};
+template <> struct QuantileLerp<float> {
+    __host__ __device__ static float lerp(float below, float above, double weight) {
+        float w = float(weight);
+        return ::fabsf(w) < 0.5f ? ::fmaf(w, above - below, below)
+                                 : ::fmaf(below - above, 1.0f - w, above);
+    }
+};
+template <> struct QuantileLerp<double> {
+    __host__ __device__ static double lerp(double below, double above, double weight) {
+        double w = weight;
+        return ::fabs(w) < 0.5 ? ::fma(w, above - below, below) : ::fma(below - above, 1.0 - w, above);
+    }
+};
+
+// SORT_QUANTILE: a thread per (line, quantile), laid out [lines, quantiles];
+// the ranks are the CPU's `quantiles`, in double.
+template <class T> __device__ void sort_quantile(const SortArgs& p) {
+    typedef typename ItemOf<T>::Type Item;
+    const T* x = reinterpret_cast<const T*>(p.x);
+    const Item* from = reinterpret_cast<const Item*>(p.from);
+    const double* qs = reinterpret_cast<const double*>(p.q);
+    T* values = reinterpret_cast<T*>(p.values);
+    const uint64_t total = p.lines * p.quantiles;
+    const uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; g < total; g += step) {
+        uint64_t line = g / p.quantiles;
+        const Item* items = from + line * p.n;
+        const T* xs = x + line * p.n;
+        double q = qs[g - line * p.quantiles];
+        uint64_t numbers = count_numbers<T>(items, p.n);
+        double rank;
+        if (p.ignore_nan != 0) {
+            rank = q * (double(numbers) - 1.0);
+            if (rank < 0.0) rank = 0.0;
+        } else if (numbers < p.n) {
+            rank = double(p.n - 1);  // a NaN: the last place holds one
+        } else {
+            rank = q * double(p.n - 1);
+        }
+        switch (p.interpolation) {
+            case INTERP_LOWER: rank = ::floor(rank); break;
+            case INTERP_HIGHER: rank = ::ceil(rank); break;
+            case INTERP_NEAREST: rank = ::rint(rank); break;  // halves to even
+            default: break;
+        }
+        uint64_t below_at = uint64_t(rank);
+        T value = xs[item_pos(items[below_at])];
+        if (p.interpolation == INTERP_LINEAR || p.interpolation == INTERP_MIDPOINT) {
+            T above = xs[item_pos(items[uint64_t(::ceil(rank))])];
+            double weight = p.interpolation == INTERP_MIDPOINT ? 0.5 : rank - double(below_at);
+            value = QuantileLerp<T>::lerp(value, above, weight);
+        }
+        values[g] = value;
+    }
+}
+
 template <class T> __device__ void sort(const SortArgs& p) {
     // A tile of items of at most 16 bytes.
     __shared__ uint64_t raw[2 * SHAPED_SORT_TILE];
@@ -267,6 +411,8 @@ template <class T> __device__ void sort(const SortArgs& p) {
         case SORT_TILES: sort_tiles<T>(p, reinterpret_cast<Item*>(raw)); break;
         case SORT_MERGE: sort_merge<T>(p); break;
         case SORT_WRITE: sort_write<T>(p); break;
+        case SORT_PICK: sort_pick<T>(p); break;
+        case SORT_QUANTILE: sort_quantile<T>(p); break;
         default: break;
     }
 }

@@ -21,7 +21,7 @@ use std::ffi::CString;
 // SAFETY: the C++ functions of kernels/host_launch.cpp, with the same
 // signatures; build.rs links that library with the `cuda` feature.
 unsafe extern "C" {
-    fn shaped_host_sort_launch(
+    pub(super) fn shaped_host_sort_launch(
         name: *const c_char,
         grid: u32,
         block: u32,
@@ -32,8 +32,8 @@ unsafe extern "C" {
 
 #[test]
 fn sort_args_layout_matches_the_kernels() {
-    let mut c = [0u64; 9];
-    // SAFETY: the function writes 9 values.
+    let mut c = [0u64; 13];
+    // SAFETY: the function writes 13 values.
     unsafe { shaped_host_sort_args_layout(c.as_mut_ptr()) };
     let rust = [
         size_of::<SortArgs>(),
@@ -45,6 +45,10 @@ fn sort_args_layout_matches_the_kernels() {
         offset_of!(SortArgs, k),
         offset_of!(SortArgs, descending),
         offset_of!(SortArgs, phase),
+        offset_of!(SortArgs, q),
+        offset_of!(SortArgs, place),
+        offset_of!(SortArgs, statistic),
+        offset_of!(SortArgs, ignore_nan),
     ];
     assert_eq!(c.map(|x| x as usize), rust);
 }
@@ -79,7 +83,7 @@ fn plans_tile_then_merge_then_write() {
 
 /// Sortable samples with the edge values: NaNs (a payload, a negative
 /// one), both zeros, infinities; the integers' extremes.
-trait SortSample: SortKey + Sample {
+pub(super) trait SortSample: SortKey + Sample {
     fn special(i: usize) -> Self {
         Self::sample(i)
     }
@@ -136,15 +140,15 @@ float_samples! {
 }
 
 /// An input: sizes, the strides of its buffer, the sorted dim.
-struct Case {
-    sizes: &'static [usize],
+pub(super) struct Case {
+    pub(super) sizes: &'static [usize],
     /// The order of the dims in memory, outermost first (a permutation:
     /// `[0, 1]` row-major, `[1, 0]` transposed).
-    order: &'static [usize],
-    dim: usize,
+    pub(super) order: &'static [usize],
+    pub(super) dim: usize,
 }
 
-const CASES: [Case; 12] = [
+pub(super) const CASES: [Case; 12] = [
     // Several merge launches.
     Case {
         sizes: &[5000],
@@ -213,7 +217,7 @@ const CASES: [Case; 12] = [
 ];
 
 /// The strides of `sizes` laid out in memory in `order` (outermost first).
-fn strides_in_order(sizes: &[usize], order: &[usize]) -> Vec<usize> {
+pub(super) fn strides_in_order(sizes: &[usize], order: &[usize]) -> Vec<usize> {
     let mut strides = vec![0; sizes.len()];
     let mut step = 1;
     for &d in order.iter().rev() {
@@ -225,7 +229,12 @@ fn strides_in_order(sizes: &[usize], order: &[usize]) -> Vec<usize> {
 
 /// The elements of the view, row-major with `dim` moved last: what the
 /// device reads after its copy of other layouts.
-fn dim_last<T: Copy>(buf: &[T], sizes: &[usize], strides: &[usize], dim: usize) -> Vec<T> {
+pub(super) fn dim_last<T: Copy>(
+    buf: &[T],
+    sizes: &[usize],
+    strides: &[usize],
+    dim: usize,
+) -> Vec<T> {
     let mut s: Vec<usize> = sizes.to_vec();
     let mut t: Vec<usize> = strides.to_vec();
     let (n, stride) = (s.remove(dim), t.remove(dim));
@@ -282,7 +291,7 @@ fn run<T: SortKey>(x: &[T], n: usize, k: Option<usize>, descending: bool) -> (Ve
     (values, indices)
 }
 
-fn bits_of<T: SortSample>(v: &[T]) -> Vec<u64> {
+pub(super) fn bits_of<T: SortSample>(v: &[T]) -> Vec<u64> {
     v.iter().map(|&x| x.bits()).collect()
 }
 

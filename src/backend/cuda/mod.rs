@@ -23,6 +23,8 @@ mod host_matmul_tests;
 #[cfg(test)]
 mod host_normalize_tests;
 #[cfg(test)]
+mod host_order_tests;
+#[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
 mod host_scan_tests;
@@ -37,6 +39,7 @@ pub(crate) mod launch;
 mod masking;
 mod matmul;
 mod mixed;
+mod order;
 pub(crate) mod reduce;
 mod scan;
 mod select;

@@ -27,10 +27,13 @@ pub(crate) const BLOCK: u32 = 256;
 /// Items a block sorts in shared memory at once (`SHAPED_SORT_TILE`).
 pub(crate) const TILE: u64 = 2048;
 
-/// The phases (`SORT_TILES`, `SORT_MERGE`, `SORT_WRITE`).
+/// The phases (`SORT_TILES`, `SORT_MERGE`, `SORT_WRITE`, and in place of
+/// the write, `SORT_PICK` and `SORT_QUANTILE` of the order statistics).
 pub(crate) const TILES: i32 = 0;
 pub(crate) const MERGE: i32 = 1;
 pub(crate) const WRITE: i32 = 2;
+pub(crate) const PICK: i32 = 3;
+pub(crate) const QUANTILE: i32 = 4;
 
 /// The argument block of the sort kernels (`shaped::SortArgs`).
 #[repr(C)]
@@ -47,6 +50,13 @@ pub(crate) struct SortArgs {
     pub(crate) k: u64,
     pub(crate) descending: i32,
     pub(crate) phase: i32,
+    pub(crate) q: u64,
+    pub(crate) quantiles: u64,
+    pub(crate) place: u64,
+    pub(crate) statistic: i32,
+    pub(crate) interpolation: i32,
+    pub(crate) ignore_nan: i32,
+    pub(crate) pad: i32,
 }
 
 /// The sort kernel of element type `dtype`.
@@ -170,8 +180,15 @@ pub(crate) fn plan_sort(
     })
 }
 
+/// Grid of a launch of a thread per item of `work` on a device that runs
+/// `blocks` blocks at once (as the plans' merges and writes).
+pub(crate) fn thread_grid(work: u64, blocks: u32) -> u32 {
+    let most = u64::from(blocks.max(1)) * 4;
+    u32::try_from(work.div_ceil(u64::from(BLOCK)).min(most).max(1)).unwrap_or(u32::MAX)
+}
+
 /// The sizes and strides of `x` with `dim` moved last.
-fn dim_last(sizes: &[usize], strides: &[usize], dim: usize) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn dim_last(sizes: &[usize], strides: &[usize], dim: usize) -> (Vec<usize>, Vec<usize>) {
     let mut s: Vec<usize> = sizes.to_vec();
     let mut t: Vec<usize> = strides.to_vec();
     let (n, stride) = (s.remove(dim), t.remove(dim));
@@ -219,19 +236,42 @@ fn sort_lines<T: SortKey>(
     let Some(plan) = plan_sort(lines as u64, n as u64, k as u64, descending, blocks) else {
         return Ok((values, indices));
     };
-    // The kernels read the lines dense: another layout is copied first.
+    let out = values.as_ref().map_or(0, |v| v.ptr().addr);
+    run_plan(x, &sizes, &strides, &plan, out, indices.ptr().addr, what)?;
+    Ok((values, indices))
+}
+
+/// Queues the launches of `plan` on the lines of `x` (on the current
+/// device) laid out `sizes`, `strides` (its dim moved last): the kernels
+/// read the lines dense, so another layout is copied first. `values` and
+/// `indices` are the outputs' addresses (`values` 0: none), of the sizes
+/// that the plan's last step writes; `plan.args.q` is an address already.
+pub(super) fn run_plan<T: SortKey>(
+    x: StridedRef<'_, T, Cuda>,
+    sizes: &[usize],
+    strides: &[usize],
+    plan: &SortPlan,
+    values: u64,
+    indices: u64,
+    what: &'static str,
+) -> Result<(), Error> {
+    let device = x.ptr.device;
+    let state = super::state(device)?;
+    state.make_current()?;
+    let function = state.function(&kernel_name(T::DTYPE))?;
     let last = StridedRef {
-        sizes: &sizes,
-        strides: &strides,
+        sizes,
+        strides,
         ..x
     };
     let dense;
-    let first = if crate::layout::is_contiguous(&sizes, &strides) {
+    let first = if crate::layout::is_contiguous(sizes, strides) {
         x.ptr.addr + (x.offset * size_of::<T>()) as u64
     } else {
         dense = <Cuda as Elementwise>::map1(last, crate::ops::functions::Identity)?;
         dense.ptr().addr
     };
+    let total = checked_numel(sizes)?;
     let words = total
         .checked_mul(item_bytes(T::DTYPE) / 8)
         .ok_or(Error::Unsupported { message: what })?;
@@ -239,19 +279,18 @@ fn sort_lines<T: SortKey>(
         .map(|_| CudaBuffer::<i64>::uninit(device, words))
         .collect::<Result<_, _>>()?;
     let addrs = [items[0].ptr().addr, items[plan.buffers - 1].ptr().addr];
-    let out = values.as_ref().map_or(0, |v| v.ptr().addr);
     for step in &plan.steps {
-        let args = plan.args_of(step, first, addrs, out, indices.ptr().addr);
+        let args = plan.args_of(step, first, addrs, values, indices);
         // SAFETY: the sort kernels take one `shaped::SortArgs` by value,
         // which `SortArgs` mirrors field for field (`repr(C)`, checked by
         // the host tests). Its addresses are live device buffers: the dense
         // input of `lines * n` elements (borrowed by the caller, or the copy
-        // above), the item buffers of `lines * n` items each, and the
-        // outputs of `lines * k` elements, all dropped after the launches
-        // are queued (a free queues behind them).
+        // above), the item buffers of `lines * n` items each, the outputs
+        // that the caller sized for the last step (and its quantiles), all
+        // dropped after the launches are queued (a free queues behind them).
         unsafe { queue(state, &function, step.grid, BLOCK, args)? };
     }
-    Ok((values, indices))
+    Ok(())
 }
 
 impl Sorting for Cuda {
