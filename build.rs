@@ -31,7 +31,7 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 7] = [
+const UNITS: [(&str, &[&str]); 8] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
@@ -42,10 +42,11 @@ const UNITS: [(&str, &[&str]); 7] = [
         "scan",
         &["elementwise.cuh", "math.cuh", "reduce.cuh", "scan.cuh"],
     ),
+    ("sort", &["elementwise.cuh", "math.cuh", "sort.cuh"]),
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 16] = [
+const SOURCES: [&str; 18] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
@@ -53,6 +54,7 @@ const SOURCES: [&str; 16] = [
     "matmul.cuh",
     "indexing.cuh",
     "scan.cuh",
+    "sort.cuh",
     "elementwise.cu",
     "math.cu",
     "reduce.cu",
@@ -60,6 +62,7 @@ const SOURCES: [&str; 16] = [
     "matmul.cu",
     "indexing.cu",
     "scan.cu",
+    "sort.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];

@@ -298,6 +298,42 @@ fn scans(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Sorts of f32 (`kernels/sort.cuh`), in milliseconds and sorted elements
+/// per second: 16M elements as one line (values and indices), each row of
+/// a 4096 x 4096 matrix, and `topk(10)` of those rows.
+fn sort(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
+    const SIDE: usize = 4096;
+    let n = SIDE * SIDE;
+    let values: Vec<f32> = random_below(n, 1 << 24, 31)
+        .into_iter()
+        .map(|v| v as f32 / 4096.0 - 2048.0)
+        .collect();
+    let a = DynTensor::<f32>::from_vec(values, &[SIDE, SIDE])?.to_device(gpu)?;
+    let flat = a.reshape(&[-1])?;
+    let cases = [
+        (
+            "a.flatten().sort(0) (16M, one line)",
+            time(gpu, || flat.sort(0, false, true).expect("sort"))?,
+        ),
+        (
+            "a.sort(1) (rows of 4096)",
+            time(gpu, || a.sort(1, false, true).expect("sort"))?,
+        ),
+        (
+            "a.topk(10, 1) (rows of 4096)",
+            time(gpu, || a.topk(10, 1, true, true).expect("topk"))?,
+        ),
+    ];
+    for (case, seconds) in cases {
+        println!(
+            "sort: {case:<36} {:8.3} ms {:6.2} G elements/s",
+            seconds * 1e3,
+            n as f64 / seconds / 1e9
+        );
+    }
+    Ok(())
+}
+
 /// Matrix products of `M` x `M` matrices (the tiled kernel of
 /// `kernels/matmul.cuh`), in TFLOP/s (2 M^3 operations each).
 fn matmul<T: shaped::dtype::Numeric + shaped::ops::matmul::MatmulElement>(
@@ -332,6 +368,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     indexing(&gpu)?;
     normalize(&gpu)?;
     scans(&gpu)?;
+    sort(&gpu)?;
     matmul::<f32>(&gpu, "f32")?;
     matmul::<half::bf16>(&gpu, "bf16")?;
     Ok(())

@@ -8,6 +8,7 @@
 #include "matmul.cu"
 #include "indexing.cu"
 #include "scan.cu"
+#include "sort.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -360,6 +361,38 @@ extern "C" void shaped_host_scan_args_layout(uint64_t* out) {
     out[5] = offsetof(shaped::ScanArgs, chunks);
     out[6] = offsetof(shaped::ScanArgs, op);
     out[7] = offsetof(shaped::ScanArgs, phase);
+}
+
+namespace {
+#define SHAPED_SORT_ENTRIES(name, T) {"shaped_sort_" #name, shaped_sort_##name},
+const Entry<shaped::SortArgs> SORT_KERNELS[] = {SHAPED_FOR_EACH_SORTABLE(SHAPED_SORT_ENTRIES)};
+#undef SHAPED_SORT_ENTRIES
+}  // namespace
+
+// Runs sort kernel `name` (see run_fibers: its blocks sort tiles in shared
+// memory).
+extern "C" int shaped_host_sort_launch(const char* name, unsigned grid, unsigned block,
+                                       const shaped::SortArgs* args) {
+    return run_fibers(SORT_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::SortArgs`: size, then the offsets of x, from,
+// values, lines, width, k, descending, phase, q, place, statistic and
+// ignore_nan.
+extern "C" void shaped_host_sort_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::SortArgs);
+    out[1] = offsetof(shaped::SortArgs, x);
+    out[2] = offsetof(shaped::SortArgs, from);
+    out[3] = offsetof(shaped::SortArgs, values);
+    out[4] = offsetof(shaped::SortArgs, lines);
+    out[5] = offsetof(shaped::SortArgs, width);
+    out[6] = offsetof(shaped::SortArgs, k);
+    out[7] = offsetof(shaped::SortArgs, descending);
+    out[8] = offsetof(shaped::SortArgs, phase);
+    out[9] = offsetof(shaped::SortArgs, q);
+    out[10] = offsetof(shaped::SortArgs, place);
+    out[11] = offsetof(shaped::SortArgs, statistic);
+    out[12] = offsetof(shaped::SortArgs, ignore_nan);
 }
 
 // Runs matrix product kernel `name` (see run_fibers).

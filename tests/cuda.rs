@@ -2050,3 +2050,349 @@ fn scans_on_the_device() -> Result<(), Error> {
     ));
     Ok(())
 }
+
+/// `sort`, `argsort`, `msort` and `topk` of one dtype on the device against
+/// the CPU (exactly, `-0.0` apart from `0.0`): a permuted view along every
+/// dim, both directions, k = 0, 1, some and all; many short lines.
+fn check_sorts<T: Numeric + shaped::ops::sorting::SortInput>(gpu: &Cuda) -> Result<(), Error> {
+    let exact = |a: &[T], b: &[T]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| format!("{x:?}") == format!("{y:?}"))
+    };
+    let owned = DynTensor::<T>::from_vec(values(6 * 5 * 70, 3), &[6, 5, 70])?;
+    let on_device = owned.to_device(gpu)?;
+    let (x, g) = (owned.permute(&[2, 0, 1])?, on_device.permute(&[2, 0, 1])?);
+    for (dim, n) in [(0, 70), (1, 6), (2, 5), (-1, 5)] {
+        for descending in [false, true] {
+            let (gv, gi) = g.sort(dim, descending, true)?;
+            let (v, i) = x.sort(dim, descending, true)?;
+            assert!(
+                exact(&gv.to_cpu()?.to_vec(), &v.to_vec()),
+                "{dim} {descending}"
+            );
+            assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec(), "{dim} {descending}");
+            let ga = g.argsort(dim, descending, false)?;
+            assert_eq!(ga.to_cpu()?.to_vec(), i.to_vec());
+        }
+        for k in [0, 1, n / 2, n] {
+            for largest in [true, false] {
+                let (gv, gi) = g.topk(k, dim, largest, true)?;
+                let (v, i) = x.topk(k, dim, largest, true)?;
+                assert_eq!(gv.shape(), v.shape());
+                assert!(exact(&gv.to_cpu()?.to_vec(), &v.to_vec()), "topk {k} {dim}");
+                assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec(), "topk {k} {dim}");
+            }
+        }
+    }
+    assert!(exact(&g.msort()?.to_cpu()?.to_vec(), &x.msort()?.to_vec()));
+    let short = DynTensor::<T>::from_vec(values(30_000 * 3, 1), &[30_000, 3])?;
+    let (gv, gi) = short.to_device(gpu)?.sort(1, true, true)?;
+    let (v, i) = short.sort(1, true, true)?;
+    assert!(exact(&gv.to_cpu()?.to_vec(), &v.to_vec()));
+    assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec());
+    Ok(())
+}
+
+/// The sort kernels (`kernels/sort.cuh`) against the CPU: every sortable
+/// dtype; NaNs (a payload, a negative one), `-0.0` and ties bit for bit;
+/// a line of 2^20 (tiles, then nine merge launches) and 16-byte items
+/// (int64, float64) over several merges; columns; empty tensors.
+#[test]
+fn sorts_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("sorts_on_the_device") else {
+        return Ok(());
+    };
+    check_sorts::<f32>(&gpu)?;
+    check_sorts::<f64>(&gpu)?;
+    check_sorts::<half::f16>(&gpu)?;
+    check_sorts::<half::bf16>(&gpu)?;
+    check_sorts::<u8>(&gpu)?;
+    check_sorts::<i8>(&gpu)?;
+    check_sorts::<i16>(&gpu)?;
+    check_sorts::<i32>(&gpu)?;
+    check_sorts::<i64>(&gpu)?;
+    let flags = DynTensor::<bool>::from_vec((0..5000).map(|i| i % 3 == 0).collect(), &[5000])?;
+    let (gv, gi) = flags.to_device(&gpu)?.sort(0, true, true)?;
+    let (v, i) = flags.sort(0, true, true)?;
+    assert_eq!(
+        (gv.to_cpu()?.to_vec(), gi.to_cpu()?.to_vec()),
+        (v.to_vec(), i.to_vec())
+    );
+    // The edge values, bit for bit.
+    let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+    let mut data: Vec<f32> = values(3 * 3000, 2);
+    for (at, v) in [
+        (11, f32::NAN),
+        (12, -0.0),
+        (40, 0.0),
+        (41, f32::from_bits(0xffc0_1234)),
+        (50, f32::NEG_INFINITY),
+        (2999, f32::INFINITY),
+        (4000, f32::from_bits(0x7fc0_0042)),
+        (4001, -0.0),
+    ] {
+        data[at] = v;
+    }
+    let x = DynTensor::<f32>::from_vec(data, &[3, 3000])?;
+    let g = x.to_device(&gpu)?;
+    for dim in [0, 1] {
+        for descending in [false, true] {
+            let (gv, gi) = g.sort(dim, descending, true)?;
+            let (v, i) = x.sort(dim, descending, true)?;
+            assert_eq!(bits(gv.to_cpu()?.to_vec()), bits(v.to_vec()));
+            assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec());
+        }
+        let (gv, gi) = g.topk(3, dim, true, true)?;
+        let (v, i) = x.topk(3, dim, true, true)?;
+        assert_eq!(bits(gv.to_cpu()?.to_vec()), bits(v.to_vec()));
+        assert_eq!(gi.to_cpu()?.to_vec(), i.to_vec());
+    }
+    // Long lines: many merge launches, 8- and 16-byte items.
+    let n = 1 << 20;
+    let ints =
+        DynTensor::<i32>::from_vec((0..n).map(|i| ((i * 7919) % 1013) as i32).collect(), &[n])?;
+    for descending in [false, true] {
+        let (gv, gi) = ints.to_device(&gpu)?.sort(0, descending, true)?;
+        let (v, i) = ints.sort(0, descending, true)?;
+        assert_eq!(
+            (gv.to_cpu()?.to_vec(), gi.to_cpu()?.to_vec()),
+            (v.to_vec(), i.to_vec())
+        );
+    }
+    let longs = ints.cast::<i64>();
+    let wide = longs.reshape(&[4, -1])?;
+    let (gv, gi) = wide.to_device(&gpu)?.sort(1, false, true)?;
+    let (v, i) = wide.sort(1, false, true)?;
+    assert_eq!(
+        (gv.to_cpu()?.to_vec(), gi.to_cpu()?.to_vec()),
+        (v.to_vec(), i.to_vec())
+    );
+    let (gv, gi) = wide
+        .cast::<f64>()
+        .to_device(&gpu)?
+        .topk(10, 1, true, true)?;
+    let (v, i) = wide.cast::<f64>().topk(10, 1, true, true)?;
+    assert_eq!(
+        (gv.to_cpu()?.to_vec(), gi.to_cpu()?.to_vec()),
+        (v.to_vec(), i.to_vec())
+    );
+    // Empty.
+    let empty = DynTensor::<f32>::zeros(&[0, 4]).to_device(&gpu)?;
+    assert_eq!(empty.sort(1, false, true)?.1.shape(), [0, 4]);
+    assert_eq!(empty.topk(0, 0, true, true)?.0.shape(), [0, 4]);
+    let none = DynTensor::<f32>::zeros(&[3, 0]).to_device(&gpu)?;
+    assert_eq!(
+        none.argsort(1, true, true)?.to_cpu()?.to_vec(),
+        Vec::<i64>::new()
+    );
+    Ok(())
+}
+
+/// Element bits as text (`Debug` tells `-0.0` from `0.0` and shows NaN),
+/// for exact comparisons of any dtype.
+fn texts<T: Element>(v: Vec<T>) -> Vec<String> {
+    v.into_iter().map(|x| format!("{x:?}")).collect()
+}
+
+/// `kthvalue`, `median`, `nanmedian` and `mode` of one dtype on the device
+/// against the CPU: a permuted view along every dim, with and without
+/// `keepdim`.
+fn check_order_statistics<T: Numeric + shaped::ops::sorting::OrderInput>(
+    gpu: &Cuda,
+) -> Result<(), Error> {
+    let owned = DynTensor::<T>::from_vec(values(6 * 5 * 70, 3), &[6, 5, 70])?;
+    let on_device = owned.to_device(gpu)?;
+    let (x, g) = (owned.permute(&[2, 0, 1])?, on_device.permute(&[2, 0, 1])?);
+    type Pair<T> = (DynTensor<T>, DynTensor<i64>);
+    let same_pair = |got: (DynTensor<T, Cuda>, DynTensor<i64, Cuda>),
+                     want: Pair<T>,
+                     what: &str|
+     -> Result<(), Error> {
+        assert_eq!(got.0.shape(), want.0.shape(), "{what}");
+        assert_eq!(
+            texts(got.0.to_cpu()?.to_vec()),
+            texts(want.0.to_vec()),
+            "{what}"
+        );
+        assert_eq!(got.1.to_cpu()?.to_vec(), want.1.to_vec(), "{what}");
+        Ok(())
+    };
+    for (dim, n) in [(0, 70), (1, 6), (2, 5), (-1, 5)] {
+        for keepdim in [false, true] {
+            for k in [1, n / 2 + 1, n] {
+                same_pair(
+                    g.kthvalue(k, dim, keepdim)?,
+                    x.kthvalue(k, dim, keepdim)?,
+                    &format!("kthvalue {k} {dim}"),
+                )?;
+            }
+            let what = format!("{dim} {keepdim}");
+            same_pair(
+                g.median_dim(dim, keepdim)?,
+                x.median_dim(dim, keepdim)?,
+                &what,
+            )?;
+            same_pair(
+                g.nanmedian_dim(dim, keepdim)?,
+                x.nanmedian_dim(dim, keepdim)?,
+                &what,
+            )?;
+            same_pair(g.mode(dim, keepdim)?, x.mode(dim, keepdim)?, &what)?;
+        }
+    }
+    assert_eq!(
+        texts(g.median()?.to_cpu()?.to_vec()),
+        texts(x.median()?.to_vec())
+    );
+    Ok(())
+}
+
+/// The quantiles of one float dtype on the device against the CPU: every
+/// interpolation, both NaN rules, several `q`, along a dim and flattened.
+fn check_quantiles<
+    T: Numeric + shaped::ops::sorting::QuantileFloat + shaped::ops::sorting::OrderInput,
+>(
+    gpu: &Cuda,
+    data: Vec<T>,
+) -> Result<(), Error> {
+    let owned = DynTensor::<T>::from_vec(data, &[40, 3, 7])?;
+    let on_device = owned.to_device(gpu)?;
+    let (x, g) = (owned.permute(&[1, 0, 2])?, on_device.permute(&[1, 0, 2])?);
+    let q = DynTensor::<f64>::from_vec(vec![0.0, 0.25, 0.5, 0.7, 1.0], &[5])?.cast::<T>();
+    let gq = q.to_device(gpu)?;
+    for how in [
+        Interpolation::Linear,
+        Interpolation::Lower,
+        Interpolation::Higher,
+        Interpolation::Midpoint,
+        Interpolation::Nearest,
+    ] {
+        for dim in [Some(0), Some(1), Some(-1), None] {
+            let what = format!("{how:?} {dim:?}");
+            assert_eq!(
+                texts(g.quantiles(&gq, dim, false, how)?.to_cpu()?.to_vec()),
+                texts(x.quantiles(&q, dim, false, how)?.to_vec()),
+                "{what}"
+            );
+            assert_eq!(
+                texts(g.nanquantiles(&gq, dim, true, how)?.to_cpu()?.to_vec()),
+                texts(x.nanquantiles(&q, dim, true, how)?.to_vec()),
+                "{what}"
+            );
+            assert_eq!(
+                texts(g.quantile(0.3, dim, false, how)?.to_cpu()?.to_vec()),
+                texts(x.quantile(0.3, dim, false, how)?.to_vec()),
+                "{what}"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The order statistics (the sort kernels' pick and quantile phases,
+/// `kernels/sort.cuh`) against the CPU: every dtype that has them; NaNs
+/// (a payload, a negative one), `-0.0`, infinities and ties bit for bit;
+/// a line of 2^20 (several merge launches); the median of an empty dim.
+#[test]
+fn order_statistics_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("order_statistics_on_the_device") else {
+        return Ok(());
+    };
+    check_order_statistics::<f32>(&gpu)?;
+    check_order_statistics::<f64>(&gpu)?;
+    check_order_statistics::<half::f16>(&gpu)?;
+    check_order_statistics::<half::bf16>(&gpu)?;
+    check_order_statistics::<u8>(&gpu)?;
+    check_order_statistics::<i8>(&gpu)?;
+    check_order_statistics::<i16>(&gpu)?;
+    check_order_statistics::<i32>(&gpu)?;
+    check_order_statistics::<i64>(&gpu)?;
+    let flags = DynTensor::<bool>::from_vec((0..600).map(|i| i % 3 == 0).collect(), &[20, 30])?;
+    let (gv, gi) = flags.to_device(&gpu)?.mode(1, false)?;
+    let (v, i) = flags.mode(1, false)?;
+    assert_eq!(
+        (gv.to_cpu()?.to_vec(), gi.to_cpu()?.to_vec()),
+        (v.to_vec(), i.to_vec())
+    );
+    // The edge values, bit for bit.
+    let mut data: Vec<f32> = values(40 * 3 * 7, 2);
+    for (at, v) in [
+        (11, f32::NAN),
+        (12, -0.0),
+        (40, 0.0),
+        (41, f32::from_bits(0xffc0_1234)),
+        (50, f32::NEG_INFINITY),
+        (99, f32::INFINITY),
+        (400, f32::from_bits(0x7fc0_0042)),
+        (401, -0.0),
+        (402, f32::from_bits(0x7fc0_0042)),
+    ] {
+        data[at] = v;
+    }
+    let x = DynTensor::<f32>::from_vec(data.clone(), &[40, 21])?;
+    let g = x.to_device(&gpu)?;
+    let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+    for dim in [0, 1] {
+        for (got, want) in [
+            (g.median_dim(dim, false)?, x.median_dim(dim, false)?),
+            (g.nanmedian_dim(dim, false)?, x.nanmedian_dim(dim, false)?),
+            (g.mode(dim, false)?, x.mode(dim, false)?),
+            (g.kthvalue(3, dim, false)?, x.kthvalue(3, dim, false)?),
+        ] {
+            assert_eq!(bits(got.0.to_cpu()?.to_vec()), bits(want.0.to_vec()));
+            assert_eq!(got.1.to_cpu()?.to_vec(), want.1.to_vec());
+        }
+    }
+    check_quantiles::<f32>(&gpu, values(40 * 3 * 7, 4))?;
+    check_quantiles::<f32>(&gpu, data.clone())?;
+    check_quantiles::<f64>(&gpu, data.iter().map(|&v| f64::from(v)).collect())?;
+    // A line of NaNs only.
+    let nans = DynTensor::<f64>::from_vec(vec![f64::NAN; 12], &[3, 4])?;
+    let gn = nans.to_device(&gpu)?;
+    let (v, i) = gn.nanmedian_dim(1, false)?;
+    assert!(v.to_cpu()?.to_vec().iter().all(|v| v.is_nan()));
+    assert_eq!(i.to_cpu()?.to_vec(), [0, 0, 0]);
+    // A long line: several merge launches.
+    let n = 1 << 20;
+    let ints =
+        DynTensor::<i32>::from_vec((0..n).map(|i| ((i * 7919) % 1013) as i32).collect(), &[n])?;
+    let gi = ints.to_device(&gpu)?;
+    for k in [1, 1000, n as isize] {
+        let (gv, gix) = gi.kthvalue(k, 0, false)?;
+        let (v, ix) = ints.kthvalue(k, 0, false)?;
+        assert_eq!(
+            (gv.to_cpu()?.to_vec(), gix.to_cpu()?.to_vec()),
+            (v.to_vec(), ix.to_vec())
+        );
+    }
+    let (gv, gix) = gi.mode(0, false)?;
+    let (v, ix) = ints.mode(0, false)?;
+    assert_eq!(
+        (gv.to_cpu()?.to_vec(), gix.to_cpu()?.to_vec()),
+        (v.to_vec(), ix.to_vec())
+    );
+    let floats = ints.cast::<f32>();
+    assert_eq!(
+        bits(
+            floats
+                .to_device(&gpu)?
+                .quantile(0.37, None, false, Interpolation::Linear)?
+                .to_cpu()?
+                .to_vec()
+        ),
+        bits(
+            floats
+                .quantile(0.37, None, false, Interpolation::Linear)?
+                .to_vec()
+        )
+    );
+    // The median of an empty dim: NaN at 0.
+    let empty = DynTensor::<f32>::zeros(&[3, 0]).to_device(&gpu)?;
+    let (v, i) = empty.median_dim(1, false)?;
+    assert!(v.to_cpu()?.to_vec().iter().all(|v| v.is_nan()));
+    assert_eq!(i.to_cpu()?.to_vec(), [0, 0, 0]);
+    assert!(empty.median()?.to_cpu()?.to_vec()[0].is_nan());
+    Ok(())
+}

@@ -1,7 +1,8 @@
 """PyTorch on a CUDA device, timed as examples/cuda_bandwidth.rs times shaped:
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
 copy, sums; f32 + bf16; the indexing cases; softmax, logsumexp, var and
-the 2-norm along rows and columns; the scans), bandwidth as bytes read and written against the
+the 2-norm along rows and columns; the scans; the sorts, in elements per
+second), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
 
@@ -107,6 +108,17 @@ for dim, along in [(1, "rows"), (0, "columns")]:
         (f"a.logcumsumexp({dim}) ({along})", lambda: a.logcumsumexp(dim), 2 * N * 4),
     ]:
         report("scan", case, seconds(f), moved, copy)
+del a, flat
+side = 4096
+a = torch.randint(0, 1 << 24, (side, side), device="cuda", generator=g).float() / 4096 - 2048
+flat = a.reshape(-1)
+for case, f in [
+    ("a.flatten().sort(0) (16M, one line)", lambda: flat.sort(0, stable=True)),
+    ("a.sort(1) (rows of 4096)", lambda: a.sort(1, stable=True)),
+    ("a.topk(10, 1) (rows of 4096)", lambda: a.topk(10, 1)),
+]:
+    s = seconds(f)
+    print(f"sort: {case:<40} {s * 1e3:7.3f} ms {side * side / s / 1e9:6.2f} G elements/s")
 del a, flat
 for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
     m = 4096

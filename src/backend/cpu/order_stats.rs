@@ -21,7 +21,7 @@ use core::mem::MaybeUninit;
 /// Elements per piece of work handed to one thread (at least one line).
 const PIECE: usize = 1 << 15;
 
-/// What [`select`] takes from each line.
+/// What `select` takes from each line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Statistic {
     /// The element at place `k` (from 0) of the ascending order.

@@ -23,11 +23,15 @@ mod host_matmul_tests;
 #[cfg(test)]
 mod host_normalize_tests;
 #[cfg(test)]
+mod host_order_tests;
+#[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
 mod host_scan_tests;
 #[cfg(test)]
 mod host_select_tests;
+#[cfg(test)]
+mod host_sort_tests;
 #[cfg(test)]
 mod host_tests;
 mod indexing;
@@ -35,10 +39,12 @@ pub(crate) mod launch;
 mod masking;
 mod matmul;
 mod mixed;
+mod order;
 pub(crate) mod reduce;
 mod scan;
 mod select;
 mod softmax;
+mod sort;
 mod transfer;
 
 pub use buffer::{CudaBuffer, CudaPtr};
@@ -63,9 +69,10 @@ use std::sync::{Mutex, OnceLock};
 /// kernels), `kernels/reduce.cu` (`shaped_reduce_*`, `shaped_stats_*`,
 /// `shaped_softmax_*`, `shaped_norm_*`) and `kernels/select.cu`
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
-/// `kernels/indexing.cu` (`shaped_gather_*`) and `kernels/scan.cu`
-/// (`shaped_scan_*`), compiled apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 7] = [
+/// `kernels/indexing.cu` (`shaped_gather_*`), `kernels/scan.cu`
+/// (`shaped_scan_*`) and `kernels/sort.cu` (`shaped_sort_*`), compiled
+/// apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 8] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
@@ -73,11 +80,12 @@ static FATBINS: [&[u8]; 7] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/matmul.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/indexing.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/scan.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/sort.fatbin")),
 ];
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 11] = [
+const MODULE_PREFIXES: [(&str, usize); 12] = [
     ("shaped_math_", 1),
     ("shaped_reduce_", 2),
     ("shaped_stats_", 2),
@@ -89,6 +97,7 @@ const MODULE_PREFIXES: [(&str, usize); 11] = [
     ("shaped_scatter_", 5),
     ("shaped_compact_", 5),
     ("shaped_scan_", 6),
+    ("shaped_sort_", 7),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.

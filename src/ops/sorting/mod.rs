@@ -13,9 +13,9 @@
 //! `stable=False` PyTorch leaves their order unspecified, and this library
 //! gives the stable one). The indices are int64 positions along the dim;
 //! results are laid out as PyTorch lays them out (the input's strides where they are dense, else
-//! row-major in the order of its strides). On the CPU: a radix sort (`backend/cpu/sort.rs`).
-//! CUDA has no sort kernel yet: sorting a CUDA tensor does not compile
-//! (copy it to the CPU first).
+//! row-major in the order of its strides). On the CPU: a radix sort (`backend/cpu/sort.rs`);
+//! on CUDA: tiles sorted in shared memory, then merged (`backend/cuda/sort.rs`),
+//! with the same results bit for bit.
 //!
 //! ```
 //! use shaped::prelude::*;

@@ -21,7 +21,9 @@
 //! The quantiles take float32 and float64 tensors: the rank `q * (n - 1)`
 //! is computed in float64 from `q` rounded to the tensor's dtype, then
 //! PyTorch's `lerp` between the neighbours ([`Interpolation`]).
-//! Complex tensors have no order; bool ones only a `mode`.
+//! Complex tensors have no order; bool ones only a `mode`. On CUDA the
+//! same values and indices come out bit for bit (the sort kernels, with a
+//! pick or the quantiles of each sorted line as their last launch).
 //!
 //! ```
 //! use shaped::prelude::*;
