@@ -12,7 +12,7 @@
 //! stay. Lines are shared out across the threads.
 
 use super::parallel::for_each_piece;
-use super::sort::{Scratch, SortKey, sort_line};
+use super::sort::{RadixKey, Scratch, SortKey, sort_line};
 use crate::backend::cpu::CpuBuffer;
 use crate::backend::{Cpu, StridedRef};
 use crate::error::Error;
@@ -99,40 +99,85 @@ fn is_nan<T: SortKey>(v: T) -> bool {
     v != v
 }
 
+/// Lines longer than this select through a histogram of their keys' top
+/// 16 bits first.
+const HISTOGRAM_SELECT: usize = 1 << 16;
+
+/// The digit of `key` a long line's histogram counts: its top 16 bits (its
+/// only byte for one-byte keys).
+#[inline(always)]
+fn top_digit<K: RadixKey>(key: K) -> usize {
+    match K::BYTES {
+        1 => key.byte(0),
+        b => (key.byte(b - 1) << 8) | key.byte(b - 2),
+    }
+}
+
 /// The position in `line` of the element at place `k` of its stable
 /// ascending order: the `k`-th smallest key (a selection on the keys
-/// alone), then, of the elements with that key, the one the places below
-/// `k` leave.
-fn nth_position<T: SortKey>(line: &[T], k: usize, keys: &mut Vec<T::Key>) -> usize {
-    keys.clear();
-    keys.extend(line.iter().map(|&v| v.key()));
-    let (below, &mut kth, _) = keys.select_nth_unstable(k);
-    let smaller = below.iter().filter(|&&key| key < kth).count();
-    line.iter()
+/// alone; for a long line, only on the keys of the histogram bucket that
+/// holds place `k`), then, of the elements with that key, the one the
+/// places below `k` leave.
+fn nth_position<T: SortKey>(line: &[T], k: usize, keys: &mut Vec<T::Key>) -> Result<usize, Error> {
+    let (kth, smaller) = if line.len() > HISTOGRAM_SELECT {
+        let mut counts = vec![0usize; 1 << 16];
+        for &v in line {
+            counts[top_digit(v.key())] += 1;
+        }
+        let (mut below, mut digit) = (0, 0);
+        while below + counts[digit] <= k {
+            below += counts[digit];
+            digit += 1;
+        }
+        keys.clear();
+        keys.try_reserve_exact(counts[digit])
+            .map_err(|_| Error::NumelOverflow)?;
+        keys.extend(
+            line.iter()
+                .map(|&v| v.key())
+                .filter(|&key| top_digit(key) == digit),
+        );
+        let (lower, &mut kth, _) = keys.select_nth_unstable(k - below);
+        (kth, below + lower.iter().filter(|&&key| key < kth).count())
+    } else {
+        keys.clear();
+        keys.try_reserve_exact(line.len())
+            .map_err(|_| Error::NumelOverflow)?;
+        keys.extend(line.iter().map(|&v| v.key()));
+        let (lower, &mut kth, _) = keys.select_nth_unstable(k);
+        (kth, lower.iter().filter(|&&key| key < kth).count())
+    };
+    Ok(line
+        .iter()
         .enumerate()
         .filter(|&(_, &v)| v.key() == kth)
         .nth(k - smaller)
         .expect("the k-th key occurs k - smaller times or more")
-        .0
+        .0)
 }
 
 /// The position of line's statistic (`line` not empty).
-fn pick<T: SortKey>(line: &[T], stat: Statistic, scratch: &mut Scratch<T::Key>) -> usize {
+fn pick<T: SortKey>(
+    line: &[T],
+    stat: Statistic,
+    scratch: &mut Scratch<T::Key>,
+) -> Result<usize, Error> {
     match stat {
         Statistic::Kth(k) => nth_position(line, k, &mut scratch.spare_keys),
         Statistic::Median => match line.iter().position(|&v| is_nan(v)) {
-            Some(first_nan) => first_nan,
+            Some(first_nan) => Ok(first_nan),
             None => nth_position(line, (line.len() - 1) / 2, &mut scratch.spare_keys),
         },
         Statistic::NanMedian => {
             let numbers = line.iter().filter(|&&v| !is_nan(v)).count();
             match numbers {
-                0 => 0,
+                0 => Ok(0),
                 // NaN's key is the largest: the numbers come first.
                 m => nth_position(line, (m - 1) / 2, &mut scratch.spare_keys),
             }
         }
         Statistic::Mode => {
+            scratch.fit(line.len())?;
             sort_line(line, false, scratch);
             let (keys, order) = (&scratch.keys, &scratch.order);
             let (mut best, mut best_count) = (0, 0);
@@ -146,7 +191,7 @@ fn pick<T: SortKey>(line: &[T], stat: Statistic, scratch: &mut Scratch<T::Key>) 
                 }
                 start = end;
             }
-            best
+            Ok(best)
         }
     }
 }
@@ -168,7 +213,13 @@ fn each_line<T: SortKey>(
     m: usize,
     values: &mut [MaybeUninit<T>],
     indices: &mut [MaybeUninit<i64>],
-    per_line: impl Fn(&[T], &mut [MaybeUninit<T>], &mut [MaybeUninit<i64>], &mut Scratch<T::Key>) + Sync,
+    per_line: impl Fn(
+        &[T],
+        &mut [MaybeUninit<T>],
+        &mut [MaybeUninit<i64>],
+        &mut Scratch<T::Key>,
+    ) -> Result<(), Error>
+    + Sync,
 ) -> Result<(), Error> {
     let lines_per_piece = (PIECE / n.max(1)).max(1);
     let mut index_chunks: Box<dyn Iterator<Item = &mut [MaybeUninit<i64>]>> =
@@ -185,7 +236,7 @@ fn each_line<T: SortKey>(
     }
     let failed = std::sync::Mutex::new(None);
     for_each_piece(pieces, |_, (x, v, i)| {
-        let mut scratch = match Scratch::new(n) {
+        let mut scratch = match Scratch::new(0) {
             Ok(s) => s,
             Err(e) => {
                 *failed
@@ -199,7 +250,12 @@ fn each_line<T: SortKey>(
                 true => &mut [][..],
                 false => &mut i[l * m..][..m],
             };
-            per_line(line, &mut v[l * m..][..m], idx, &mut scratch);
+            if let Err(e) = per_line(line, &mut v[l * m..][..m], idx, &mut scratch) {
+                *failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                return;
+            }
         }
     });
     match failed
@@ -269,9 +325,10 @@ pub(crate) fn select<T: SortKey>(
                         return Ok(());
                     }
                     each_line(xs, n, 1, vals, indices, |line, v, i, scratch| {
-                        let at = pick(line, stat, scratch);
+                        let at = pick(line, stat, scratch)?;
                         v[0].write(line[at]);
                         i[0].write(at as i64);
+                        Ok(())
                     })
                 })?);
                 Ok(())
@@ -308,6 +365,7 @@ pub(crate) fn quantiles<T: QuantileFloat>(
                     return Ok(());
                 }
                 each_line(xs, n, q.len(), out, &mut [], |line, out, _, scratch| {
+                    scratch.fit(line.len())?;
                     sort_line(line, false, scratch);
                     let order = &scratch.order;
                     let numbers = match line.iter().any(|&v| is_nan(v)) {
@@ -342,6 +400,7 @@ pub(crate) fn quantiles<T: QuantileFloat>(
                         };
                         o.write(value);
                     }
+                    Ok(())
                 })
             })
         }
@@ -365,5 +424,40 @@ impl crate::backend::OrderStatistics for Cpu {
         ignore_nan: bool,
     ) -> Result<CpuBuffer<T>, Error> {
         quantiles(x, dim, q, interpolation, ignore_nan)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The histogram path of long lines picks what a stable sort puts at
+    /// place `k`: ties (few distinct values), NaNs, both zeros.
+    #[test]
+    fn long_lines_select_the_stable_orders_element() {
+        let n = HISTOGRAM_SELECT * 2 + 7;
+        let line: Vec<f32> = (0..n)
+            .map(|i| match (i * 7919) % 23 {
+                0 => f32::NAN,
+                1 => -0.0,
+                2 => 0.0,
+                r => (r as f32 - 12.0) * 0.25,
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| line[i].key());
+        let mut keys = Vec::new();
+        for k in [0, 1, n / 3, n / 2, n - 2, n - 1] {
+            assert_eq!(
+                nth_position(&line, k, &mut keys).unwrap(),
+                order[k],
+                "k = {k}"
+            );
+        }
+        let ints: Vec<u8> = (0..n).map(|i| (i % 5) as u8).collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| ints[i]);
+        let mut keys = Vec::new();
+        assert_eq!(nth_position(&ints, n / 2, &mut keys).unwrap(), order[n / 2]);
     }
 }

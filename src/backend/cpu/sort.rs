@@ -328,6 +328,15 @@ pub(super) struct Scratch<K> {
     pub(super) spare_order: Vec<u32>,
 }
 impl<K: RadixKey> Scratch<K> {
+    /// Grows the buffers to lines of `n` (at least), or the allocation's
+    /// error.
+    pub(super) fn fit(&mut self, n: usize) -> Result<(), Error> {
+        if self.keys.len() < n {
+            *self = Scratch::new(n)?;
+        }
+        Ok(())
+    }
+
     pub(super) fn new(n: usize) -> Result<Self, Error> {
         let filled = |v: Vec<K>| -> Vec<K> {
             let mut v = v;
