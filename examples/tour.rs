@@ -460,6 +460,28 @@ fn operations() {
         ))
     );
 
+    section("Scans, sorting and order statistics: K and the axis in the type");
+    let running: Tensor<f32, shape![3, 4]> = scores.cumsum::<1>();
+    println!("running sums along each row:\n{running}");
+    let (best, at): (Tensor<f32, shape![3, 2]>, Tensor<i64, shape![3, 2]>) = scores.topk::<2, 1>();
+    println!(
+        "the 2 largest of each row {:?} at {:?}",
+        best.to_vec(),
+        at.to_vec()
+    );
+    let (middle, _) = scores.median_dim::<1>();
+    let upper: Tensor<f32, shape![3]> = scores.quantile_dim::<1>(0.75, Interpolation::Linear);
+    println!(
+        "median of each row {:?}, 0.75-quantile {:?}",
+        middle.to_vec(),
+        upper.to_vec()
+    );
+    println!(
+        "topk::<K, DIM> with K above the size:
+  {}",
+        compile_error(include_str!("../ui-tests/fail/topk_k_too_large.stderr"))
+    );
+
     section("Elementwise math, with PyTorch's result types");
     let ints = Tensor::<i64, shape![3]>::from_vec(vec![1, 4, 9]).expect("3 elements");
     let roots: Tensor<f32, shape![3]> = ints.sqrt();
