@@ -463,7 +463,8 @@ fn operations() {
     section("Scans, sorting and order statistics: K and the axis in the type");
     let running: Tensor<f32, shape![3, 4]> = scores.cumsum::<1>();
     println!("running sums along each row:\n{running}");
-    let (best, at): (Tensor<f32, shape![3, 2]>, Tensor<i64, shape![3, 2]>) = scores.topk::<2, 1>();
+    let (best, at) = scores.topk::<2, 1>();
+    let _: &Tensor<f32, shape![3, 2]> = &best;
     println!(
         "the 2 largest of each row {:?} at {:?}",
         best.to_vec(),

@@ -644,7 +644,7 @@ topk_inputs!(half::f16, half::bf16, f32, f64, u8, i8, i16, i32, i64);
 pub trait OrderInput: SortInput {
     /// Whether the quantiles take this dtype (float32 and float64).
     #[doc(hidden)]
-    const QUANTILES: bool;
+    const QUANTILES: bool = false;
 
     /// The statistic along the wrapped `dim` (of size 1 or more), or
     /// PyTorch's refusal naming `kernel` (`"kthvalue_cpu"`).
@@ -665,18 +665,22 @@ pub trait OrderInput: SortInput {
     ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error>;
 
     /// The quantiles (arguments as [`quantile_parts`]'s), or PyTorch's
-    /// refusal of the dtype.
+    /// refusal of the dtype (all but float32 and float64).
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     fn quantile_on<D: OrderStatistics>(
-        x: StridedRef<'_, Self, D>,
-        q: &[f64],
-        q_dim: bool,
-        dim: Option<usize>,
-        keepdim: bool,
-        interpolation: Interpolation,
-        ignore_nan: bool,
-    ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error>;
+        _x: StridedRef<'_, Self, D>,
+        _q: &[f64],
+        _q_dim: bool,
+        _dim: Option<usize>,
+        _keepdim: bool,
+        _interpolation: Interpolation,
+        _ignore_nan: bool,
+    ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error> {
+        Err(Error::Unsupported {
+            message: QUANTILE_DTYPE,
+        })
+    }
 }
 
 /// PyTorch's refusal of a float16/bfloat16/integer/bool/complex quantile.
@@ -719,7 +723,6 @@ macro_rules! order_inputs {
             }
         })*
         $(impl OrderInput for $t {
-            const QUANTILES: bool = false;
             fn select_on<D: OrderStatistics>(
                 x: StridedRef<'_, Self, D>,
                 dim: usize,
@@ -735,20 +738,8 @@ macro_rules! order_inputs {
             ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error> {
                 median_parts(x, ignore_nan)
             }
-            fn quantile_on<D: OrderStatistics>(
-                _: StridedRef<'_, Self, D>,
-                _: &[f64],
-                _: bool,
-                _: Option<usize>,
-                _: bool,
-                _: Interpolation,
-                _: bool,
-            ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error> {
-                Err(Error::Unsupported { message: QUANTILE_DTYPE })
-            }
         })*
         impl OrderInput for $b {
-            const QUANTILES: bool = false;
             fn select_on<D: OrderStatistics>(
                 x: StridedRef<'_, Self, D>,
                 dim: usize,
@@ -773,20 +764,8 @@ macro_rules! order_inputs {
                     _ => Err(Error::NotImplementedFor { op: "median_cpu", dtype: Self::DTYPE }),
                 }
             }
-            fn quantile_on<D: OrderStatistics>(
-                _: StridedRef<'_, Self, D>,
-                _: &[f64],
-                _: bool,
-                _: Option<usize>,
-                _: bool,
-                _: Interpolation,
-                _: bool,
-            ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error> {
-                Err(Error::Unsupported { message: QUANTILE_DTYPE })
-            }
         }
         $(impl OrderInput for $c {
-            const QUANTILES: bool = false;
             fn select_on<D: OrderStatistics>(
                 x: StridedRef<'_, Self, D>,
                 dim: usize,
@@ -810,17 +789,6 @@ macro_rules! order_inputs {
                     0 => nan_scalar(x),
                     _ => Err(Error::NotImplementedFor { op: "median_cpu", dtype: Self::DTYPE }),
                 }
-            }
-            fn quantile_on<D: OrderStatistics>(
-                _: StridedRef<'_, Self, D>,
-                _: &[f64],
-                _: bool,
-                _: Option<usize>,
-                _: bool,
-                _: Interpolation,
-                _: bool,
-            ) -> Result<OwnedParts<Self, D, crate::shape::dynamic::DynSizes>, Error> {
-                Err(Error::Unsupported { message: QUANTILE_DTYPE })
             }
         })*
     };
