@@ -195,3 +195,20 @@ fn a_long_line_scans_in_parts() {
     assert_eq!(values.to_vec()[n - 1], 3);
     assert_eq!(indices.to_vec()[n - 1], (n - 1 - (n - 1 - 6) % 7) as i64);
 }
+
+/// `cumsum`/`cumprod` with PyTorch's `dtype=`: the cast comes first and
+/// the sums wrap in the dtype (values from PyTorch 2.15).
+#[test]
+fn scans_with_a_dtype_cast_first() {
+    let x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![i32::MAX as i64, 1], &[2]).unwrap());
+    let s = x.cumsum_dtype(0, DType::I32).unwrap();
+    assert_eq!(s.downcast::<i32>().unwrap().to_vec(), [i32::MAX, i32::MIN]);
+    let x = AnyTensor::from(DynTensor::<u8>::from_vec(vec![200, 100], &[2, 1]).unwrap());
+    let s = x.cumsum_dtype(0, DType::U8).unwrap();
+    assert_eq!(s.shape(), vec![2, 1]);
+    assert_eq!(s.downcast::<u8>().unwrap().to_vec(), [200, 44]);
+    assert_eq!(
+        x.cumprod_dtype(2, DType::F32).unwrap_err().to_string(),
+        "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+    );
+}
