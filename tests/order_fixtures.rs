@@ -27,7 +27,6 @@ mod common;
 use common::no_panic;
 use common::tensors::*;
 use serde_json::{Value, json};
-use shaped::dtype::Scalar;
 use shaped::ops::sorting::OrderInput;
 use shaped::prelude::*;
 
@@ -39,31 +38,6 @@ const OPS: [&str; 6] = [
     "quantile",
     "nanquantile",
 ];
-
-/// Equal outcomes: NaN with NaN; zeros with their sign unless `any_zero`;
-/// floats within `rel` of PyTorch's.
-fn equal(got: &Outcome, want: &Outcome, any_zero: bool, rel: f64) -> bool {
-    let same_value = |a: &Scalar, b: &Scalar| match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => {
-            (x.is_nan() && y.is_nan())
-                || (x == y && (any_zero || x.is_sign_negative() == y.is_sign_negative()))
-                || (x.is_finite() && y.is_finite() && (x - y).abs() <= rel * y.abs())
-        }
-        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => {
-            (a == c || (a.is_nan() && c.is_nan())) && (b == d || (b.is_nan() && d.is_nan()))
-        }
-        (a, b) => a == b,
-    };
-    got.dtype == want.dtype
-        && got.sizes == want.sizes
-        && got.strides == want.strides
-        && got.values.len() == want.values.len()
-        && got
-            .values
-            .iter()
-            .zip(&want.values)
-            .all(|(a, b)| same_value(a, b))
-}
 
 /// The `q` tensor of a case whose `q_dtype` is not null: 0-d for a number,
 /// 1-d for a list, 2-d for a list of lists.
@@ -220,13 +194,15 @@ fn check(case: &Value, got: &Result<Vec<Outcome>, String>) -> Result<(), String>
             !got.is_empty() && got[0].sizes == want.sizes && got[0].dtype == want.dtype
         }
         (Ok(got), Some(result), _) => {
-            let values = equal(&got[0], &expected(result), any_zero, rel);
+            let values = equal_ranked(&got[0], &expected(result), any_zero, rel);
             let indices = match case.get("indices") {
                 None => got.len() == 1,
                 Some(indices) if flag("indices_implementation_defined") => {
                     got.len() == 2 && layout_only(&got[1], indices)
                 }
-                Some(indices) => got.len() == 2 && equal(&got[1], &expected(indices), false, 0.0),
+                Some(indices) => {
+                    got.len() == 2 && equal_ranked(&got[1], &expected(indices), false, 0.0)
+                }
             };
             values && indices
         }

@@ -19,28 +19,13 @@ mod common;
 use common::no_panic;
 use common::tensors::*;
 use serde_json::Value;
-use shaped::dtype::Scalar;
 use shaped::ops::sets::{SearchSorted, SetInput};
 use shaped::prelude::*;
 
-/// Equal outcomes: NaN with NaN; zeros with their sign unless `any_zero`.
+/// Equal outcomes, exactly: NaN with NaN; zeros with their sign unless
+/// `any_zero`.
 fn equal(got: &Outcome, want: &Outcome, any_zero: bool) -> bool {
-    let same_value = |a: &Scalar, b: &Scalar| match (a, b) {
-        (Scalar::Float(x), Scalar::Float(y)) => {
-            (x.is_nan() && y.is_nan())
-                || (x == y && (any_zero || x.is_sign_negative() == y.is_sign_negative()))
-        }
-        (a, b) => a == b,
-    };
-    got.dtype == want.dtype
-        && got.sizes == want.sizes
-        && got.strides == want.strides
-        && got.values.len() == want.values.len()
-        && got
-            .values
-            .iter()
-            .zip(&want.values)
-            .all(|(a, b)| same_value(a, b))
+    equal_ranked(got, want, any_zero, 0.0)
 }
 
 fn unique_outcomes<T: Element>(

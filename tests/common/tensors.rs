@@ -236,6 +236,33 @@ pub fn same(got: &Outcome, want: &Outcome) -> bool {
             .all(|(a, b)| value(a, b))
 }
 
+/// Equal as an order statistic's result: NaN with NaN; zeros with their
+/// sign unless `any_zero` (PyTorch's choice among equal zeros is
+/// unspecified there); finite floats within `rel` of PyTorch's (0 for
+/// exact); sizes, strides and dtype exactly.
+pub fn equal_ranked(got: &Outcome, want: &Outcome, any_zero: bool, rel: f64) -> bool {
+    let same_value = |a: &Scalar, b: &Scalar| match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) => {
+            (x.is_nan() && y.is_nan())
+                || (x == y && (any_zero || x.is_sign_negative() == y.is_sign_negative()))
+                || (x.is_finite() && y.is_finite() && (x - y).abs() <= rel * y.abs())
+        }
+        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => {
+            (a == c || (a.is_nan() && c.is_nan())) && (b == d || (b.is_nan() && d.is_nan()))
+        }
+        (a, b) => a == b,
+    };
+    got.dtype == want.dtype
+        && got.sizes == want.sizes
+        && got.strides == want.strides
+        && got.values.len() == want.values.len()
+        && got
+            .values
+            .iter()
+            .zip(&want.values)
+            .all(|(a, b)| same_value(a, b))
+}
+
 /// Equal within `rel` (relative) plus `abs`, NaN equal to NaN, each part
 /// of a complex value on its own; sizes, strides and dtype exactly.
 pub fn close_within(got: &Outcome, want: &Outcome, rel: f64, abs: f64) -> bool {
