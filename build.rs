@@ -31,7 +31,7 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 8] = [
+const UNITS: [(&str, &[&str]); 9] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
@@ -43,10 +43,14 @@ const UNITS: [(&str, &[&str]); 8] = [
         &["elementwise.cuh", "math.cuh", "reduce.cuh", "scan.cuh"],
     ),
     ("sort", &["elementwise.cuh", "math.cuh", "sort.cuh"]),
+    (
+        "sets",
+        &["elementwise.cuh", "math.cuh", "sort.cuh", "sets.cuh"],
+    ),
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 18] = [
+const SOURCES: [&str; 20] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
@@ -55,6 +59,7 @@ const SOURCES: [&str; 18] = [
     "indexing.cuh",
     "scan.cuh",
     "sort.cuh",
+    "sets.cuh",
     "elementwise.cu",
     "math.cu",
     "reduce.cu",
@@ -63,6 +68,7 @@ const SOURCES: [&str; 18] = [
     "indexing.cu",
     "scan.cu",
     "sort.cu",
+    "sets.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];

@@ -9,6 +9,7 @@
 #include "indexing.cu"
 #include "scan.cu"
 #include "sort.cu"
+#include "sets.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -393,6 +394,33 @@ extern "C" void shaped_host_sort_args_layout(uint64_t* out) {
     out[10] = offsetof(shaped::SortArgs, place);
     out[11] = offsetof(shaped::SortArgs, statistic);
     out[12] = offsetof(shaped::SortArgs, ignore_nan);
+}
+
+namespace {
+#define SHAPED_SETS_ENTRIES(name, T) {"shaped_sets_" #name, shaped_sets_##name},
+const Entry<shaped::SetsArgs> SETS_KERNELS[] = {SHAPED_FOR_EACH_SORTABLE(SHAPED_SETS_ENTRIES)};
+#undef SHAPED_SETS_ENTRIES
+}  // namespace
+
+// Runs sets kernel `name` (see run_sequential: its threads never meet).
+extern "C" int shaped_host_sets_launch(const char* name, unsigned grid, unsigned block,
+                                       const shaped::SetsArgs* args) {
+    return run_sequential(SETS_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::SetsArgs`: size, then the offsets of x, out, n,
+// lo, min, max, phase, right and weight_kind.
+extern "C" void shaped_host_sets_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::SetsArgs);
+    out[1] = offsetof(shaped::SetsArgs, x);
+    out[2] = offsetof(shaped::SetsArgs, out);
+    out[3] = offsetof(shaped::SetsArgs, n);
+    out[4] = offsetof(shaped::SetsArgs, lo);
+    out[5] = offsetof(shaped::SetsArgs, min);
+    out[6] = offsetof(shaped::SetsArgs, max);
+    out[7] = offsetof(shaped::SetsArgs, phase);
+    out[8] = offsetof(shaped::SetsArgs, right);
+    out[9] = offsetof(shaped::SetsArgs, weight_kind);
 }
 
 // Runs matrix product kernel `name` (see run_fibers).

@@ -2396,3 +2396,160 @@ fn order_statistics_on_the_device() -> Result<(), Error> {
     assert!(empty.median()?.to_cpu()?.to_vec()[0].is_nan());
     Ok(())
 }
+
+/// The device's `unique` (flat, consecutive, along a dim), `searchsorted`
+/// and `bucketize`, `bincount` and `histc` against the CPU's, exactly.
+#[test]
+fn sets_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("sets_on_the_device") else {
+        return Ok(());
+    };
+    type Parts<T> = (Vec<T>, Option<Vec<i64>>, Option<Vec<i64>>);
+    fn parts<T: Element>((v, i, c): shaped::ops::sets::UniqueResult<T, Cpu>) -> Parts<T> {
+        (v.to_vec(), i.map(|i| i.to_vec()), c.map(|c| c.to_vec()))
+    }
+    fn gpu_parts<T: Element>(
+        (v, i, c): shaped::ops::sets::UniqueResult<T, Cuda>,
+    ) -> Result<Parts<T>, Error> {
+        let cpu = |t: DynTensor<i64, Cuda>| t.to_cpu().map(|t| t.to_vec());
+        Ok((
+            v.to_cpu()?.to_vec(),
+            i.map(cpu).transpose()?,
+            c.map(cpu).transpose()?,
+        ))
+    }
+    // Counted (a small range), sorted (a wide one), and floats with NaNs
+    // and both zeros; a transposed view.
+    let n = 1 << 20;
+    let small =
+        DynTensor::<i64>::from_vec((0..n).map(|i| ((i * 7919) % 65536) as i64).collect(), &[n])?;
+    let wide = DynTensor::<i32>::from_vec(
+        (0..n)
+            .map(|i| ((i * 7919) % 100_003) as i32 * 20_011)
+            .collect(),
+        &[1024, 1024],
+    )?;
+    let mut floats: Vec<f32> = values(6000, 3);
+    floats[5] = f32::NAN;
+    floats[9] = -0.0;
+    floats[70] = f32::NAN;
+    let floats = DynTensor::<f32>::from_vec(floats, &[60, 100])?;
+    for flag in [false, true] {
+        let g = small.to_device(&gpu)?;
+        assert_eq!(
+            gpu_parts(g.unique(true, flag, true)?)?,
+            parts(small.unique(true, flag, true)?)
+        );
+        let t = wide.transpose(0, 1)?;
+        let g = t.to_device(&gpu)?;
+        assert_eq!(
+            gpu_parts(g.unique(true, true, flag)?)?,
+            parts(t.unique(true, true, flag)?)
+        );
+        let g = floats.to_device(&gpu)?;
+        let (gv, gi, gc) = gpu_parts(g.unique(true, true, true)?)?;
+        let (v, i, c) = parts(floats.unique(true, true, true)?);
+        assert!(same(&gv, &v) && gi == i && gc == c);
+        let (gv, gi, gc) = gpu_parts(g.unique_consecutive(true, true, Some(1))?)?;
+        let (v, i, c) = parts(floats.unique_consecutive(true, true, Some(1))?);
+        assert!(same(&gv, &v) && gi == i && gc == c);
+    }
+    let rows = DynTensor::<i16>::from_vec(
+        (0..3000).map(|i| ((i / 3) % 7 + i % 3) as i16).collect(),
+        &[1000, 3],
+    )?;
+    let g = rows.to_device(&gpu)?;
+    for dim in [0, 1] {
+        assert_eq!(
+            gpu_parts(g.unique_dim(dim, true, true, true)?)?,
+            parts(rows.unique_dim(dim, true, true, true)?)
+        );
+    }
+    // searchsorted: one line, and a line per row through a sorter.
+    let line =
+        DynTensor::<f64>::from_vec((0..1000).map(|i| (i / 2) as f64 * 0.5).collect(), &[1000])?;
+    let queries = DynTensor::<f64>::from_vec(values(4000, 1), &[40, 100])?;
+    let (gl, gq) = (line.to_device(&gpu)?, queries.to_device(&gpu)?);
+    for right in [false, true] {
+        assert_eq!(
+            gl.searchsorted(&gq, right)?.to_cpu()?.to_vec(),
+            line.searchsorted(&queries, right)?.to_vec()
+        );
+        assert_eq!(
+            gq.bucketize(&gl, right)?.to_cpu()?.to_vec(),
+            queries.bucketize(&line, right)?.to_vec()
+        );
+    }
+    let lines = DynTensor::<f64>::from_vec(values(40 * 16, 5), &[40, 16])?;
+    let sorter = lines.argsort(1, false, true)?;
+    let (gs, gsorter) = (lines.to_device(&gpu)?, sorter.to_device(&gpu)?);
+    let on_gpu = shaped::ops::sets::SearchSorted {
+        sorter: Some(&gsorter),
+        ..Default::default()
+    };
+    let on_cpu = shaped::ops::sets::SearchSorted {
+        sorter: Some(&sorter),
+        ..Default::default()
+    };
+    assert_eq!(
+        gs.searchsorted_with::<i64, _, _>(&gq, &on_gpu)?
+            .to_cpu()?
+            .to_vec(),
+        lines
+            .searchsorted_with::<i64, _, _>(&queries, &on_cpu)?
+            .to_vec()
+    );
+    // bincount (with weights whose sums are exact in any order), histc.
+    let counts =
+        DynTensor::<i32>::from_vec((0..n).map(|i| ((i * 31) % 977) as i32).collect(), &[n])?;
+    let weights = DynTensor::<f32>::from_vec((0..n).map(|i| (i % 5) as f32 * 0.5).collect(), &[n])?;
+    let gc = counts.to_device(&gpu)?;
+    assert_eq!(
+        gc.bincount(1000)?.to_cpu()?.to_vec(),
+        counts.bincount(1000)?.to_vec()
+    );
+    let gw = weights.to_device(&gpu)?;
+    assert_eq!(
+        gc.bincount_weighted(&gw, 0)?
+            .to_cpu()?
+            .downcast::<f32>()
+            .unwrap()
+            .to_vec(),
+        counts
+            .bincount_weighted(&weights, 0)?
+            .downcast::<f32>()
+            .unwrap()
+            .to_vec()
+    );
+    let negative = DynTensor::<i64>::from_vec(vec![3, -1], &[2])?.to_device(&gpu)?;
+    assert_eq!(
+        negative.bincount(0).err().map(|e| e.to_string()).as_deref(),
+        Some("bincount only supports 1-d non-negative integral inputs.")
+    );
+    let xs = DynTensor::<f32>::from_vec(values(n, 7), &[n])?;
+    let g = xs.to_device(&gpu)?;
+    for (bins, lo, hi) in [(10, 0.0, 0.0), (100, -3.0, 4.5), (1, -1.0, 1.0)] {
+        assert_eq!(
+            g.histc(bins, lo, hi)?.to_cpu()?.to_vec(),
+            xs.histc(bins, lo, hi)?.to_vec()
+        );
+    }
+    // Static shapes keep their types on the device.
+    let t = Tensor::<f32, shape![2, 3]>::from_vec(vec![1.0, 3.0, 1.0, 2.0, 3.0, 3.0])?
+        .to_device(&gpu)?;
+    let (values, inverse, counts) = t.unique(true, true, true);
+    assert_eq!(values.to_cpu()?.to_vec(), [1.0, 2.0, 3.0]);
+    assert_eq!(
+        inverse
+            .map(|i| i.to_cpu().map(|i| i.to_vec()))
+            .transpose()?,
+        Some(vec![0, 2, 0, 1, 2, 2])
+    );
+    assert_eq!(
+        counts.map(|c| c.to_cpu().map(|c| c.to_vec())).transpose()?,
+        Some(vec![2, 1, 3])
+    );
+    let h: Tensor<f32, shape![4], Cuda> = t.histc::<4>(0.0, 4.0)?;
+    assert_eq!(h.to_cpu()?.to_vec(), [0.0, 2.0, 1.0, 3.0]);
+    Ok(())
+}

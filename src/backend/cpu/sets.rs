@@ -32,7 +32,7 @@ const PIECE: usize = 1 << 15;
     label = "ordered as `{Self}`",
     note = "PyTorch raises \"\\\"unique\\\" not implemented for 'ComplexFloat'\"; use the real parts (`real()`) or the magnitudes (`abs()`)"
 )]
-pub trait SetElement: SortKey + PartialOrd {
+pub trait SetElement: SortKey + PartialOrd + crate::ops::reductions::reducers::Extremum {
     /// Whether the type is an integer type (or bool): small ranges of it
     /// are counted rather than sorted.
     const INTEGRAL: bool;

@@ -31,6 +31,8 @@ mod host_scan_tests;
 #[cfg(test)]
 mod host_select_tests;
 #[cfg(test)]
+mod host_sets_tests;
+#[cfg(test)]
 mod host_sort_tests;
 #[cfg(test)]
 mod host_tests;
@@ -43,6 +45,7 @@ mod order;
 pub(crate) mod reduce;
 mod scan;
 mod select;
+mod sets;
 mod softmax;
 mod sort;
 mod transfer;
@@ -70,9 +73,10 @@ use std::sync::{Mutex, OnceLock};
 /// `shaped_softmax_*`, `shaped_norm_*`) and `kernels/select.cu`
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
 /// `kernels/indexing.cu` (`shaped_gather_*`), `kernels/scan.cu`
-/// (`shaped_scan_*`) and `kernels/sort.cu` (`shaped_sort_*`), compiled
+/// (`shaped_scan_*`), `kernels/sort.cu` (`shaped_sort_*`) and
+/// `kernels/sets.cu` (`shaped_sets_*`), compiled
 /// apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 8] = [
+static FATBINS: [&[u8]; 9] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
@@ -81,11 +85,12 @@ static FATBINS: [&[u8]; 8] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/indexing.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/scan.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/sort.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/sets.fatbin")),
 ];
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 12] = [
+const MODULE_PREFIXES: [(&str, usize); 13] = [
     ("shaped_math_", 1),
     ("shaped_reduce_", 2),
     ("shaped_stats_", 2),
@@ -98,6 +103,7 @@ const MODULE_PREFIXES: [(&str, usize); 12] = [
     ("shaped_compact_", 5),
     ("shaped_scan_", 6),
     ("shaped_sort_", 7),
+    ("shaped_sets_", 8),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.

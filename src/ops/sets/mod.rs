@@ -939,7 +939,8 @@ impl<T: SetInput, D: SetOps, R: Repr> Tensor<T, DynShape, D, R> {
 }
 
 /// For the typed forms: unique's parts, with PyTorch's behaviour (no error
-/// can come but out of memory).
+/// can come but out of memory or a failing device: a panic, as the typed
+/// sorts').
 pub(crate) fn unique_parts<T: SetElement, D: SetOps>(
     x: StridedRef<'_, T, D>,
     consecutive: bool,
