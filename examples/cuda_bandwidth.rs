@@ -6,8 +6,10 @@
 //! anywhere, `masked_fill` and `masked_select` with a random mask, and
 //! `x[idx]` of random rows. Softmax, log-softmax, logsumexp, the variance
 //! and the 2-norm of f32 along the rows and the columns; `cumsum`, `cummax`
-//! and `logcumsumexp` along them and of all elements as one line. Then 4096 x 4096
-//! matrix products, in TFLOP/s.
+//! and `logcumsumexp` along them and of all elements as one line. Sorts,
+//! `topk`, and the sets and bins (`unique`, `bincount`, `searchsorted`,
+//! `histc`) in elements per second. Then 4096 x 4096 matrix products, in
+//! TFLOP/s.
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
@@ -334,6 +336,68 @@ fn sort(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The sets and bins (`kernels/sets.cuh`), in milliseconds and input
+/// elements per second: `unique` of 16M int64 below 65536 (counted) and of
+/// 4M f32 (sorted), `bincount` of the 16M, `searchsorted` of 4M f32 in
+/// 65536 boundaries, `histc` of 16M f32 in 100 bins.
+fn sets(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
+    let n = 1 << 24;
+    let m = 1 << 22;
+    let ints = DynTensor::<i64>::from_vec(random_below(n, 65536, 41), &[n])?.to_device(gpu)?;
+    let unit = |count: usize, seed: u64| -> Vec<f32> {
+        random_below(count, 1 << 24, seed)
+            .into_iter()
+            .map(|v| v as f32 / 16_777_216.0)
+            .collect()
+    };
+    let floats = DynTensor::<f32>::from_vec(unit(m, 43), &[m])?.to_device(gpu)?;
+    let bounds: Vec<f32> = (0..65536).map(|k| k as f32 / 65536.0).collect();
+    let bounds = DynTensor::<f32>::from_vec(bounds, &[65536])?.to_device(gpu)?;
+    let wide = DynTensor::<f32>::from_vec(unit(n, 47), &[n])?.to_device(gpu)?;
+    let cases = [
+        (
+            "x.unique() (16M int64 < 65536)",
+            n,
+            time(gpu, || ints.unique(true, false, false).expect("unique"))?,
+        ),
+        (
+            "x.unique(inverse, counts) (16M int64)",
+            n,
+            time(gpu, || ints.unique(true, true, true).expect("unique"))?,
+        ),
+        (
+            "x.bincount() (16M int64 < 65536)",
+            n,
+            time(gpu, || ints.bincount(0).expect("bincount"))?,
+        ),
+        (
+            "f.unique(inverse) (4M f32)",
+            m,
+            time(gpu, || floats.unique(true, true, false).expect("unique"))?,
+        ),
+        (
+            "b.searchsorted(f) (4M f32 in 64K)",
+            m,
+            time(gpu, || {
+                bounds.searchsorted(&floats, false).expect("searchsorted")
+            })?,
+        ),
+        (
+            "u.histc(100) (16M f32)",
+            n,
+            time(gpu, || wide.histc(100, 0.0, 1.0).expect("histc"))?,
+        ),
+    ];
+    for (case, count, seconds) in cases {
+        println!(
+            "sets: {case:<36} {:8.3} ms {:6.2} G elements/s",
+            seconds * 1e3,
+            count as f64 / seconds / 1e9
+        );
+    }
+    Ok(())
+}
+
 /// Matrix products of `M` x `M` matrices (the tiled kernel of
 /// `kernels/matmul.cuh`), in TFLOP/s (2 M^3 operations each).
 fn matmul<T: shaped::dtype::Numeric + shaped::ops::matmul::MatmulElement>(
@@ -369,6 +433,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     normalize(&gpu)?;
     scans(&gpu)?;
     sort(&gpu)?;
+    sets(&gpu)?;
     matmul::<f32>(&gpu, "f32")?;
     matmul::<half::bf16>(&gpu, "bf16")?;
     Ok(())

@@ -1,7 +1,7 @@
 """PyTorch on a CUDA device, timed as examples/cuda_bandwidth.rs times shaped:
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
 copy, sums; f32 + bf16; the indexing cases; softmax, logsumexp, var and
-the 2-norm along rows and columns; the scans; the sorts, in elements per
+the 2-norm along rows and columns; the scans; the sorts and the sets, in elements per
 second), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
@@ -120,6 +120,23 @@ for case, f in [
     s = seconds(f)
     print(f"sort: {case:<40} {s * 1e3:7.3f} ms {side * side / s / 1e9:6.2f} G elements/s")
 del a, flat
+n, m = 1 << 24, 1 << 22
+ints = torch.randint(0, 65536, (n,), device="cuda", generator=g)
+floats = torch.randint(0, 1 << 24, (m,), device="cuda", generator=g).float() / (1 << 24)
+bounds = torch.arange(65536, device="cuda").float() / 65536
+wide = torch.randint(0, 1 << 24, (n,), device="cuda", generator=g).float() / (1 << 24)
+for case, count, f in [
+    ("x.unique() (16M int64 < 65536)", n, lambda: torch.unique(ints)),
+    ("x.unique(inverse, counts) (16M int64)", n,
+     lambda: torch.unique(ints, return_inverse=True, return_counts=True)),
+    ("x.bincount() (16M int64 < 65536)", n, lambda: torch.bincount(ints)),
+    ("f.unique(inverse) (4M f32)", m, lambda: torch.unique(floats, return_inverse=True)),
+    ("b.searchsorted(f) (4M f32 in 64K)", m, lambda: torch.searchsorted(bounds, floats)),
+    ("u.histc(100) (16M f32)", n, lambda: torch.histc(wide, 100, 0.0, 1.0)),
+]:
+    s = seconds(f)
+    print(f"sets: {case:<40} {s * 1e3:7.3f} ms {count / s / 1e9:6.2f} G elements/s")
+del ints, floats, bounds, wide
 for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
     m = 4096
     x = torch.ones(m, m, dtype=dtype, device="cuda")
