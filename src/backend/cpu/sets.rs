@@ -450,6 +450,45 @@ fn search<T: PartialOrd + Copy>(line: &[T], sorter: Option<&[i64]>, v: T, right:
     start as i64
 }
 
+/// How many searches [`search_lanes`] runs side by side.
+const LANES: usize = 8;
+
+/// [`search`] of `LANES` values at once, each in its own line (through its
+/// own sorter), each taking exactly `search`'s steps: one search is a chain
+/// of dependent loads, and side by side their loads overlap.
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // (PyTorch's test, NaN included)
+fn search_lanes<T: PartialOrd + Copy>(
+    lanes: &[(&[T], Option<&[i64]>); LANES],
+    values: &[T],
+    right: bool,
+) -> [i64; LANES] {
+    let mut start = [0usize; LANES];
+    let mut end: [usize; LANES] = core::array::from_fn(|j| lanes[j].0.len());
+    loop {
+        let mut active = false;
+        for j in 0..LANES {
+            if start[j] < end[j] {
+                active = true;
+                let mid = start[j] + ((end[j] - start[j]) >> 1);
+                let (line, sorter) = lanes[j];
+                let m = match sorter {
+                    Some(s) => line[s[mid] as usize],
+                    None => line[mid],
+                };
+                let v = values[j];
+                let past = if right { !(m > v) } else { !(m >= v) };
+                // (Selects, not branches: the outcome is a coin toss.)
+                start[j] = if past { mid + 1 } else { start[j] };
+                end[j] = if past { end[j] } else { mid };
+            }
+        }
+        if !active {
+            return start.map(|s| s as i64);
+        }
+    }
+}
+
 /// The dense row-major elements of `x`, as a `Vec` when they must be copied.
 fn dense_copy<T: Element>(x: StridedRef<'_, T, Cpu>) -> Result<Vec<T>, Error> {
     with_dense(x, |xs| {
@@ -506,16 +545,28 @@ impl SetOps for Cpu {
                     let pieces: Vec<_> = out.chunks_mut(step).enumerate().collect();
                     for_each_piece(pieces, |_, (p, o)| {
                         let base = *p * step;
-                        for (k, o) in o.iter_mut().enumerate() {
-                            let i = base + k;
+                        let lane_of = |i: usize| {
                             let l = if per_line == usize::MAX {
                                 0
                             } else {
                                 i / per_line
                             };
                             let ls = &bs[l * line..][..line];
-                            let ss = sorter.as_deref().map(|s| &s[l * line..][..line]);
-                            o.write(search(ls, ss, vs[i], right));
+                            (ls, sorter.as_deref().map(|s| &s[l * line..][..line]))
+                        };
+                        let done = o.len() / LANES * LANES;
+                        let (head, tail) = o.split_at_mut(done);
+                        for (c, out) in head.chunks_exact_mut(LANES).enumerate() {
+                            let first = base + c * LANES;
+                            let lanes: [_; LANES] = core::array::from_fn(|j| lane_of(first + j));
+                            let found = search_lanes(&lanes, &vs[first..][..LANES], right);
+                            for (o, f) in out.iter_mut().zip(found) {
+                                o.write(f);
+                            }
+                        }
+                        for (k, o) in tail.iter_mut().enumerate() {
+                            let (ls, ss) = lane_of(base + done + k);
+                            o.write(search(ls, ss, vs[base + done + k], right));
                         }
                     });
                 })
@@ -704,6 +755,37 @@ mod tests {
         assert_eq!(search(&line, None, f32::NAN, false), 5);
         let sorter = [1i64, 2, 0];
         assert_eq!(search(&[3, 1, 2], Some(&sorter), 2, false), 1);
+    }
+
+    #[test]
+    fn searches_side_by_side_take_the_same_steps() {
+        // Unsorted lines with NaNs, repeats and lines of every length up to
+        // 9: any other sequence of probes would give other answers.
+        let data: Vec<f32> = (0..200)
+            .map(|i| match i % 17 {
+                3 => f32::NAN,
+                5 => 2.0,
+                _ => ((i * 7919) % 23) as f32 * 0.5,
+            })
+            .collect();
+        let sorter: Vec<i64> = (0..200).map(|i| (i * 5) % 9).collect();
+        for len in 0..=9 {
+            for right in [false, true] {
+                for offset in 0..20 {
+                    let lanes: [(&[f32], Option<&[i64]>); LANES] = core::array::from_fn(|j| {
+                        let at = offset * 9 + j;
+                        let s = (len == 9 && j % 2 == 0).then(|| &sorter[at..][..len]);
+                        (&data[at..][..len], s)
+                    });
+                    let values: Vec<f32> = (0..LANES).map(|j| data[offset + j * 3]).collect();
+                    let got = search_lanes(&lanes, &values, right);
+                    for j in 0..LANES {
+                        let want = search(lanes[j].0, lanes[j].1, values[j], right);
+                        assert_eq!(got[j], want, "len {len} lane {j} right {right}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
