@@ -4,9 +4,10 @@
 //! Run with `cargo bench --bench math`.
 //!
 //! Cases:
-//! - `exp`, `sigmoid`, `tanh` of 16M `f32` (a new output each time, as in
-//!   every library compared): `shaped` (rayon's pool, all cores) and
-//!   `ndarray`'s `mapv` (one thread, `f32::exp` from the platform's libm).
+//! - `exp`, `sigmoid`, `tanh`, `sin` of 16M `f32` in [-4, 4) and `log` of
+//!   them plus 4.5 (a new output each time, as in every library compared):
+//!   `shaped` (rayon's pool, all cores) and `ndarray`'s `mapv` (one
+//!   thread, `f32::exp` from the platform's libm).
 //! - `cat` of two contiguous (2048, 4096) `f32` along axis 0 and axis 1:
 //!   `shaped`'s static `(&a, &b).cat::<AXIS>()` and `ndarray::concatenate`.
 //!
@@ -50,6 +51,16 @@ fn unary(c: &mut Criterion) {
     g.bench_function("tanh/shaped", |b| b.iter(|| black_box(x.tanh())));
     g.bench_function("tanh/ndarray_mapv", |b| {
         b.iter(|| black_box(nd.mapv(f32::tanh)))
+    });
+    g.bench_function("sin/shaped", |b| b.iter(|| black_box(x.sin())));
+    g.bench_function("sin/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd.mapv(f32::sin)))
+    });
+    let positive = &x + 4.5;
+    let nd_positive = nd.mapv(|v| v + 4.5);
+    g.bench_function("log/shaped", |b| b.iter(|| black_box(positive.ln())));
+    g.bench_function("log/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd_positive.mapv(f32::ln)))
     });
     g.finish();
 }

@@ -5,8 +5,9 @@
 //
 // - Real types call the C math library's functions (CUDA's math API on the
 //   device, libm on the host, which is what Rust's `f32::exp` calls, so the
-//   host-compiled kernels match the CPU backend bit for bit). float16 and
-//   bfloat16 compute in f32 and round once.
+//   host-compiled kernels match the CPU backend bit for bit), but float32's
+//   exp, tanh and sigmoid, which are the CPU's polynomials (`poly_*`).
+//   float16 and bfloat16 compute in f32 and round once.
 // - Complex types follow num-complex's formulas (the CPU backend's), corner
 //   cases included.
 // - Integers and bool compute the transcendental functions in float32, as
@@ -61,16 +62,74 @@ template <> struct FloatOf<float> { typedef float type; };
 template <> struct FloatOf<double> { typedef double type; };
 template <class R> struct FloatOf<complex<R> > { typedef complex<R> type; };
 
+// float32's exp, tanh and sigmoid: the CPU backend's polynomials
+// (src/backend/cpu/vector_math.rs, which documents them), operation for
+// operation, every multiply-add fused (`fmaf`; nvcc's -fmad=false and the
+// host build's -ffp-contract=off fuse nothing else), so that the device,
+// the host build and the CPU give the same bits.
+__host__ __device__ inline float poly_exp(float x) {
+    const float LOG2E = 1.44269504088896340736f;
+    const float LN2_HI = 0.6933594f;
+    const float LN2_LO = -2.1219444e-4f;
+    const float ROUND = 12582912.0f;  // rounds to an integer, ties to even
+    x = x < -104.0f ? -104.0f : (x > 88.8f ? 88.8f : x);  // (NaN stays)
+    float shifted = fmaf(x, LOG2E, ROUND);
+    float fx = shifted - ROUND;
+    float r = fmaf(fx, -LN2_LO, fmaf(fx, -LN2_HI, x));
+    float r2 = r * r;
+    float p = 1.9875691e-4f;
+    p = fmaf(p, r, 1.3981999e-3f);
+    p = fmaf(p, r, 8.333452e-3f);
+    p = fmaf(p, r, 4.1665796e-2f);
+    p = fmaf(p, r, 1.6666665e-1f);
+    p = fmaf(p, r, 0.5f);
+    p = fmaf(p, r2, r + 1.0f);
+    // 2^n as two powers of two (n from the low bits of `shifted`),
+    // computed in unsigned words as Rust's wrapping operations.
+    uint32_t n = bits_of(shifted) - 0x4B400000u;
+    uint32_t half = uint32_t(int32_t(n) >> 1);
+    return p * f32_of_bits((half + 127u) << 23) * f32_of_bits((n - half + 127u) << 23);
+}
+__host__ __device__ inline float poly_tanh(float x) {
+    float a = m_fabs(x);
+    float z = x * x;
+    float p = -5.7049887e-3f;
+    p = fmaf(p, z, 2.063909e-2f);
+    p = fmaf(p, z, -5.3739716e-2f);
+    p = fmaf(p, z, 1.3331442e-1f);
+    p = fmaf(p, z, -3.333328e-1f);
+    float small = z == 0.0f ? x : fmaf(p * z, x, x);
+    float e = poly_exp(-2.0f * a);
+    float num = 1.0f - e, den = 1.0f + e;
+    float num_lo = (1.0f - num) - e, den_lo = (1.0f - den) + e;
+    float q = num / den;
+    float residual = fmaf(-q, den, num) + num_lo - q * den_lo;
+    float large = m_copysign(q + residual / den, x);
+    return a < 0.625f ? small : large;
+}
+__host__ __device__ inline float poly_sigmoid(float x) {
+    float e = poly_exp(-m_fabs(x));
+    float num = x < 0.0f ? e : 1.0f;
+    float hi = 1.0f + e;
+    float lo = (1.0f - hi) + e;
+    float q = num / hi;
+    float residual = fmaf(-q, hi, num) - q * lo;
+    return x <= -88.72284f ? 0.0f : q + residual / hi;  // PyTorch's 1 / (1 + inf)
+}
+__host__ __device__ inline float f_exp(float x) { return poly_exp(x); }
+__host__ __device__ inline float f_tanh(float x) { return poly_tanh(x); }
+__host__ __device__ inline float f_sigmoid(float x) { return poly_sigmoid(x); }
+__host__ __device__ inline double f_exp(double x) { return m_exp(x); }
+__host__ __device__ inline double f_tanh(double x) { return m_tanh(x); }
+__host__ __device__ inline double f_sigmoid(double x) { return 1.0 / (1.0 + m_exp(-x)); }
+
 // Real types: float and double.
 #define SHAPED_REAL_MATH(R)                                                              \
-    __host__ __device__ inline R f_exp(R x) { return m_exp(x); }                         \
     __host__ __device__ inline R f_ln(R x) { return m_log(x); }                          \
     __host__ __device__ inline R f_log2(R x) { return m_log2(x); }                       \
     __host__ __device__ inline R f_sqrt(R x) { return m_sqrt(x); }                       \
     __host__ __device__ inline R f_sin(R x) { return m_sin(x); }                         \
     __host__ __device__ inline R f_cos(R x) { return m_cos(x); }                         \
-    __host__ __device__ inline R f_tanh(R x) { return m_tanh(x); }                       \
-    __host__ __device__ inline R f_sigmoid(R x) { return R(1) / (R(1) + m_exp(-x)); }    \
     __host__ __device__ inline R f_recip(R x) { return R(1) / x; }                       \
     __host__ __device__ inline R f_pow(R x, R e) { return m_pow(x, e); }                 \
     __host__ __device__ inline R f_pow_scalar(R x, R e, bool sqrt_cases) {               \

@@ -4,7 +4,8 @@
 the counterpart of `benches/math.rs`, with the same byte accounting.
 
 Cases:
-  exp, sigmoid, tanh of 16M float32 (a new output each call)
+  exp, sigmoid, tanh, sin of 16M float32 in [-4, 4), log of them + 4.5
+  (a new output each call)
   cat of two (2048, 4096) float32 along axis 0 and axis 1
   (torch.cat / np.concatenate)
 
@@ -47,11 +48,15 @@ def main():
     args = p.parse_args()
     x = values(N)
     t = torch.from_numpy(x.copy())
+    positive = x + np.float32(4.5)
+    t_positive = torch.from_numpy(positive.copy())
     unary_bytes = 2 * 4 * N
     for name, np_f, torch_f in [
         ("exp", lambda: np.exp(x), lambda: torch.exp(t)),
         ("sigmoid", lambda: 1.0 / (1.0 + np.exp(-x)), lambda: torch.sigmoid(t)),
         ("tanh", lambda: np.tanh(x), lambda: torch.tanh(t)),
+        ("sin", lambda: np.sin(x), lambda: torch.sin(t)),
+        ("log", lambda: np.log(positive), lambda: torch.log(t_positive)),
     ]:
         report(f"{name}/numpy", best(np_f, args.repeat, args.number), unary_bytes, N)
         report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), unary_bytes, N)

@@ -3,7 +3,8 @@
 //!
 //! - [`FloatMath`]: the transcendental functions (`exp`, `ln`, `sqrt`, ...),
 //!   for floating and complex types; half types compute in `f32` and round
-//!   once, as PyTorch does.
+//!   once, as PyTorch does. float32's `exp`, `tanh` and `sigmoid` are the
+//!   CPU backend's vectorized polynomials (`backend/cpu/vector_math.rs`).
 //! - [`ToFloat`]: the type such a function computes in: the type itself, or
 //!   float32 (PyTorch's default dtype) for integers and bool.
 //! - [`Abs`], [`Rounding`], [`Clampable`], [`MaxMin`], [`Power`]: the
@@ -19,6 +20,7 @@
 //! ```
 
 use super::Element;
+use crate::backend::cpu::vector_math::{self, VectorFn};
 use half::{bf16, f16};
 use num_complex::Complex;
 
@@ -85,11 +87,49 @@ where
 
 /// The real floating types: `f32` and `f64` compute directly, `f16` and
 /// `bf16` through `f32`, rounding once.
+/// `exp`, `tanh` and `sigmoid` of the types the real float types compute
+/// in: float32's are the CPU backend's vectorized polynomials (the same
+/// bits in a loop over a slice and alone, and on CUDA), float64's the
+/// standard library's.
+trait Kernels: Copy {
+    fn exp(self) -> Self;
+    fn tanh(self) -> Self;
+    fn sigmoid(self) -> Self;
+}
+impl Kernels for f32 {
+    #[inline(always)]
+    fn exp(self) -> f32 {
+        vector_math::one(VectorFn::Exp, self)
+    }
+    #[inline(always)]
+    fn tanh(self) -> f32 {
+        vector_math::one(VectorFn::Tanh, self)
+    }
+    #[inline(always)]
+    fn sigmoid(self) -> f32 {
+        vector_math::one(VectorFn::Sigmoid, self)
+    }
+}
+impl Kernels for f64 {
+    #[inline(always)]
+    fn exp(self) -> f64 {
+        f64::exp(self)
+    }
+    #[inline(always)]
+    fn tanh(self) -> f64 {
+        f64::tanh(self)
+    }
+    #[inline(always)]
+    fn sigmoid(self) -> f64 {
+        1.0 / (1.0 + (-self).exp())
+    }
+}
+
 macro_rules! float_math {
     ($($t:ty => |$x:ident| $to:expr, |$y:ident| $from:expr, $sqrt_cases:expr;)*) => {$(
         impl FloatMath for $t {
             #[inline(always)]
-            fn exp(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.exp()) }
+            fn exp(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| Kernels::exp(v)) }
             #[inline(always)]
             fn ln(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.ln()) }
             #[inline(always)]
@@ -101,10 +141,10 @@ macro_rules! float_math {
             #[inline(always)]
             fn cos(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.cos()) }
             #[inline(always)]
-            fn tanh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.tanh()) }
+            fn tanh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| Kernels::tanh(v)) }
             #[inline(always)]
             fn sigmoid(self) -> Self {
-                float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / (1.0 + (-v).exp()))
+                float_math!(@via self, $x, $to, $y, $from, |v| Kernels::sigmoid(v))
             }
             #[inline(always)]
             fn recip(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / v) }

@@ -15,6 +15,18 @@ use core::marker::PhantomData;
 pub trait UnaryFn<A, U>: Copy + Send + Sync {
     /// The result for one element.
     fn call(&self, a: A) -> U;
+    /// The result for each element of `a`, into `out` (as long): what a
+    /// contiguous run computes, [`call`](Self::call) of each unless the
+    /// function has a vectorized kernel (the same bits).
+    #[inline(always)]
+    fn call_slice(&self, a: &[A], out: &mut [core::mem::MaybeUninit<U>])
+    where
+        A: Copy,
+    {
+        for (o, &x) in out.iter_mut().zip(a) {
+            o.write(self.call(x));
+        }
+    }
     /// The device kernel that computes the same (`None`: host only).
     fn kernel_op(&self) -> Option<KernelOp> {
         None

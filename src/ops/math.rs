@@ -24,6 +24,7 @@ use super::functions::{BinaryFn, ElementOp, UnaryFn, same_type};
 use super::op_codes::{KernelOp, OpCode, Side};
 use super::{broadcast_strides, unary};
 use crate::backend::Elementwise;
+use crate::backend::cpu::vector_math::{self, VectorFn};
 use crate::backend::{Backend, StridedRef};
 use crate::device::Device;
 use crate::dtype::cast::cast;
@@ -44,7 +45,7 @@ use crate::tensor::{PartsOf, Tensor, from_parts};
 /// [bound] body`, whose device kernel is `OpCode::Name` (or `Name as
 /// Code`: `OpCode::Code`).
 macro_rules! unary_fns {
-    ($($(#[$doc:meta])* $name:ident $(as $code:ident)?: |$x:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident $(as $code:ident)? $(, vectorized $vector:ident)?: |$x:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, Default)]
         pub struct $name;
@@ -53,6 +54,12 @@ macro_rules! unary_fns {
             fn call(&self, $x: T) -> $out {
                 $body
             }
+            $(
+            #[inline(always)]
+            fn call_slice(&self, a: &[T], out: &mut [core::mem::MaybeUninit<$out>]) {
+                vector_math::map_or_each(VectorFn::$vector, a, out, |x| self.call(x))
+            }
+            )?
             fn kernel_op(&self) -> Option<KernelOp> {
                 Some(KernelOp::new(unary_fns!(@code $name $($code)?)))
             }
@@ -64,7 +71,7 @@ macro_rules! unary_fns {
 
 unary_fns! {
     /// `e^x`, in [`FloatOf<T>`].
-    Exp: |x| -> FloatOf<T> [ToFloat] FloatMath::exp(cast::<T, FloatOf<T>>(x));
+    Exp, vectorized Exp: |x| -> FloatOf<T> [ToFloat] FloatMath::exp(cast::<T, FloatOf<T>>(x));
     /// The natural logarithm (PyTorch's `log`).
     Ln: |x| -> FloatOf<T> [ToFloat] FloatMath::ln(cast::<T, FloatOf<T>>(x));
     /// The base-2 logarithm.
@@ -76,9 +83,9 @@ unary_fns! {
     /// The cosine.
     Cos: |x| -> FloatOf<T> [ToFloat] FloatMath::cos(cast::<T, FloatOf<T>>(x));
     /// The hyperbolic tangent.
-    Tanh: |x| -> FloatOf<T> [ToFloat] FloatMath::tanh(cast::<T, FloatOf<T>>(x));
+    Tanh, vectorized Tanh: |x| -> FloatOf<T> [ToFloat] FloatMath::tanh(cast::<T, FloatOf<T>>(x));
     /// `1 / (1 + e^-x)`.
-    Sigmoid: |x| -> FloatOf<T> [ToFloat] FloatMath::sigmoid(cast::<T, FloatOf<T>>(x));
+    Sigmoid, vectorized Sigmoid: |x| -> FloatOf<T> [ToFloat] FloatMath::sigmoid(cast::<T, FloatOf<T>>(x));
     /// `1 / x` (PyTorch's `reciprocal`).
     Recip: |x| -> FloatOf<T> [ToFloat] FloatMath::recip(cast::<T, FloatOf<T>>(x));
     /// `|x|`; the magnitude of a complex value.

@@ -636,9 +636,7 @@ unsafe fn map1_row<A: Element, U: Element, F: UnaryFn<A, U>>(
             [1, 1] => {
                 let o = core::slice::from_raw_parts_mut(o, r.len);
                 let a = core::slice::from_raw_parts(a, r.len);
-                for (o, &x) in o.iter_mut().zip(a) {
-                    o.write(f.call(x));
-                }
+                f.call_slice(a, o);
             }
             [1, 0] => {
                 let o = core::slice::from_raw_parts_mut(o, r.len);

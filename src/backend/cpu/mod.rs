@@ -23,6 +23,7 @@ mod scan;
 pub mod sets;
 pub mod softmax;
 pub mod sort;
+pub(crate) mod vector_math;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
 pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};

@@ -17,12 +17,14 @@
 //! `ln 2`, a degree-6 polynomial, two scalings by powers of two so that
 //! results down to the denormals come out right), compiled for AVX-512 and
 //! for AVX2 with FMA besides the baseline and chosen at run time
-//! (`is_x86_feature_detected!`), never by the build machine. float64 uses
+//! (`is_x86_feature_detected!`; `vector_math.rs` holds the polynomial and
+//! the choice), never by the build machine. float64 uses
 //! the standard library's `exp`. Work splits across threads by rows, or by
 //! chunks of columns when there are few blocks.
 
 use super::CpuBuffer;
 use super::parallel::for_each_piece;
+use super::vector_math::{Simd, simd};
 use crate::backend::SoftmaxFloat;
 use crate::error::Error;
 use core::mem::MaybeUninit;
@@ -41,12 +43,6 @@ pub trait KernelExp: Copy {
     fn kernel_exp<const FMA: bool>(self) -> Self;
 }
 
-/// `a * b + c`, fused with `FMA`.
-#[inline(always)]
-fn madd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
-    if FMA { a.mul_add(b, c) } else { a * b + c }
-}
-
 impl KernelExp for f64 {
     #[inline(always)]
     fn kernel_exp<const FMA: bool>(self) -> f64 {
@@ -55,38 +51,12 @@ impl KernelExp for f64 {
 }
 
 impl KernelExp for f32 {
-    /// Cephes' `expf`; NaN gives NaN, `-inf` and anything below about
-    /// -103.97 give 0, and above about 88.72 give `inf`.
+    /// Cephes' `expf` (`vector_math::exp_with`); NaN gives NaN, `-inf`
+    /// and anything below about -103.97 give 0, and above about 88.72
+    /// give `inf`.
     #[inline(always)]
     fn kernel_exp<const FMA: bool>(self) -> f32 {
-        const LOG2E: f32 = core::f32::consts::LOG2_E;
-        const LN2_HI: f32 = 0.693_359_4;
-        const LN2_LO: f32 = -2.121_944_4e-4;
-        // Rounds to the nearest integer, ties to even, for |v| < 2^22.
-        const ROUND: f32 = 12_582_912.0;
-        let x = self.clamp(-104.0, 88.8);
-        let shifted = madd::<FMA>(x, LOG2E, ROUND);
-        let fx = shifted - ROUND;
-        let r = madd::<FMA>(fx, -LN2_LO, madd::<FMA>(fx, -LN2_HI, x));
-        let r2 = r * r;
-        let mut p = 1.987_569_1e-4;
-        for c in [
-            1.398_199_9e-3,
-            8.333_452e-3,
-            4.166_579_6e-2,
-            1.666_666_5e-1,
-            0.5,
-        ] {
-            p = madd::<FMA>(p, r, c);
-        }
-        let p = madd::<FMA>(p, r2, r + 1.0);
-        // `fx` as an integer, read from the low bits of `shifted` (a
-        // float-to-int conversion would not vectorize: Rust's saturates).
-        // NaN gives some `n`, and `p` NaN keeps the result NaN.
-        let n = (shifted.to_bits() as i32).wrapping_sub(0x4B40_0000);
-        let half = n >> 1;
-        let scale = |k: i32| f32::from_bits((k.wrapping_add(127) as u32) << 23);
-        p * scale(half) * scale(n.wrapping_sub(half))
+        super::vector_math::exp_with::<FMA>(self)
     }
 }
 
@@ -350,30 +320,6 @@ macro_rules! compiled_for {
 compiled_for!(rows_avx512, columns_avx512, "avx512f,fma");
 #[cfg(target_arch = "x86_64")]
 compiled_for!(rows_avx2, columns_avx2, "avx2,fma");
-
-/// The widest float32 kernels this machine runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Simd {
-    Avx512,
-    Avx2,
-    Baseline,
-}
-
-fn simd() -> Simd {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("fma")
-        {
-            return Simd::Avx512;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            return Simd::Avx2;
-        }
-    }
-    Simd::Baseline
-}
 
 impl Kernels for f32 {
     fn dispatch_rows(x: &[f32], out: &mut [MaybeUninit<f32>], n: usize, log: bool) {
