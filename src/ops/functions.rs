@@ -43,6 +43,19 @@ pub trait UnaryFn<A, U>: Copy + Send + Sync {
 pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
     /// The result for one pair of elements.
     fn call(&self, a: A, b: B) -> U;
+    /// The result for each pair of `a` and `b` (as long as `out`), into
+    /// `out`: what a contiguous run computes, [`call`](Self::call) of each
+    /// unless the function has a faster way to the same bits.
+    #[inline(always)]
+    fn call_slices(&self, a: &[A], b: &[B], out: &mut [core::mem::MaybeUninit<U>])
+    where
+        A: Copy,
+        B: Copy,
+    {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            o.write(self.call(x, y));
+        }
+    }
     /// The device kernel that computes the same (`None`: host only).
     fn kernel_op(&self) -> Option<KernelOp> {
         None
@@ -51,7 +64,7 @@ pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
 
 /// Declares element functions: `Name(args) [bound] => body`.
 macro_rules! element_fns {
-    ($($(#[$doc:meta])* $name:ident: |$a:ident, $b:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident $(, in f32 ($wide:expr))?: |$a:ident, $b:ident| -> $out:ty [$bound:ident] $body:expr;)*) => {$(
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, Default)]
         pub struct $name;
@@ -60,6 +73,12 @@ macro_rules! element_fns {
             fn call(&self, $a: T, $b: T) -> $out {
                 $body
             }
+            $(
+            #[inline(always)]
+            fn call_slices(&self, a: &[T], b: &[T], out: &mut [core::mem::MaybeUninit<$out>]) {
+                crate::backend::cpu::vector_math::halves_or_each(a, b, out, |x, y| self.call(x, y), $wide)
+            }
+            )?
             fn kernel_op(&self) -> Option<KernelOp> {
                 Some(KernelOp::new(OpCode::$name))
             }
@@ -69,11 +88,11 @@ macro_rules! element_fns {
 
 element_fns! {
     /// `a + b`.
-    Add: |a, b| -> T [Numeric] T::add(a, b);
+    Add, in f32 (|x: f32, y: f32| x + y): |a, b| -> T [Numeric] T::add(a, b);
     /// `a - b`.
-    Sub: |a, b| -> T [Numeric] T::sub(a, b);
+    Sub, in f32 (|x: f32, y: f32| x - y): |a, b| -> T [Numeric] T::sub(a, b);
     /// `a * b`.
-    Mul: |a, b| -> T [Numeric] T::mul(a, b);
+    Mul, in f32 (|x: f32, y: f32| x * y): |a, b| -> T [Numeric] T::mul(a, b);
     /// `a == b`.
     Eq: |a, b| -> bool [Element] a == b;
     /// `a != b`.
@@ -171,6 +190,16 @@ impl<A: Element, B: Element, C: Element, U, F: BinaryFn<C, C, U>> BinaryFn<A, B,
     fn call(&self, a: A, b: B) -> U {
         self.0.call(cast::<A, C>(a), cast::<B, C>(b))
     }
+    /// `f`'s own runs when both operands already have the common type.
+    #[inline(always)]
+    fn call_slices(&self, a: &[A], b: &[B], out: &mut [core::mem::MaybeUninit<U>]) {
+        if let (Some(a), Some(b)) = (retyped::<A, C>(a), retyped::<B, C>(b)) {
+            return self.0.call_slices(a, b, out);
+        }
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            o.write(self.call(x, y));
+        }
+    }
     /// `f`'s own kernel when both operands already have the common type,
     /// else the same operation computed in `C` by a converting kernel.
     fn kernel_op(&self) -> Option<KernelOp> {
@@ -187,6 +216,15 @@ impl<A: Element, B: Element, C: Element, U, F: BinaryFn<C, C, U>> BinaryFn<A, B,
 #[inline(always)]
 pub(crate) fn same_type<A: 'static, B: 'static>() -> bool {
     core::any::TypeId::of::<A>() == core::any::TypeId::of::<B>()
+}
+
+/// `a` as a slice of `C` when `A` is `C` (decided at compile time).
+#[inline(always)]
+pub(crate) fn retyped<A: 'static, C: 'static>(a: &[A]) -> Option<&[C]> {
+    // SAFETY: `A` is `C` (their type ids say so): the same slice, retyped
+    // to what it is.
+    same_type::<A, C>()
+        .then(|| unsafe { core::slice::from_raw_parts(a.as_ptr().cast::<C>(), a.len()) })
 }
 
 /// A conversion to `U` (PyTorch's `to(dtype)`; see [`crate::dtype::cast`]).

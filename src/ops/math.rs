@@ -537,6 +537,16 @@ impl<A: Element, C: Element, U, F: UnaryFn<C, U>> UnaryFn<A, U> for InCommonUnar
     fn call(&self, a: A) -> U {
         self.0.call(cast::<A, C>(a))
     }
+    /// `f`'s own runs when the element already has the type `C`.
+    #[inline(always)]
+    fn call_slice(&self, a: &[A], out: &mut [core::mem::MaybeUninit<U>]) {
+        if let Some(a) = crate::ops::functions::retyped::<A, C>(a) {
+            return self.0.call_slice(a, out);
+        }
+        for (o, &x) in out.iter_mut().zip(a) {
+            o.write(self.call(x));
+        }
+    }
     /// `f`'s own kernel when the element already has the type `C`, else
     /// the same function computed in `C` by a converting kernel.
     fn kernel_op(&self) -> Option<KernelOp> {

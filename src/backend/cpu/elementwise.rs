@@ -708,9 +708,7 @@ unsafe fn map2_row<A: Element, B: Element, U: Element, F: BinaryFn<A, B, U>>(
                 let o = core::slice::from_raw_parts_mut(o, n);
                 let a = core::slice::from_raw_parts(a, n);
                 let b = core::slice::from_raw_parts(b, n);
-                for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
-                    o.write(f.call(x, y));
-                }
+                f.call_slices(a, b, o);
             }
             [1, 1, 0] => {
                 let o = core::slice::from_raw_parts_mut(o, n);

@@ -268,6 +268,61 @@ pub(crate) fn map_or_each<A: 'static + Copy, U: 'static>(
     }
 }
 
+/// `scalar` of each pair of `a` and `b` (as long as `out`) into `out`;
+/// for float16 operands and results, `wide` of the pairs converted to
+/// float32 by blocks (F16C's eight at a time where the machine has it,
+/// through `half`'s slice conversions) and rounded back once: the bits of
+/// `scalar`, which computes in float32 and rounds once too.
+#[inline(always)]
+pub(crate) fn halves_or_each<A: 'static + Copy, U: 'static>(
+    a: &[A],
+    b: &[A],
+    out: &mut [MaybeUninit<U>],
+    scalar: impl Fn(A, A) -> U,
+    wide: impl Fn(f32, f32) -> f32,
+) {
+    use core::any::TypeId;
+    use half::f16;
+    use half::slice::HalfFloatSliceExt;
+    if TypeId::of::<A>() == TypeId::of::<f16>() && TypeId::of::<U>() == TypeId::of::<f16>() {
+        // SAFETY: `A` and `U` are `f16` (their type ids say so): the same
+        // slices, retyped to what they are.
+        let (a, b, out) = unsafe {
+            (
+                core::slice::from_raw_parts(a.as_ptr().cast::<f16>(), a.len()),
+                core::slice::from_raw_parts(b.as_ptr().cast::<f16>(), b.len()),
+                core::slice::from_raw_parts_mut(
+                    out.as_mut_ptr().cast::<MaybeUninit<f16>>(),
+                    out.len(),
+                ),
+            )
+        };
+        const BLOCK: usize = 512;
+        let (mut x, mut y) = ([0f32; BLOCK], [0f32; BLOCK]);
+        let mut r = [f16::ZERO; BLOCK];
+        for ((a, b), out) in a
+            .chunks(BLOCK)
+            .zip(b.chunks(BLOCK))
+            .zip(out.chunks_mut(BLOCK))
+        {
+            let n = out.len().min(a.len()).min(b.len());
+            a[..n].convert_to_f32_slice(&mut x[..n]);
+            b[..n].convert_to_f32_slice(&mut y[..n]);
+            for (x, &y) in x[..n].iter_mut().zip(&y[..n]) {
+                *x = wide(*x, y);
+            }
+            r[..n].convert_from_f32_slice(&x[..n]);
+            for (o, &v) in out.iter_mut().zip(&r[..n]) {
+                o.write(v);
+            }
+        }
+        return;
+    }
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        o.write(scalar(x, y));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,6 +429,37 @@ mod tests {
         let above = f32::from_bits(OVERFLOWS.to_bits() - 1);
         assert!(one(VectorFn::Sigmoid, above) > 0.0);
         assert!((-above as f64).exp() < f64::from(f32::MAX));
+    }
+
+    #[test]
+    fn float16_blocks_give_the_scalar_bits() {
+        use half::f16;
+        // Every float16 against a few partners (NaNs, infinities, both
+        // zeros, denormals, overflow to infinity), a length that ends in a
+        // partial block.
+        let a: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
+        for partner in [0x3c00u16, 0x8000, 0x7c00, 0x0001, 0x7bff, 0xfe00, 0x4d2a] {
+            let b = vec![f16::from_bits(partner); a.len()];
+            for (op, wide) in [
+                (0, (|x, y| x + y) as fn(f32, f32) -> f32),
+                (1, |x, y| x * y),
+                (2, |x, y| x - y),
+            ] {
+                let scalar = |x: f16, y: f16| f16::from_f32(wide(x.to_f32(), y.to_f32()));
+                let mut out = vec![MaybeUninit::uninit(); a.len() - 3];
+                halves_or_each(&a[3..], &b[3..], &mut out, scalar, wide);
+                for (i, o) in out.iter().enumerate() {
+                    // SAFETY: written above.
+                    let got = unsafe { o.assume_init() };
+                    let want = scalar(a[i + 3], b[i + 3]);
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "op {op}: {:?} and {partner:#x}: {got:?} vs {want:?}",
+                        a[i + 3]
+                    );
+                }
+            }
+        }
     }
 
     #[test]
