@@ -8,6 +8,8 @@
 //!   them plus 4.5 (a new output each time, as in every library compared):
 //!   `shaped` (rayon's pool, all cores) and `ndarray`'s `mapv` (one
 //!   thread, `f32::exp` from the platform's libm).
+//! - `map(|x| x * 2.0 + 1.0)` (a user closure, one pass) against the
+//!   built-in `&(&x * 2.0) + 1.0` (two passes) and ndarray's `mapv`.
 //! - `cat` of two contiguous (2048, 4096) `f32` along axis 0 and axis 1:
 //!   `shaped`'s static `(&a, &b).cat::<AXIS>()` and `ndarray::concatenate`.
 //!
@@ -55,6 +57,17 @@ fn unary(c: &mut Criterion) {
     g.bench_function("sin/shaped", |b| b.iter(|| black_box(x.sin())));
     g.bench_function("sin/ndarray_mapv", |b| {
         b.iter(|| black_box(nd.mapv(f32::sin)))
+    });
+    // A user closure against the built-in operations (two passes, an
+    // intermediate tensor) and ndarray's `mapv`.
+    g.bench_function("map_x2p1/shaped_map", |b| {
+        b.iter(|| black_box(x.map(|v| v * 2.0 + 1.0)))
+    });
+    g.bench_function("map_x2p1/shaped_builtin", |b| {
+        b.iter(|| black_box(&(&x * 2.0) + 1.0))
+    });
+    g.bench_function("map_x2p1/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd.mapv(|v| v * 2.0 + 1.0)))
     });
     let positive = &x + 4.5;
     let nd_positive = nd.mapv(|v| v + 4.5);

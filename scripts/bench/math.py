@@ -5,7 +5,8 @@ the counterpart of `benches/math.rs`, with the same byte accounting.
 
 Cases:
   exp, sigmoid, tanh, sin of 16M float32 in [-4, 4), log of them + 4.5
-  (a new output each call)
+  (a new output each call); x * 2 + 1 (PyTorch's two operations: what
+  `map(|x| x * 2.0 + 1.0)` computes in one pass)
   cat of two (2048, 4096) float32 along axis 0 and axis 1
   (torch.cat / np.concatenate)
 
@@ -57,6 +58,7 @@ def main():
         ("tanh", lambda: np.tanh(x), lambda: torch.tanh(t)),
         ("sin", lambda: np.sin(x), lambda: torch.sin(t)),
         ("log", lambda: np.log(positive), lambda: torch.log(t_positive)),
+        ("map_x2p1", lambda: x * np.float32(2.0) + np.float32(1.0), lambda: t * 2.0 + 1.0),
     ]:
         report(f"{name}/numpy", best(np_f, args.repeat, args.number), unary_bytes, N)
         report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), unary_bytes, N)

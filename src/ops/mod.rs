@@ -23,6 +23,7 @@
 
 pub mod arith;
 pub mod assign;
+pub mod closures;
 pub mod compare;
 pub mod concat;
 pub mod convert;
