@@ -8,6 +8,8 @@
 //!   them plus 4.5 (a new output each time, as in every library compared):
 //!   `shaped` (rayon's pool, all cores) and `ndarray`'s `mapv` (one
 //!   thread, `f32::exp` from the platform's libm).
+//! - `x.iter().sum()` against the same elements' slice and ndarray's
+//!   `iter().sum()`.
 //! - `map(|x| x * 2.0 + 1.0)` (a user closure, one pass) against the
 //!   built-in `&(&x * 2.0) + 1.0` (two passes) and ndarray's `mapv`.
 //! - `cat` of two contiguous (2048, 4096) `f32` along axis 0 and axis 1:
@@ -68,6 +70,18 @@ fn unary(c: &mut Criterion) {
     });
     g.bench_function("map_x2p1/ndarray_mapv", |b| {
         b.iter(|| black_box(nd.mapv(|v| v * 2.0 + 1.0)))
+    });
+    // Iteration: a contiguous tensor's `iter().sum()` against its slice's
+    // and ndarray's (one thread each: a sequential sum).
+    let slice = x.as_slice().expect("contiguous");
+    g.bench_function("iter_sum/shaped_iter", |b| {
+        b.iter(|| black_box(x.iter().sum::<f32>()))
+    });
+    g.bench_function("iter_sum/slice", |b| {
+        b.iter(|| black_box(slice.iter().sum::<f32>()))
+    });
+    g.bench_function("iter_sum/ndarray_iter", |b| {
+        b.iter(|| black_box(nd.iter().sum::<f32>()))
     });
     let positive = &x + 4.5;
     let nd_positive = nd.mapv(|v| v + 4.5);

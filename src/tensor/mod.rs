@@ -5,6 +5,7 @@ mod construct;
 mod display;
 mod format;
 mod index;
+pub mod iter;
 
 use crate::backend::Elementwise;
 use crate::backend::{Backend, Cpu, StridedRef};
