@@ -98,3 +98,16 @@ fn constructors_fill_in_row_major_order() {
     assert_eq!(v.shape().as_ref(), [5]);
     assert!(DynTensor::<u8>::from_fn_with(&[usize::MAX, 2], |_| 0).is_err());
 }
+
+#[test]
+fn axis_iter_yields_typed_views() {
+    let x = Tensor::<i32, shape![2, 3, 4]>::from_fn(|[i, j, k]| (100 * i + 10 * j + k) as i32);
+    let middle: Vec<Tensor<i32, shape![2, 4], Cpu, _>> = x.axis_iter::<1>().collect();
+    assert_eq!(middle.len(), 3);
+    assert_eq!(middle[2].to_vec(), x.select::<1>(2).to_vec());
+    assert!(middle[0].shares_storage_with(&x));
+    let m = x.select::<2>(3);
+    let rows: Vec<Vec<i32>> = m.rows().map(|r| r.to_vec()).collect();
+    assert_eq!(rows, [vec![3, 13, 23], vec![103, 113, 123]]);
+    assert_eq!(x.axis_iter::<0>().len(), 2);
+}

@@ -9,6 +9,7 @@
 //! - [`copy`]: `contiguous()`, `clone()`, `detach()` and memory formats.
 //! - [`t`](crate::Tensor::t) on static shapes: the transpose of a matrix.
 
+pub mod axis_iter;
 pub mod complex;
 pub mod copy;
 mod direct;
