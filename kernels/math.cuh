@@ -6,7 +6,7 @@
 // - Real types call the C math library's functions (CUDA's math API on the
 //   device, libm on the host, which is what Rust's `f32::exp` calls, so the
 //   host-compiled kernels match the CPU backend bit for bit), but float32's
-//   exp, tanh and sigmoid, which are the CPU's polynomials (`poly_*`).
+//   exp, log, tanh and sigmoid, which are the CPU's polynomials (`poly_*`).
 //   float16 and bfloat16 compute in f32 and round once.
 // - Complex types follow num-complex's formulas (the CPU backend's), corner
 //   cases included.
@@ -62,7 +62,7 @@ template <> struct FloatOf<float> { typedef float type; };
 template <> struct FloatOf<double> { typedef double type; };
 template <class R> struct FloatOf<complex<R> > { typedef complex<R> type; };
 
-// float32's exp, tanh and sigmoid: the CPU backend's polynomials
+// float32's exp, log, tanh and sigmoid: the CPU backend's polynomials
 // (src/backend/cpu/vector_math.rs, which documents them), operation for
 // operation, every multiply-add fused (`fmaf`; nvcc's -fmad=false and the
 // host build's -ffp-contract=off fuse nothing else), so that the device,
@@ -116,7 +116,38 @@ __host__ __device__ inline float poly_sigmoid(float x) {
     float residual = fmaf(-q, hi, num) - q * lo;
     return x <= -88.72284f ? 0.0f : q + residual / hi;  // PyTorch's 1 / (1 + inf)
 }
+__host__ __device__ inline float poly_log(float x) {
+    const float SQRT_HALF = 0.707106781186547524400844362104849039f;
+    bool tiny = x < 1.17549435e-38f;  // denormals scaled by 2^23 first
+    float scaled = tiny ? x * 8388608.0f : x;
+    uint32_t bits = bits_of(scaled);
+    int32_t e = int32_t((bits >> 23) & 0xffu) - (tiny ? 126 + 23 : 126);
+    float m = f32_of_bits((bits & 0x007fffffu) | 0x3f000000u);  // [0.5, 1)
+    bool low = m < SQRT_HALF;
+    e = low ? e - 1 : e;
+    m = low ? m + m - 1.0f : m - 1.0f;
+    float z = m * m;
+    float p = 7.0376836e-2f;
+    p = fmaf(p, m, -1.151461e-1f);
+    p = fmaf(p, m, 1.1676999e-1f);
+    p = fmaf(p, m, -1.2420141e-1f);
+    p = fmaf(p, m, 1.4249323e-1f);
+    p = fmaf(p, m, -1.6668058e-1f);
+    p = fmaf(p, m, 2.0000714e-1f);
+    p = fmaf(p, m, -2.4999994e-1f);
+    p = fmaf(p, m, 3.333333e-1f);
+    float fe = float(e);
+    float y = p * m * z;
+    y = fmaf(fe, -2.1219444e-4f, y);
+    y = fmaf(-0.5f, z, y);
+    float r = fmaf(fe, 0.6933594f, m + y);
+    if (x == m_copysign(1.0f / 0.0f, 1.0f)) return x;
+    if (x == 0.0f) return -m_copysign(1.0f / 0.0f, 1.0f);
+    return x > 0.0f ? r : quiet_nan<float>();
+}
 __host__ __device__ inline float f_exp(float x) { return poly_exp(x); }
+__host__ __device__ inline float f_ln(float x) { return poly_log(x); }
+__host__ __device__ inline double f_ln(double x) { return m_log(x); }
 __host__ __device__ inline float f_tanh(float x) { return poly_tanh(x); }
 __host__ __device__ inline float f_sigmoid(float x) { return poly_sigmoid(x); }
 __host__ __device__ inline double f_exp(double x) { return m_exp(x); }
@@ -125,7 +156,6 @@ __host__ __device__ inline double f_sigmoid(double x) { return 1.0 / (1.0 + m_ex
 
 // Real types: float and double.
 #define SHAPED_REAL_MATH(R)                                                              \
-    __host__ __device__ inline R f_ln(R x) { return m_log(x); }                          \
     __host__ __device__ inline R f_log2(R x) { return m_log2(x); }                       \
     __host__ __device__ inline R f_sqrt(R x) { return m_sqrt(x); }                       \
     __host__ __device__ inline R f_sin(R x) { return m_sin(x); }                         \

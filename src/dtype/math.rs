@@ -3,7 +3,7 @@
 //!
 //! - [`FloatMath`]: the transcendental functions (`exp`, `ln`, `sqrt`, ...),
 //!   for floating and complex types; half types compute in `f32` and round
-//!   once, as PyTorch does. float32's `exp`, `tanh` and `sigmoid` are the
+//!   once, as PyTorch does. float32's `exp`, `ln`, `tanh` and `sigmoid` are the
 //!   CPU backend's vectorized polynomials (`backend/cpu/vector_math.rs`).
 //! - [`ToFloat`]: the type such a function computes in: the type itself, or
 //!   float32 (PyTorch's default dtype) for integers and bool.
@@ -87,12 +87,13 @@ where
 
 /// The real floating types: `f32` and `f64` compute directly, `f16` and
 /// `bf16` through `f32`, rounding once.
-/// `exp`, `tanh` and `sigmoid` of the types the real float types compute
+/// `exp`, `ln`, `tanh` and `sigmoid` of the types the real float types compute
 /// in: float32's are the CPU backend's vectorized polynomials (the same
 /// bits in a loop over a slice and alone, and on CUDA), float64's the
 /// standard library's.
 trait Kernels: Copy {
     fn exp(self) -> Self;
+    fn ln(self) -> Self;
     fn tanh(self) -> Self;
     fn sigmoid(self) -> Self;
 }
@@ -100,6 +101,10 @@ impl Kernels for f32 {
     #[inline(always)]
     fn exp(self) -> f32 {
         vector_math::one(VectorFn::Exp, self)
+    }
+    #[inline(always)]
+    fn ln(self) -> f32 {
+        vector_math::one(VectorFn::Ln, self)
     }
     #[inline(always)]
     fn tanh(self) -> f32 {
@@ -114,6 +119,10 @@ impl Kernels for f64 {
     #[inline(always)]
     fn exp(self) -> f64 {
         f64::exp(self)
+    }
+    #[inline(always)]
+    fn ln(self) -> f64 {
+        f64::ln(self)
     }
     #[inline(always)]
     fn tanh(self) -> f64 {
@@ -131,7 +140,7 @@ macro_rules! float_math {
             #[inline(always)]
             fn exp(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| Kernels::exp(v)) }
             #[inline(always)]
-            fn ln(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.ln()) }
+            fn ln(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| Kernels::ln(v)) }
             #[inline(always)]
             fn log2(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.log2()) }
             #[inline(always)]

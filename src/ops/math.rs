@@ -73,7 +73,7 @@ unary_fns! {
     /// `e^x`, in [`FloatOf<T>`].
     Exp, vectorized Exp: |x| -> FloatOf<T> [ToFloat] FloatMath::exp(cast::<T, FloatOf<T>>(x));
     /// The natural logarithm (PyTorch's `log`).
-    Ln: |x| -> FloatOf<T> [ToFloat] FloatMath::ln(cast::<T, FloatOf<T>>(x));
+    Ln, vectorized Ln: |x| -> FloatOf<T> [ToFloat] FloatMath::ln(cast::<T, FloatOf<T>>(x));
     /// The base-2 logarithm.
     Log2: |x| -> FloatOf<T> [ToFloat] FloatMath::log2(cast::<T, FloatOf<T>>(x));
     /// The square root.

@@ -1,4 +1,4 @@
-//! float32 `exp`, `tanh` and `sigmoid` as polynomials, vectorized across
+//! float32 `exp`, `tanh`, `sigmoid` and `ln` as polynomials, vectorized across
 //! SIMD lanes: each a function of one element whose loop over a slice
 //! LLVM vectorizes, compiled three times (AVX-512 with FMA, AVX2 with FMA,
 //! and the baseline) and chosen at run time (`is_x86_feature_detected!`),
@@ -19,6 +19,8 @@
 //! - `sigmoid`: `1 / (1 + e)` with `e = exp(-|x|)`, or `e / (1 + e)`
 //!   for negative `x` (no overflow where the result is a denormal), the
 //!   sum kept in two floats and the quotient corrected once.
+//! - `ln`: Cephes' `logf` (the exponent and a mantissa near 1 from the
+//!   bits, a degree-8 polynomial, `ln 2` in two parts).
 //!
 //! The unit tests bound each against a float64 reference over a sweep of
 //! float32 arguments (see `ACCURACY`).
@@ -34,6 +36,8 @@ pub enum VectorFn {
     Tanh,
     /// `1 / (1 + e^-x)`.
     Sigmoid,
+    /// The natural logarithm (PyTorch's `log`).
+    Ln,
 }
 
 /// `a * b + c`, fused with `FMA`.
@@ -132,6 +136,53 @@ fn sigmoid(x: f32) -> f32 {
 /// rounded down to a float32).
 const OVERFLOWS: f32 = -88.722_84;
 
+/// The natural logarithm: Cephes' `logf`. The argument split into a
+/// mantissa `m` in [sqrt(1/2), sqrt(2)) and an exponent `e` from its bits
+/// (denormals scaled by 2^23 first), then `ln(m)` as `m - 1` plus a
+/// degree-8 polynomial and `e * ln 2` in two parts. 0 gives `-inf`, `inf`
+/// itself, a negative number or NaN gives NaN.
+#[inline(always)]
+fn ln(x: f32) -> f32 {
+    const SQRT_HALF: f32 = core::f32::consts::FRAC_1_SQRT_2;
+    let tiny = x < f32::MIN_POSITIVE;
+    let scaled = if tiny { x * 8_388_608.0 } else { x };
+    let bits = scaled.to_bits();
+    let e = ((bits >> 23) & 0xff) as i32 - if tiny { 126 + 23 } else { 126 };
+    // The mantissa in [0.5, 1).
+    let m = f32::from_bits((bits & 0x007f_ffff) | 0x3f00_0000);
+    let low = m < SQRT_HALF;
+    let e = if low { e - 1 } else { e };
+    let m = if low { m + m - 1.0 } else { m - 1.0 };
+    let z = m * m;
+    let mut p: f32 = 7.037_683_6e-2;
+    for c in [
+        -1.151_461e-1,
+        1.167_699_9e-1,
+        -1.242_014_1e-1,
+        1.424_932_3e-1,
+        -1.666_805_8e-1,
+        2.000_071_4e-1,
+        -2.499_999_4e-1,
+        3.333_333e-1,
+    ] {
+        p = p.mul_add(m, c);
+    }
+    let fe = e as f32;
+    let y = p * m * z;
+    let y = fe.mul_add(-2.121_944_4e-4, y);
+    let y = (-0.5f32).mul_add(z, y);
+    let r = fe.mul_add(0.693_359_4, m + y);
+    if x == f32::INFINITY {
+        x
+    } else if x == 0.0 {
+        f32::NEG_INFINITY
+    } else if x > 0.0 {
+        r
+    } else {
+        f32::NAN
+    }
+}
+
 /// `f` of one element.
 #[inline(always)]
 fn apply(f: VectorFn, x: f32) -> f32 {
@@ -139,6 +190,7 @@ fn apply(f: VectorFn, x: f32) -> f32 {
         VectorFn::Exp => exp(x),
         VectorFn::Tanh => tanh(x),
         VectorFn::Sigmoid => sigmoid(x),
+        VectorFn::Ln => ln(x),
     }
 }
 
@@ -155,6 +207,9 @@ fn each(f: VectorFn, a: &[f32], out: &mut [MaybeUninit<f32>]) {
         }),
         VectorFn::Sigmoid => out.iter_mut().zip(a).for_each(|(o, &x)| {
             o.write(sigmoid(x));
+        }),
+        VectorFn::Ln => out.iter_mut().zip(a).for_each(|(o, &x)| {
+            o.write(ln(x));
         }),
     }
 }
@@ -343,11 +398,12 @@ mod tests {
 
     /// The largest error of each function, in float32 ulps against
     /// float64: what a sweep of every 7th float32 in [-110, 110] measured
-    /// (this test takes every 97th).
-    const ACCURACY: [(VectorFn, u32); 3] = [
+    /// (`ln`: every 13th positive float32); this test takes every 97th.
+    const ACCURACY: [(VectorFn, u32); 4] = [
         (VectorFn::Exp, 1),
         (VectorFn::Tanh, 1),
         (VectorFn::Sigmoid, 2),
+        (VectorFn::Ln, 1),
     ];
 
     fn reference(f: VectorFn, x: f64) -> f64 {
@@ -356,6 +412,7 @@ mod tests {
             VectorFn::Tanh => x.tanh(),
             VectorFn::Sigmoid if x <= f64::from(OVERFLOWS) => 0.0,
             VectorFn::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+            VectorFn::Ln => x.ln(),
         }
     }
 
@@ -371,8 +428,17 @@ mod tests {
 
     #[test]
     fn each_function_is_within_its_bound_of_float64() {
-        let xs = sweep();
+        // `ln` over every 97th positive float32, denormals to the largest.
+        let positive: Vec<f32> = (1..f32::MAX.to_bits())
+            .step_by(97)
+            .map(f32::from_bits)
+            .collect();
         for (f, bound) in ACCURACY {
+            let xs = if f == VectorFn::Ln {
+                positive.clone()
+            } else {
+                sweep()
+            };
             let mut out = vec![MaybeUninit::uninit(); xs.len()];
             map_slice(f, &xs, &mut out);
             let mut worst = (0, 0.0f32);
@@ -391,7 +457,12 @@ mod tests {
     #[test]
     fn every_path_gives_the_same_bits() {
         let xs: Vec<f32> = sweep().into_iter().step_by(13).collect();
-        for f in [VectorFn::Exp, VectorFn::Tanh, VectorFn::Sigmoid] {
+        for f in [
+            VectorFn::Exp,
+            VectorFn::Tanh,
+            VectorFn::Sigmoid,
+            VectorFn::Ln,
+        ] {
             let mut wide = vec![MaybeUninit::uninit(); xs.len()];
             map_slice(f, &xs, &mut wide);
             let mut base = vec![MaybeUninit::uninit(); xs.len()];
@@ -410,9 +481,23 @@ mod tests {
 
     #[test]
     fn the_edges_are_pytorchs() {
-        for f in [VectorFn::Exp, VectorFn::Tanh, VectorFn::Sigmoid] {
+        for f in [
+            VectorFn::Exp,
+            VectorFn::Tanh,
+            VectorFn::Sigmoid,
+            VectorFn::Ln,
+        ] {
             assert!(one(f, f32::NAN).is_nan(), "{f:?}(NaN)");
         }
+        assert_eq!(one(VectorFn::Ln, 0.0), f32::NEG_INFINITY);
+        assert_eq!(one(VectorFn::Ln, -0.0), f32::NEG_INFINITY);
+        assert_eq!(one(VectorFn::Ln, f32::INFINITY), f32::INFINITY);
+        assert!(one(VectorFn::Ln, -1.0).is_nan() && one(VectorFn::Ln, f32::NEG_INFINITY).is_nan());
+        assert_eq!(one(VectorFn::Ln, 1.0).to_bits(), 0);
+        assert_eq!(
+            one(VectorFn::Ln, f32::from_bits(1)),
+            (f64::from(f32::from_bits(1))).ln() as f32
+        );
         assert_eq!(one(VectorFn::Exp, f32::NEG_INFINITY), 0.0);
         assert_eq!(one(VectorFn::Exp, f32::INFINITY), f32::INFINITY);
         assert_eq!(one(VectorFn::Exp, 0.0), 1.0);
