@@ -227,6 +227,19 @@ pub(crate) fn retyped<A: 'static, C: 'static>(a: &[A]) -> Option<&[C]> {
         .then(|| unsafe { core::slice::from_raw_parts(a.as_ptr().cast::<C>(), a.len()) })
 }
 
+/// `out` as a slice of `MaybeUninit<C>` when `A` is `C` (decided at
+/// compile time).
+#[inline(always)]
+pub(crate) fn retyped_out<A: 'static, C: 'static>(
+    out: &mut [core::mem::MaybeUninit<A>],
+) -> Option<&mut [core::mem::MaybeUninit<C>]> {
+    let len = out.len();
+    let ptr = out.as_mut_ptr().cast::<core::mem::MaybeUninit<C>>();
+    // SAFETY: `A` is `C` (their type ids say so): the same exclusive slice,
+    // retyped to what it is.
+    same_type::<A, C>().then(|| unsafe { core::slice::from_raw_parts_mut(ptr, len) })
+}
+
 /// A conversion to `U` (PyTorch's `to(dtype)`; see [`crate::dtype::cast`]).
 pub struct Cast<U>(PhantomData<fn() -> U>);
 impl<U> Cast<U> {

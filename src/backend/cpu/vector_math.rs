@@ -25,6 +25,7 @@
 //! The unit tests bound each against a float64 reference over a sweep of
 //! float32 arguments (see `ACCURACY`).
 
+use crate::ops::functions::{retyped, retyped_out};
 use core::mem::MaybeUninit;
 
 /// The functions this module vectorizes.
@@ -303,19 +304,7 @@ pub(crate) fn map_or_each<A: 'static + Copy, U: 'static>(
     out: &mut [MaybeUninit<U>],
     scalar: impl Fn(A) -> U,
 ) {
-    use core::any::TypeId;
-    if TypeId::of::<A>() == TypeId::of::<f32>() && TypeId::of::<U>() == TypeId::of::<f32>() {
-        // SAFETY: `A` and `U` are `f32` (their type ids say so): the same
-        // slices, retyped to what they are.
-        let (a, out) = unsafe {
-            (
-                core::slice::from_raw_parts(a.as_ptr().cast::<f32>(), a.len()),
-                core::slice::from_raw_parts_mut(
-                    out.as_mut_ptr().cast::<MaybeUninit<f32>>(),
-                    out.len(),
-                ),
-            )
-        };
+    if let (Some(a), Some(out)) = (retyped::<A, f32>(a), retyped_out::<U, f32>(out)) {
         return map_slice(f, a, out);
     }
     for (o, &x) in out.iter_mut().zip(a) {
@@ -336,22 +325,11 @@ pub(crate) fn halves_or_each<A: 'static + Copy, U: 'static>(
     scalar: impl Fn(A, A) -> U,
     wide: impl Fn(f32, f32) -> f32,
 ) {
-    use core::any::TypeId;
     use half::f16;
     use half::slice::HalfFloatSliceExt;
-    if TypeId::of::<A>() == TypeId::of::<f16>() && TypeId::of::<U>() == TypeId::of::<f16>() {
-        // SAFETY: `A` and `U` are `f16` (their type ids say so): the same
-        // slices, retyped to what they are.
-        let (a, b, out) = unsafe {
-            (
-                core::slice::from_raw_parts(a.as_ptr().cast::<f16>(), a.len()),
-                core::slice::from_raw_parts(b.as_ptr().cast::<f16>(), b.len()),
-                core::slice::from_raw_parts_mut(
-                    out.as_mut_ptr().cast::<MaybeUninit<f16>>(),
-                    out.len(),
-                ),
-            )
-        };
+    if let (Some(a), Some(b)) = (retyped::<A, f16>(a), retyped::<A, f16>(b))
+        && let Some(out) = retyped_out::<U, f16>(out)
+    {
         const BLOCK: usize = 512;
         let (mut x, mut y) = ([0f32; BLOCK], [0f32; BLOCK]);
         let mut r = [f16::ZERO; BLOCK];
