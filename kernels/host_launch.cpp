@@ -402,10 +402,11 @@ const Entry<shaped::SetsArgs> SETS_KERNELS[] = {SHAPED_FOR_EACH_SORTABLE(SHAPED_
 #undef SHAPED_SETS_ENTRIES
 }  // namespace
 
-// Runs sets kernel `name` (see run_sequential: its threads never meet).
+// Runs sets kernel `name` (see run_fibers: `histc` counts each block's
+// elements in shared memory first).
 extern "C" int shaped_host_sets_launch(const char* name, unsigned grid, unsigned block,
                                        const shaped::SetsArgs* args) {
-    return run_sequential(SETS_KERNELS, name, grid, block, args);
+    return run_fibers(SETS_KERNELS, name, grid, block, args);
 }
 
 // The layout of `shaped::SetsArgs`: size, then the offsets of x, out, n,

@@ -36,6 +36,11 @@ inline int atomicAdd(int* at, int v) {
     *at = int(unsigned(old) + unsigned(v));  // (wraps, as on a GPU)
     return old;
 }
+inline unsigned atomicAdd(unsigned* at, unsigned v) {
+    unsigned old = *at;
+    *at = old + v;
+    return old;
+}
 inline unsigned long long atomicAdd(unsigned long long* at, unsigned long long v) {
     unsigned long long old = *at;
     *at = old + v;

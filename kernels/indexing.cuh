@@ -105,19 +105,68 @@ template <class T, int V> __device__ void gather_runs(const GatherArgs& p) {
     }
 }
 
+// Positions per thread and step of the gather and scatter loops: a thread
+// walks `SHAPED_INDEX_ILP` positions a block apart and issues their index
+// and source loads before it uses any, so that several dependent load
+// chains are in flight per thread rather than one.
+#define SHAPED_INDEX_ILP 4
+#ifdef SHAPED_HOST
+#define SHAPED_UNROLL
+#else
+#define SHAPED_UNROLL _Pragma("unroll")
+#endif
+
+// The positions of one step: `first`, `first + blockDim.x`, ... and what
+// each resolves to along the dimension (-1: a bad index, -2: past the end).
+template <class P> struct Step {
+    Position at[SHAPED_INDEX_ILP];
+    int64_t along[SHAPED_INDEX_ILP];
+    __device__ void walk(const P& p, uint64_t first) {
+        SHAPED_UNROLL
+        for (int k = 0; k < SHAPED_INDEX_ILP; ++k) {
+            const uint64_t i = first + uint64_t(k) * blockDim.x;
+            along[k] = -2;
+            if (i < p.numel) {
+                at[k] = position_of(p, i);
+                along[k] = resolve(at[k].index, p.dim_len, p.wrap);
+            }
+        }
+    }
+};
+
+// The grid-stride loop of the gathers and scatters: `body(first, s)` for
+// each of this thread's steps, `s` walked from position `first`.
+template <class P, class Body> __device__ void each_step(const P& p, Body body) {
+    const uint64_t stride = uint64_t(blockDim.x) * gridDim.x * SHAPED_INDEX_ILP;
+    for (uint64_t first = uint64_t(blockIdx.x) * blockDim.x * SHAPED_INDEX_ILP + threadIdx.x;
+         first < p.numel; first += stride) {
+        Step<P> s;
+        s.walk(p, first);
+        body(first, s);
+    }
+}
+
 template <class T> __device__ void gather_each(const GatherArgs& p) {
     T* out = reinterpret_cast<T*>(p.out.ptr);
     const T* src = reinterpret_cast<const T*>(p.src.ptr);
-    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
-    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        Position at_i = position_of(p, i);
-        int64_t at = resolve(at_i.index, p.dim_len, p.wrap);
-        if (at < 0) {
-            atomicMin(reinterpret_cast<unsigned long long*>(p.fault), (unsigned long long)i);
-        } else if (out != nullptr) {
-            out[at_i.out] = src[at_i.src + uint64_t(at) * p.dim_stride];
+    each_step(p, [&](uint64_t first, const Step<GatherArgs>& s) {
+        T v[SHAPED_INDEX_ILP];
+        SHAPED_UNROLL
+        for (int k = 0; k < SHAPED_INDEX_ILP; ++k) {
+            if (s.along[k] >= 0 && out != nullptr) {
+                v[k] = src[s.at[k].src + uint64_t(s.along[k]) * p.dim_stride];
+            }
         }
-    }
+        SHAPED_UNROLL
+        for (int k = 0; k < SHAPED_INDEX_ILP; ++k) {
+            if (s.along[k] == -1) {
+                const uint64_t i = first + uint64_t(k) * blockDim.x;
+                atomicMin(reinterpret_cast<unsigned long long*>(p.fault), (unsigned long long)i);
+            } else if (s.along[k] >= 0 && out != nullptr) {
+                out[s.at[k].out] = v[k];
+            }
+        }
+    });
 }
 
 // The vector width of T: 16 bytes of elements of at most 8 bytes.
@@ -224,22 +273,25 @@ template <class T, class F> __device__ void scatter_with(const ScatterArgs& p, F
     const T* src = reinterpret_cast<const T*>(p.src.ptr);
     T value;
     memcpy(&value, p.value, sizeof(T));
-    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
-    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
-        Position at_i = position_of(p, i);
-        uint64_t o = at_i.out, s = at_i.src;
-        int64_t raw = at_i.index;
+    each_step(p, [&](uint64_t, const Step<ScatterArgs>& s) {
         // The host checked every index first: one outside is skipped.
-        int64_t at = resolve(raw, p.dim_len, p.wrap);
-        if (at < 0) continue;
-        T v = p.src_scalar ? value : src[s];
-        T* dst = out + o + uint64_t(at) * p.dim_stride;
-        if (p.op == OP_IDENTITY) {
-            *dst = v;
-        } else {
-            atomic_update(dst, v, f);
+        T v[SHAPED_INDEX_ILP];
+        SHAPED_UNROLL
+        for (int k = 0; k < SHAPED_INDEX_ILP; ++k) {
+            v[k] = value;
+            if (s.along[k] >= 0 && !p.src_scalar) v[k] = src[s.at[k].src];
         }
-    }
+        SHAPED_UNROLL
+        for (int k = 0; k < SHAPED_INDEX_ILP; ++k) {
+            if (s.along[k] < 0) continue;
+            T* dst = out + s.at[k].out + uint64_t(s.along[k]) * p.dim_stride;
+            if (p.op == OP_IDENTITY) {
+                *dst = v[k];
+            } else {
+                atomic_update(dst, v[k], f);
+            }
+        }
+    });
 }
 
 // The maximum and minimum of ordered types only (the Rust types never ask
@@ -267,14 +319,18 @@ template <class T> __device__ void scatter(const ScatterArgs& p) {
 // `nonzero`, `masked_select` and `masked_scatter_`: the positions whose flag
 // is set, in row-major order, numbered 0, 1, ... A launch of
 // `shaped_compact_T` walks the positions in chunks of `chunk`, one chunk per
-// block at a time, `blockDim.x` positions per round; a scan in shared
-// memory numbers the flagged positions of a round. The count pass writes
+// block at a time. The write pass takes `blockDim.x` strips of
+// `SHAPED_COMPACT_STRIP` neighbouring positions per round; a scan in shared
+// memory of the strips' counts numbers the flagged positions of a round. The count pass writes
 // each chunk's count (each thread counts, one tree sums); the host turns
 // them into each chunk's first number
 // (a prefix sum of at most a few thousand words) and the write pass writes
 // each flagged position at its number.
 
 #define SHAPED_COMPACT_BLOCK 256
+// Neighbouring positions per thread and round of the write pass: one scan
+// of 256 strip counts numbers 2048 positions.
+#define SHAPED_COMPACT_STRIP 8
 
 enum { COMPACT_NONZERO = 0, COMPACT_SELECT = 1, COMPACT_SCATTER = 2 };
 enum { COMPACT_COUNT = 0, COMPACT_WRITE = 1 };
@@ -366,20 +422,27 @@ template <class T> __device__ void compact(const CompactArgs& p) {
     const unsigned t = threadIdx.x;
     uint64_t* counts = reinterpret_cast<uint64_t*>(p.counts);
     const uint64_t chunks = (p.numel + p.chunk - 1) / p.chunk;
+    const uint64_t round_len = uint64_t(blockDim.x) * SHAPED_COMPACT_STRIP;
     // Every thread of a block runs the same rounds (the barriers below are
     // reached by all of them).
     for (uint64_t b = blockIdx.x; b < chunks; b += gridDim.x) {
         const uint64_t begin = b * p.chunk;
         const uint64_t end = begin + p.chunk < p.numel ? begin + p.chunk : p.numel;
-        const uint64_t first_number = counts[b];
-        uint64_t done = 0;  // flagged positions of the rounds before
-        for (uint64_t round = begin; round < end; round += blockDim.x) {
-            const uint64_t i = round + t;
-            uint64_t coords[SHAPED_MAX_RANK];
-            uint64_t d = 0;
-            const bool flagged =
-                i < end && flagged_at<T>(p, i, d, p.mode == COMPACT_NONZERO ? coords : nullptr);
-            scan[t] = flagged ? 1u : 0u;
+        uint64_t number = counts[b];  // the first number of this round
+        for (uint64_t round = begin; round < end; round += round_len) {
+            // Thread t's strip: SHAPED_COMPACT_STRIP neighbouring positions,
+            // its flags kept as bits.
+            const uint64_t strip = round + uint64_t(t) * SHAPED_COMPACT_STRIP;
+            uint32_t bits = 0, mine = 0;
+            for (int j = 0; j < SHAPED_COMPACT_STRIP; ++j) {
+                uint64_t d = 0;
+                if (strip + j < end && flagged_at<T>(p, strip + j, d, nullptr)) {
+                    bits |= 1u << j;
+                    ++mine;
+                }
+            }
+            // An inclusive scan of the strips' counts in shared memory.
+            scan[t] = mine;
             __syncthreads();
             for (unsigned s = 1; s < blockDim.x; s <<= 1) {
                 uint32_t before = t >= s ? scan[t - s] : 0u;
@@ -387,10 +450,13 @@ template <class T> __device__ void compact(const CompactArgs& p) {
                 scan[t] += before;
                 __syncthreads();
             }
-            const uint32_t inclusive = scan[t];
+            uint64_t at = number + scan[t] - mine;
             const uint32_t in_round = scan[blockDim.x - 1];
-            if (flagged) {
-                const uint64_t at = first_number + done + inclusive - 1;
+            for (int j = 0; j < SHAPED_COMPACT_STRIP; ++j) {
+                if (((bits >> j) & 1u) == 0) continue;
+                uint64_t coords[SHAPED_MAX_RANK];
+                uint64_t d = 0;
+                flagged_at<T>(p, strip + j, d, p.mode == COMPACT_NONZERO ? coords : nullptr);
                 if (p.mode == COMPACT_NONZERO) {
                     int64_t* out = reinterpret_cast<int64_t*>(p.out);
                     for (int k = 0; k < p.columns; ++k) {
@@ -404,8 +470,9 @@ template <class T> __device__ void compact(const CompactArgs& p) {
                     reinterpret_cast<T*>(p.data.ptr)[d] =
                         reinterpret_cast<const T*>(p.source.ptr)[p.source.offset + at];
                 }
+                ++at;
             }
-            done += in_round;
+            number += in_round;
             // The next round writes `scan` again.
             __syncthreads();
         }
@@ -414,17 +481,25 @@ template <class T> __device__ void compact(const CompactArgs& p) {
 
 }  // namespace shaped
 
+// The gathers and scatters hold `SHAPED_INDEX_ILP` positions per thread:
+// at least 3 blocks of 256 resident (85 registers), without spills.
+#ifdef SHAPED_HOST
+#define SHAPED_INDEX_BOUNDS
+#else
+#define SHAPED_INDEX_BOUNDS __launch_bounds__(256, 3)
+#endif
+
 #define SHAPED_COMPACT_KERNELS(name, T, numeric)                                            \
     extern "C" __global__ void SHAPED_BOUNDS shaped_compact_##name(shaped::CompactArgs p) { \
         shaped::compact<T>(p);                                                              \
     }
 
 #define SHAPED_SCATTER_KERNELS(name, T, numeric)                                            \
-    extern "C" __global__ void SHAPED_BOUNDS shaped_scatter_##name(shaped::ScatterArgs p) { \
+    extern "C" __global__ void SHAPED_INDEX_BOUNDS shaped_scatter_##name(shaped::ScatterArgs p) { \
         shaped::scatter<T>(p);                                                              \
     }
 
 #define SHAPED_GATHER_KERNELS(name, T, numeric)                                             \
-    extern "C" __global__ void SHAPED_BOUNDS shaped_gather_##name(shaped::GatherArgs p) {  \
+    extern "C" __global__ void SHAPED_INDEX_BOUNDS shaped_gather_##name(shaped::GatherArgs p) {  \
         shaped::gather<T>(p);                                                               \
     }

@@ -25,7 +25,8 @@
 // - SETS_LOOKUP: each element's inverse: its bin's rank.
 // - SETS_SEARCH: out[i] = PyTorch's binary search of x[i] in its line of
 //   `boundaries` (through `sorter` when given).
-// - SETS_HISTC: marks[bin] += 1 for each element within [min, max], the bin
+// - SETS_HISTC: marks[bin] += 1 for each element within [min, max] (counted
+//   per block in shared memory where the bins fit), the bin
 //   computed as the CPU's (PyTorch's) arithmetic in the element type.
 // - SETS_TO_FLOAT: values[b] = marks[b] as T, rounded once.
 // - SETS_COLUMN: values[i] = element `column` of row i (in `order`), and
@@ -255,14 +256,45 @@ SHAPED_HISTC_HALF(f16, f16_from)
 SHAPED_HISTC_HALF(bf16, bf16_from)
 #undef SHAPED_HISTC_HALF
 
+// Bins that a block counts in shared memory before it adds its counts to
+// the global ones (one atomic per bin and block instead of one per element:
+// 100 bins shared by 16M elements otherwise serialize on their words). The
+// launch gives such a histc `bins` words of dynamic shared memory (and no
+// other phase any, so that they keep the whole L1 cache);
+// `HISTC_SHARED_BINS` in src/backend/cuda/sets.rs mirrors the limit.
+#define SHAPED_HISTC_SHARED 4096
+
 template <class T> __device__ void sets_histc(const SetsArgs& p) {
     const T* x = reinterpret_cast<const T*>(p.x);
     unsigned long long* marks = reinterpret_cast<unsigned long long*>(p.marks);
     const double lo = p.min, hi = p.max;
+    // The same for every thread of the block: the bins fit, and no block
+    // counts 2^32 elements (it takes at most n / gridDim + blockDim).
+    const bool private_bins =
+        p.bins <= SHAPED_HISTC_SHARED && p.n / gridDim.x < (uint64_t(1) << 31);
+#ifdef SHAPED_HOST
+    static thread_local unsigned local[SHAPED_HISTC_SHARED];
+#else
+    extern __shared__ unsigned local[];
+#endif
+    if (private_bins) {
+        for (uint64_t b = threadIdx.x; b < p.bins; b += blockDim.x) local[b] = 0;
+        __syncthreads();
+    }
     for (uint64_t i = sets_first(); i < p.n; i += sets_step()) {
         double v = real_f64(x[i]);
         // (NaN is neither: left out.)
-        if (v >= lo && v <= hi) atomicAdd(marks + HistcBin<T>::of(x[i], lo, hi, p.bins), 1ull);
+        if (v >= lo && v <= hi) {
+            const uint64_t bin = HistcBin<T>::of(x[i], lo, hi, p.bins);
+            if (private_bins) atomicAdd(local + bin, 1u);
+            else atomicAdd(marks + bin, 1ull);
+        }
+    }
+    if (private_bins) {
+        __syncthreads();
+        for (uint64_t b = threadIdx.x; b < p.bins; b += blockDim.x) {
+            if (local[b] != 0) atomicAdd(marks + b, (unsigned long long)local[b]);
+        }
     }
 }
 

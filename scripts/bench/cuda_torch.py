@@ -113,8 +113,8 @@ side = 4096
 a = torch.randint(0, 1 << 24, (side, side), device="cuda", generator=g).float() / 4096 - 2048
 flat = a.reshape(-1)
 for case, f in [
-    ("a.flatten().sort(0) (16M, one line)", lambda: flat.sort(0, stable=True)),
-    ("a.sort(1) (rows of 4096)", lambda: a.sort(1, stable=True)),
+    ("a.flatten().sort(0) (16M, one line)", lambda: flat.sort(dim=0, stable=True)),
+    ("a.sort(1) (rows of 4096)", lambda: a.sort(dim=1, stable=True)),
     ("a.topk(10, 1) (rows of 4096)", lambda: a.topk(10, 1)),
 ]:
     s = seconds(f)

@@ -88,12 +88,20 @@ const LAYOUTS: &[Layout] = &[
         offset: 3,
         len: 4,
     },
-    // a contiguous vector, longer than a round
+    // a contiguous vector, longer than a round of 256 positions
     Layout {
         sizes: &[700],
         strides: &[1],
         offset: 0,
         len: 700,
+    },
+    // a transposed matrix of several write rounds (2048 positions each)
+    // per chunk, the last one partial
+    Layout {
+        sizes: &[70, 130],
+        strides: &[1, 70],
+        offset: 2,
+        len: 2 + 70 * 130,
     },
     // a transposed matrix at an offset
     Layout {

@@ -337,6 +337,8 @@ fn check_histc<T: HistcElement + SortSample>() {
         (7, -1.0, 1.5),
         (100, -1.0, 1.5),
         (3, 0.25, 0.5),
+        // more bins than a block counts in shared memory
+        (5000, -1.0, 1.5),
     ] {
         let x = view(&mut data, sizes, &[1]);
         let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));

@@ -511,10 +511,27 @@ pub(crate) unsafe fn queue<A: Copy>(
     block: u32,
     args: A,
 ) -> Result<(), Error> {
+    // SAFETY: the caller's contract.
+    unsafe { queue_with_shared(state, function, grid, block, 0, args) }
+}
+
+/// [`queue`] with `shared` bytes of dynamic shared memory per block.
+///
+/// # Safety
+/// As [`queue`]; a kernel that declares dynamic shared memory reaches at
+/// most `shared` bytes of it with these arguments.
+pub(crate) unsafe fn queue_with_shared<A: Copy>(
+    state: &DeviceState,
+    function: &cust::function::Function<'_>,
+    grid: u32,
+    block: u32,
+    shared: u32,
+    args: A,
+) -> Result<(), Error> {
     let mut args = args;
     let params = [(&mut args as *mut A).cast::<c_void>()];
     // SAFETY: the caller's contract; the driver copies the parameter before
     // returning.
-    unsafe { state.stream.launch(function, grid, block, 0, &params) }
+    unsafe { state.stream.launch(function, grid, block, shared, &params) }
         .map_err(cuda_error("launching a kernel"))
 }

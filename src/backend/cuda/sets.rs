@@ -33,7 +33,7 @@
 //! The steps are written once, over [`SetsDevice`], so the host tests run
 //! them on the CPU backend with the kernels compiled for the host.
 
-use super::launch::{dtype_name, queue};
+use super::launch::{dtype_name, queue_with_shared};
 use super::sort::thread_grid;
 use super::{Cuda, CudaBuffer, CudaPtr, check};
 use crate::backend::cpu::sets::{BinIndex, BinWeight, HistcElement, SetElement};
@@ -60,6 +60,9 @@ pub(crate) const COUNTED: i32 = 5;
 pub(crate) const LOOKUP: i32 = 6;
 pub(crate) const SEARCH: i32 = 7;
 pub(crate) const HISTC: i32 = 8;
+/// The most bins a histc block counts in shared memory
+/// (`SHAPED_HISTC_SHARED` in `kernels/sets.cuh`).
+pub(crate) const HISTC_SHARED_BINS: u64 = 4096;
 pub(crate) const TO_FLOAT: i32 = 9;
 pub(crate) const COLUMN: i32 = 10;
 pub(crate) const PERMUTE: i32 = 11;
@@ -174,10 +177,28 @@ impl SetsDevice for Cuda {
         let name = kernel_name(dtype);
         let function = state.function(&name)?;
         let blocks = state.resident_blocks(&name, &function, BLOCK)?;
+        // A histc of few bins counts per block in shared memory first: a
+        // word per bin (at most 16 KiB; 8 blocks of 256 threads still fit).
+        let shared = if args.phase == HISTC && args.bins <= HISTC_SHARED_BINS {
+            u32::try_from(args.bins * 4).expect("at most 16 KiB")
+        } else {
+            0
+        };
         // SAFETY: the sets kernels take one `shaped::SetsArgs` by value,
         // which `SetsArgs` mirrors field for field (`repr(C)`, checked by
-        // the host tests); the addresses are the caller's contract.
-        unsafe { queue(state, &function, thread_grid(items, blocks), BLOCK, args) }
+        // the host tests); the addresses are the caller's contract; the
+        // histc phase reaches `bins` words of shared memory exactly when
+        // `bins <= SHAPED_HISTC_SHARED` (= HISTC_SHARED_BINS).
+        unsafe {
+            queue_with_shared(
+                state,
+                &function,
+                thread_grid(items, blocks),
+                BLOCK,
+                shared,
+                args,
+            )
+        }
     }
 }
 
