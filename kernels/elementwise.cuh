@@ -82,7 +82,12 @@ struct Args {
 enum {
     OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_DIV = 3,
     OP_EQ = 4, OP_NE = 5, OP_LT = 6, OP_LE = 7, OP_GT = 8, OP_GE = 9,
+    OP_LOGICAL_AND = 10, OP_LOGICAL_OR = 11, OP_LOGICAL_XOR = 12,
+    OP_BITAND = 13, OP_BITOR = 14, OP_BITXOR = 15,
     OP_NEG = 16, OP_IDENTITY = 17, OP_CONSTANT = 18, OP_CONJ = 19, OP_CAST = 20,
+    OP_BITNOT = 21, OP_LOGICAL_NOT = 22, OP_SHL = 24, OP_SHR = 25,
+    OP_ISNAN = 26, OP_ISINF = 27, OP_ISPOSINF = 28, OP_ISNEGINF = 29, OP_ISFINITE = 30,
+    OP_ISREAL = 31,
     // The math family (math.cuh).
     OP_EXP = 32, OP_LN = 33, OP_LOG2 = 34, OP_SQRT = 35, OP_SIN = 36, OP_COS = 37,
     OP_TANH = 38, OP_SIGMOID = 39, OP_RECIP = 40, OP_ABS = 41, OP_FLOOR = 42, OP_CEIL = 43,
@@ -710,6 +715,99 @@ struct Direct {
 
 #include "math.cuh"
 
+// ------------------------------------------------- predicates, logic, bits
+//
+// The predicates of every type through its parts as f64 (exact for every
+// real type; integers and bool are finite and real), the truth of a value
+// as `nonzero`, and the bitwise operations of integers and bool with
+// PyTorch's shifts (src/dtype/logic.rs).
+
+struct IsNan {
+    template <class T> __host__ __device__ bool operator()(T a, T) const {
+        return is_nan(real_f64(a)) || is_nan(imag_f64(a));
+    }
+};
+struct IsInf {
+    template <class T> __host__ __device__ bool operator()(T a, T) const {
+        return is_inf(real_f64(a)) || is_inf(imag_f64(a));
+    }
+};
+struct IsPosInf {
+    template <class T> __host__ __device__ bool operator()(T a, T) const {
+        return is_inf(real_f64(a)) && real_f64(a) > 0.0;
+    }
+};
+struct IsNegInf {
+    template <class T> __host__ __device__ bool operator()(T a, T) const {
+        return is_inf(real_f64(a)) && real_f64(a) < 0.0;
+    }
+};
+struct IsFinite {
+    template <class T> __host__ __device__ bool operator()(T a, T) const {
+        return is_finite(real_f64(a)) && is_finite(imag_f64(a));
+    }
+};
+struct IsReal {
+    template <class T> __host__ __device__ bool operator()(T a, T) const { return imag_f64(a) == 0.0; }
+};
+struct LogicalNot {
+    template <class T> __host__ __device__ bool operator()(T a, T) const { return !nonzero(a); }
+};
+struct LogicalAnd {
+    template <class T> __host__ __device__ bool operator()(T a, T b) const { return nonzero(a) && nonzero(b); }
+};
+struct LogicalOr {
+    template <class T> __host__ __device__ bool operator()(T a, T b) const { return nonzero(a) || nonzero(b); }
+};
+struct LogicalXor {
+    template <class T> __host__ __device__ bool operator()(T a, T b) const { return nonzero(a) != nonzero(b); }
+};
+
+// Which types have `& | ^ ~` (integers and bool) and shifts (integers),
+// and each integer's signed and unsigned forms of its width.
+template <class T> struct Bits { static const bool bitwise = false, shifts = false; };
+#define SHAPED_BITS(T, S, U)                                   \
+    template <> struct Bits<T> {                               \
+        static const bool bitwise = true, shifts = true;       \
+        typedef S signed_type;                                 \
+        typedef U unsigned_type;                               \
+    };
+SHAPED_BITS(uint8_t, int8_t, uint8_t)
+SHAPED_BITS(int8_t, int8_t, uint8_t)
+SHAPED_BITS(int16_t, int16_t, uint16_t)
+SHAPED_BITS(int32_t, int32_t, uint32_t)
+SHAPED_BITS(int64_t, int64_t, uint64_t)
+#undef SHAPED_BITS
+template <> struct Bits<bool> { static const bool bitwise = true, shifts = false; };
+
+struct BitAnd { template <class T> __host__ __device__ T operator()(T a, T b) const { return T(a & b); } };
+struct BitOr { template <class T> __host__ __device__ T operator()(T a, T b) const { return T(a | b); } };
+struct BitXor { template <class T> __host__ __device__ T operator()(T a, T b) const { return T(a ^ b); } };
+template <class T> __host__ __device__ inline T bit_not(T a) { return T(~a); }
+__host__ __device__ inline bool bit_not(bool a) { return !a; }
+struct BitNot { template <class T> __host__ __device__ T operator()(T a, T) const { return bit_not(a); } };
+// 0 for a negative amount or one of the width or more.
+struct Shl {
+    template <class T> __host__ __device__ T operator()(T a, T b) const {
+        typedef typename Bits<T>::signed_type S;
+        typedef typename Bits<T>::unsigned_type U;
+        if (S(b) < 0 || U(b) >= U(sizeof(T) * 8)) return T(0);
+        return T(U(a) << U(b));
+    }
+};
+// The sign (-1 or 0) for a negative amount or one of the width (less the
+// sign bit) or more.
+struct Shr {
+    template <class T> __host__ __device__ T operator()(T a, T b) const {
+        typedef typename Bits<T>::signed_type S;
+        typedef typename Bits<T>::unsigned_type U;
+        const bool is_signed = T(-1) < T(0);
+        const unsigned keep = unsigned(sizeof(T) * 8) - (is_signed ? 1u : 0u);
+        if (S(b) < 0 || U(b) >= U(keep)) return (is_signed && a < T(0)) ? T(-1) : T(0);
+        return T(a >> U(b));
+    }
+};
+
 // --------------------------------------------------------- kernel families
 
 // + - * / with tensors or a scalar on either side (also the in-place forms,
@@ -720,11 +818,26 @@ template <class T, class Run> __device__ void arith(const Args& p, Run& run) {
         case OP_SUB: run.template go<T, T>(p, Sub()); break;
         case OP_MUL: run.template go<T, T>(p, Mul()); break;
         case OP_DIV: run.template go<T, typename Quotient<T>::type>(p, Div()); break;
+        case OP_BITAND: When<Bits<T>::bitwise>::template go<T, T>(p, run, BitAnd()); break;
+        case OP_BITOR: When<Bits<T>::bitwise>::template go<T, T>(p, run, BitOr()); break;
+        case OP_BITXOR: When<Bits<T>::bitwise>::template go<T, T>(p, run, BitXor()); break;
+        case OP_SHL: When<Bits<T>::shifts>::template go<T, T>(p, run, Shl()); break;
+        case OP_SHR: When<Bits<T>::shifts>::template go<T, T>(p, run, Shr()); break;
         default: break;
     }
 }
 
-// == != < <= > >=, giving bool.
+// logical_and, logical_or, logical_xor of any type, giving bool.
+template <class T, class Run> __device__ void logical(const Args& p, Run& run) {
+    switch (p.op) {
+        case OP_LOGICAL_AND: run.template go<T, bool>(p, LogicalAnd()); break;
+        case OP_LOGICAL_OR: run.template go<T, bool>(p, LogicalOr()); break;
+        case OP_LOGICAL_XOR: run.template go<T, bool>(p, LogicalXor()); break;
+        default: break;
+    }
+}
+
+// == != < <= > >= (and the logic), giving bool.
 template <class T, class Run> __device__ void compare_all(const Args& p, Run& run) {
     switch (p.op) {
         case OP_EQ: run.template go<T, bool>(p, Eq()); break;
@@ -733,27 +846,43 @@ template <class T, class Run> __device__ void compare_all(const Args& p, Run& ru
         case OP_LE: run.template go<T, bool>(p, Le()); break;
         case OP_GT: run.template go<T, bool>(p, Gt()); break;
         case OP_GE: run.template go<T, bool>(p, Ge()); break;
-        default: break;
+        default: logical<T>(p, run); break;
     }
 }
-// Complex numbers have no order: only == and !=.
+// Complex numbers have no order: only == and != (and the logic).
 template <class T, class Run> __device__ void compare_eq(const Args& p, Run& run) {
     switch (p.op) {
         case OP_EQ: run.template go<T, bool>(p, Eq()); break;
         case OP_NE: run.template go<T, bool>(p, Ne()); break;
+        default: logical<T>(p, run); break;
+    }
+}
+
+// The predicates (giving bool), logical_not and bitwise_not.
+template <class T> __device__ void unary_logic(const Args& p) {
+    Direct direct;
+    switch (p.op) {
+        case OP_ISNAN: run<T, T, bool>(p, IsNan()); break;
+        case OP_ISINF: run<T, T, bool>(p, IsInf()); break;
+        case OP_ISPOSINF: run<T, T, bool>(p, IsPosInf()); break;
+        case OP_ISNEGINF: run<T, T, bool>(p, IsNegInf()); break;
+        case OP_ISFINITE: run<T, T, bool>(p, IsFinite()); break;
+        case OP_ISREAL: run<T, T, bool>(p, IsReal()); break;
+        case OP_LOGICAL_NOT: run<T, T, bool>(p, LogicalNot()); break;
+        case OP_BITNOT: When<Bits<T>::bitwise>::template go<T, T>(p, direct, BitNot()); break;
         default: break;
     }
 }
 
 // Copies (contiguous(), clone(), transfers of views), fill, negation and
-// the conjugate.
+// the conjugate; the predicates and `not`s.
 template <class T, bool numeric> __device__ void unary(const Args& p) {
     switch (p.op) {
         case OP_IDENTITY: run<T, T, T>(p, Identity()); break;
         case OP_CONSTANT: run<T, T, T>(p, Constant()); break;
         case OP_NEG: run<T, T, T>(p, Neg()); break;
         case OP_CONJ: run<T, T, T>(p, Conj()); break;
-        default: break;
+        default: unary_logic<T>(p); break;
     }
 }
 // bool has no negation: the Rust types never ask for it.
@@ -762,7 +891,7 @@ template <> __device__ void unary<bool, false>(const Args& p) {
         case OP_IDENTITY: run<bool, bool, bool>(p, Identity()); break;
         case OP_CONSTANT: run<bool, bool, bool>(p, Constant()); break;
         case OP_CONJ: run<bool, bool, bool>(p, Identity()); break;
-        default: break;
+        default: unary_logic<bool>(p); break;
     }
 }
 
@@ -804,6 +933,9 @@ template <> struct Families<bool, false> {
             case OP_ADD: run.template go<bool, bool>(p, Add()); break;
             case OP_MUL: run.template go<bool, bool>(p, Mul()); break;
             case OP_DIV: run.template go<bool, float>(p, Div()); break;
+            case OP_BITAND: run.template go<bool, bool>(p, BitAnd()); break;
+            case OP_BITOR: run.template go<bool, bool>(p, BitOr()); break;
+            case OP_BITXOR: run.template go<bool, bool>(p, BitXor()); break;
             default: break;
         }
     }
@@ -873,7 +1005,7 @@ template <class C, bool numeric, int N> __device__ void promoted_loop(const Args
         v.x = load_vector<Converted, C, N>(a, ao, p.a_inner);
         v.y = load_vector<Converted, C, N>(b, bo, p.b_inner);
         v.kind = -1;
-        if (p.op >= OP_EQ && p.op <= OP_GE) Families<C, numeric>::compare_(p, v);
+        if (p.op >= OP_EQ && p.op <= OP_LOGICAL_XOR) Families<C, numeric>::compare_(p, v);
         else if (p.op >= OP_CLAMP) math_binary<C>(p, v);
         else Families<C, numeric>::arith_(p, v);
         if (v.kind == 0) Converted::store_pack(p.out.ptr, oo, p.out_dtype, v.same);

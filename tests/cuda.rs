@@ -550,7 +550,7 @@ fn conj_and_bool_arithmetic() -> Result<(), Error> {
         return Ok(());
     };
     use num_complex::Complex;
-    let z = DynTensor::<Complex<f64>>::from_vec(
+    let z = DynTensor::<num_complex::Complex<f64>>::from_vec(
         (0..12)
             .map(|i| Complex::new(i as f64, 1.5 - i as f64))
             .collect(),
@@ -890,7 +890,7 @@ fn math_functions_every_dtype() -> Result<(), Error> {
 
 fn complex_and_bool_math(gpu: &Cuda) -> Result<(), Error> {
     use num_complex::Complex;
-    let z = DynTensor::<Complex<f64>>::from_vec(
+    let z = DynTensor::<num_complex::Complex<f64>>::from_vec(
         (0..12)
             .map(|i| Complex::new(i as f64 * 0.75 - 4.0, 3.0 - i as f64 * 0.5))
             .collect(),
@@ -2553,5 +2553,91 @@ fn sets_on_the_device() -> Result<(), Error> {
     );
     let h: Tensor<f32, shape![4], Cuda> = t.histc::<4>(0.0, 4.0)?;
     assert_eq!(h.to_cpu()?.to_vec(), [0.0, 2.0, 1.0, 3.0]);
+    Ok(())
+}
+
+/// The predicates, logic and bits (`kernels/elementwise.cuh`) on the device
+/// against the CPU: every shift amount of every integer type (negative and
+/// past the width), mixed dtypes, a transposed operand, numbers, in place,
+/// and the predicates of NaN, infinities, zeros and complex parts.
+#[test]
+fn logic_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("logic_on_the_device") else {
+        return Ok(());
+    };
+    macro_rules! shifts {
+        ($($t:ty),*) => {$(
+            let a = DynTensor::<$t>::from_vec((0..40).map(|i| (i * 37 % 256) as $t).collect(), &[40, 1])?;
+            let n = DynTensor::<$t>::from_vec((0..70).map(|i| (i as i64 - 3) as $t).collect(), &[1, 70])?;
+            let (ga, gn) = (a.to_device(&gpu)?, n.to_device(&gpu)?);
+            assert_eq!((&ga << &gn).to_cpu()?.to_vec(), (&a << &n).to_vec());
+            assert_eq!((&ga >> &gn).to_cpu()?.to_vec(), (&a >> &n).to_vec());
+            assert_eq!((&ga & &gn.t()?).to_cpu()?.to_vec(), (&a & &n.t()?).to_vec());
+            assert_eq!((&ga ^ 5).to_cpu()?.to_vec(), (&a ^ 5).to_vec());
+            assert_eq!((!&ga).to_cpu()?.to_vec(), (!&a).to_vec());
+            let (mut gx, mut x) = (ga.try_clone()?, a.try_clone()?);
+            gx |= &gn.narrow(1, 0, 1)?;
+            x |= &n.narrow(1, 0, 1)?;
+            assert_eq!(gx.to_cpu()?.to_vec(), x.to_vec());
+        )*};
+    }
+    shifts!(u8, i8, i16, i32, i64);
+    // Mixed dtypes: int32 & bool, uint8 << int8 (int16), logic of float
+    // and complex.
+    let m = DynTensor::<bool>::from_vec(vec![true, false, true], &[3])?;
+    let i = DynTensor::<i32>::from_vec(vec![6, 7, -1], &[3])?;
+    let b = DynTensor::<u8>::from_vec(vec![1, 200, 3], &[3])?;
+    let s = DynTensor::<i8>::from_vec(vec![7, -1, 9], &[3])?;
+    let (gm, gi, gb, gs) = (
+        m.to_device(&gpu)?,
+        i.to_device(&gpu)?,
+        b.to_device(&gpu)?,
+        s.to_device(&gpu)?,
+    );
+    assert_eq!((&gi & &gm).to_cpu()?.to_vec(), (&i & &m).to_vec());
+    assert_eq!((&gb << &gs).to_cpu()?.to_vec(), (&b << &s).to_vec());
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.5,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e-40,
+        -2.0,
+    ];
+    let f = DynTensor::<f32>::from_vec(specials.to_vec(), &[8])?;
+    let z = DynTensor::<num_complex::Complex<f64>>::from_vec(
+        specials
+            .iter()
+            .flat_map(|&re| {
+                specials
+                    .iter()
+                    .map(move |&im| num_complex::Complex::new(f64::from(re), f64::from(im)))
+            })
+            .collect(),
+        &[8, 8],
+    )?;
+    let (gf, gz) = (f.to_device(&gpu)?, z.to_device(&gpu)?);
+    for (got, want) in [
+        (gf.isnan(), f.isnan()),
+        (gf.isinf(), f.isinf()),
+        (gf.isposinf(), f.isposinf()),
+        (gf.isneginf(), f.isneginf()),
+        (gf.isfinite(), f.isfinite()),
+        (gf.logical_not(), f.logical_not()),
+        (
+            gf.logical_and(&gm.narrow(0, 0, 1)?),
+            f.logical_and(&m.narrow(0, 0, 1)?),
+        ),
+        (gz.isnan(), z.isnan()),
+        (gz.isinf(), z.isinf()),
+        (gz.isfinite(), z.isfinite()),
+        (gz.isreal(), z.isreal()),
+        (gz.logical_xor(&gf), z.logical_xor(&f)),
+        (gz.logical_or(0.0), z.logical_or(0.0)),
+    ] {
+        assert_eq!(got.to_cpu()?.to_vec(), want.to_vec());
+    }
     Ok(())
 }

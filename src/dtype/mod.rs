@@ -7,6 +7,7 @@
 //! - [`Ordered`]: the ones with `lt`/`le`/`gt`/`ge` (all but complex).
 
 pub mod cast;
+pub mod logic;
 pub mod math;
 pub mod promote;
 

@@ -290,6 +290,14 @@ enum Op {
     Le,
     Gt,
     Ge,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
 }
 
 impl<D: Backend> AnyTensor<D> {
@@ -435,6 +443,12 @@ impl<D: Elementwise> AnyTensor<D> {
                 dtype: common,
             });
         }
+        if let Some((cpu, cuda)) = op.refused(common) {
+            return Err(Error::NotImplementedFor {
+                op: kernel_on(self.device(), cpu, cuda),
+                dtype: common,
+            });
+        }
         let a = self.as_dtype(common)?;
         let a = a.as_ref();
         let b = match rhs {
@@ -463,13 +477,32 @@ impl<D: Elementwise> AnyTensor<D> {
                 F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
             Op::Ge => same_variant!(a, b, |x, y| x.try_ge(y);
                 F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::BitAnd => same_variant!(a, b, |x, y| x.try_bitwise_and(y);
+                U8, I8, I16, I32, I64, Bool),
+            Op::BitOr => same_variant!(a, b, |x, y| x.try_bitwise_or(y);
+                U8, I8, I16, I32, I64, Bool),
+            Op::BitXor => same_variant!(a, b, |x, y| x.try_bitwise_xor(y);
+                U8, I8, I16, I32, I64, Bool),
+            Op::Shl => same_variant!(a, b, |x, y| x.try_bitwise_left_shift(y);
+                U8, I8, I16, I32, I64),
+            Op::Shr => same_variant!(a, b, |x, y| x.try_bitwise_right_shift(y);
+                U8, I8, I16, I32, I64),
+            Op::LogicalAnd => same_variant!(a, b, |x, y| x.try_logical_and(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::LogicalOr => same_variant!(a, b, |x, y| x.try_logical_or(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::LogicalXor => same_variant!(a, b, |x, y| x.try_logical_xor(y);
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
         })
     }
 
     /// `self op s` for a number `s`, `self` already of the common type.
     #[inline]
     fn with_number(&self, s: Scalar, op: Op) -> Result<AnyTensor<D>, Error> {
-        use crate::ops::functions::{Add, Div, Eq, Ge, Gt, Le, Lt, Mul, Ne, Sub};
+        use crate::ops::functions::{
+            Add, BitAnd, BitOr, BitXor, Div, Eq, Ge, Gt, Le, LogicalAnd, LogicalOr, LogicalXor, Lt,
+            Mul, Ne, Shl, Shr, Sub,
+        };
         Ok(match op {
             Op::Add => number_variant!(self, s, Add;
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
@@ -491,6 +524,17 @@ impl<D: Elementwise> AnyTensor<D> {
                 F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
             Op::Ge => number_variant!(self, s, Ge;
                 F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
+            Op::BitAnd => number_variant!(self, s, BitAnd; U8, I8, I16, I32, I64, Bool),
+            Op::BitOr => number_variant!(self, s, BitOr; U8, I8, I16, I32, I64, Bool),
+            Op::BitXor => number_variant!(self, s, BitXor; U8, I8, I16, I32, I64, Bool),
+            Op::Shl => number_variant!(self, s, Shl; U8, I8, I16, I32, I64),
+            Op::Shr => number_variant!(self, s, Shr; U8, I8, I16, I32, I64),
+            Op::LogicalAnd => number_variant!(self, s, LogicalAnd;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::LogicalOr => number_variant!(self, s, LogicalOr;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
+            Op::LogicalXor => number_variant!(self, s, LogicalXor;
+                F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
         })
     }
 
@@ -501,6 +545,16 @@ impl<D: Elementwise> AnyTensor<D> {
     fn binary_in_place(&mut self, rhs: Operand<'_, D>, op: Op) -> Result<(), Error> {
         if let Operand::Tensor(t) = rhs {
             check_in_place(&self.shape(), &t.shape())?;
+        }
+        // PyTorch checks that the result type (here the common type) fits
+        // before it looks for a kernel of the bitwise operations.
+        let bitwise = matches!(op, Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr);
+        let common = self.common_type(rhs);
+        if bitwise && !common.can_cast_to(self.dtype()) {
+            return Err(Error::CastForbidden {
+                from: common,
+                to: self.dtype(),
+            });
         }
         let result = self.binary(rhs, op)?;
         if !result.dtype().can_cast_to(self.dtype()) {
@@ -520,6 +574,27 @@ impl<D: Elementwise> AnyTensor<D> {
 }
 
 impl Op {
+    /// PyTorch's CPU and CUDA kernel names when it has no kernel of this
+    /// operation for the common type `common` (the bitwise operations
+    /// take integers and bool, the shifts integers).
+    #[inline]
+    fn refused(self, common: DType) -> Option<(&'static str, &'static str)> {
+        let inexact = common.is_floating_point() || common.is_complex();
+        let names = match self {
+            Op::BitAnd => ("bitwise_and_cpu", "bitwise_and_cuda"),
+            Op::BitOr => ("bitwise_or_cpu", "bitwise_or_cuda"),
+            Op::BitXor => ("bitwise_xor_cpu", "bitwise_xor_cuda"),
+            Op::Shl if inexact || common == DType::Bool => {
+                return Some(("lshift_cpu", "lshift_cuda"));
+            }
+            Op::Shr if inexact || common == DType::Bool => {
+                return Some(("rshift_cpu", "rshift_cuda"));
+            }
+            _ => return None,
+        };
+        inexact.then_some(names)
+    }
+
     /// PyTorch's CPU kernel name, for its "not implemented" texts (its CUDA
     /// comparisons share one kernel, `compare_cuda`).
     #[inline]
@@ -536,23 +611,26 @@ impl Op {
 /// The public binary operations, each with its doc line.
 macro_rules! public_ops {
     ($($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
+        public_ops!((f32, F32) $($(#[$doc])* $name, $assign => $op;)*);
+    };
+    (($t:ty, $dtype:ident) $($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
         impl<D: Elementwise> AnyTensor<D> {$(
             $(#[$doc])*
             pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error> {
                 self.binary(rhs.into(), Op::$op)
             }
         )*}
-        public_ops!(@assign $($assign => $op),*);
+        public_ops!(@assign $t, $dtype; $($assign => $op),*);
     };
-    (@assign $($assign:ident => $op:ident),*) => {
+    (@assign $t:ty, $dtype:ident; $($assign:ident => $op:ident),*) => {
         impl<D: Elementwise> AnyTensor<D> {$(
             #[doc = concat!("In place (`", stringify!($op), "`): `rhs` must broadcast to this shape and the result must be storable in this dtype; `Err` leaves `self` unchanged.")]
             ///
             /// ```
             /// use shaped::prelude::*;
-            /// let mut x = AnyTensor::from(DynTensor::<f32>::ones(&[2]));
+            #[doc = concat!("let mut x = AnyTensor::from(DynTensor::<", stringify!($t), ">::ones(&[2]));")]
             #[doc = concat!("x.", stringify!($assign), "(&AnyTensor::from(DynTensor::<i64>::ones(&[2]))).unwrap();")]
-            /// assert_eq!(x.dtype(), DType::F32);
+            #[doc = concat!("assert_eq!(x.dtype(), DType::", stringify!($dtype), ");")]
             /// ```
             pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error> {
                 self.binary_in_place(rhs.into(), Op::$op)
@@ -599,6 +677,41 @@ public_ops! {
     try_div, try_div_assign => Div;
 }
 
+public_ops! {
+    (i32, I32)
+    /// `self & rhs` of integer and bool tensors (PyTorch's `bitwise_and`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[1]));
+    /// assert_eq!(
+    ///     x.try_bitwise_and(Scalar::Int(1)).unwrap_err().to_string(),
+    ///     "\"bitwise_and_cpu\" not implemented for 'Float'"
+    /// );
+    /// ```
+    try_bitwise_and, try_bitwise_and_assign => BitAnd;
+    /// `self | rhs` of integer and bool tensors.
+    try_bitwise_or, try_bitwise_or_assign => BitOr;
+    /// `self ^ rhs` of integer and bool tensors.
+    try_bitwise_xor, try_bitwise_xor_assign => BitXor;
+    /// `self << rhs` of integer tensors (0 past the width, as PyTorch).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[2]));
+    /// assert_eq!(m.try_bitwise_left_shift(Scalar::Int(1)).unwrap().dtype(), DType::I64);
+    /// assert_eq!(
+    ///     m.try_bitwise_left_shift(&m).unwrap_err().to_string(),
+    ///     "\"lshift_cpu\" not implemented for 'Bool'"
+    /// );
+    /// ```
+    try_bitwise_left_shift, try_bitwise_left_shift_assign => Shl;
+    /// `self >> rhs` of integer tensors (the sign past the width).
+    try_bitwise_right_shift, try_bitwise_right_shift_assign => Shr;
+}
+
 /// The comparisons, giving bool tensors.
 macro_rules! comparisons {
     ($($(#[$doc:meta])* $name:ident => $op:ident;)*) => {
@@ -642,6 +755,12 @@ comparisons! {
     try_gt => Gt;
     /// `self >= rhs`; `Err` for complex values.
     try_ge => Ge;
+    /// Whether both are nonzero (PyTorch's `logical_and`), any dtypes.
+    try_logical_and => LogicalAnd;
+    /// Whether either is nonzero (PyTorch's `logical_or`).
+    try_logical_or => LogicalOr;
+    /// Whether exactly one is nonzero (PyTorch's `logical_xor`).
+    try_logical_xor => LogicalXor;
 }
 
 impl fmt::Display for AnyTensor {

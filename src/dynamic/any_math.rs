@@ -161,6 +161,50 @@ any_unary! {
     };
 }
 
+any_float_unary! {
+    /// Whether each element is NaN (every dtype, giving bool). Never fails.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f64>::full(&[1], f64::NAN));
+    /// assert_eq!(x.isnan().unwrap().downcast::<bool>().unwrap().to_vec(), vec![true]);
+    /// ```
+    isnan;
+    /// Whether each element is infinite (every dtype).
+    isinf;
+    /// Whether each element is finite (every dtype).
+    isfinite;
+    /// Whether each element's imaginary part is 0 (every dtype).
+    isreal;
+    /// Whether each element is zero (every dtype).
+    logical_not;
+}
+
+any_unary! {
+    /// Whether each element is `+inf`; `Err` for complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let z = AnyTensor::from(DynTensor::<num_complex::Complex<f64>>::ones(&[1]));
+    /// assert_eq!(z.isposinf().unwrap_err().to_string(), "isposinf does not support complex inputs.");
+    /// ```
+    isposinf: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool]
+        else |_d, _device| unsupported("isposinf does not support complex inputs.");
+    /// Whether each element is `-inf`; `Err` for complex tensors.
+    isneginf: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool]
+        else |_d, _device| unsupported("isneginf does not support complex inputs.");
+    /// Every bit flipped (`not` for bool); `Err` for floating and complex
+    /// tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[1]));
+    /// assert_eq!(x.bitwise_not().unwrap_err().to_string(), "\"bitwise_not_cpu\" not implemented for 'Float'");
+    /// ```
+    bitwise_not: [U8, I8, I16, I32, I64, Bool]
+        else |d, device| not_implemented(kernel_on(device, "bitwise_not_cpu", "bitwise_not_cuda"), d);
+}
+
 /// `t.clamp(min, max)` with the bounds converted to `t`'s element type.
 fn clamp_in_own_type<T: Clampable, D: Elementwise>(
     t: &DynTensor<T, D>,
@@ -193,7 +237,7 @@ impl<D: Elementwise> AnyTensor<D> {
     /// The common type of `self` and `rhs` (PyTorch's `result_type`), `rhs`
     /// a tensor or a number.
     #[inline]
-    fn common_type(&self, rhs: Operand<'_, D>) -> DType {
+    pub(crate) fn common_type(&self, rhs: Operand<'_, D>) -> DType {
         let lhs = (self.dtype(), kind(self.rank()));
         match rhs {
             Operand::Tensor(t) => DType::result_type(lhs, (t.dtype(), kind(t.rank()))),

@@ -1,4 +1,5 @@
-//! `+ - * /` and unary `-`, with broadcasting.
+//! `+ - * /` and unary `-`, and the bitwise `& | ^ << >>` of integer (and,
+//! but for shifts, bool) tensors, with broadcasting.
 //!
 //! Every owned/borrowed combination works (`&x + &y`, `x + &y`, `&x + y`,
 //! `x + y`), and a plain number on either side (`&x * 2.0`, `1.0 - &x`). The
@@ -37,7 +38,7 @@ use crate::error::OrPanic;
 use crate::shape::{Broadcast, BroadcastShape, Shape, SizeArray};
 use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
-use core::ops::{Add, Div, Mul, Neg, Sub};
+use core::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Shl, Shr, Sub};
 
 /// `f(a, b)` in the common type `C` of the operands, with broadcasting,
 /// into a contiguous tensor over the size array `Z`: the shape-erased core
@@ -144,6 +145,11 @@ binary_operator!(Add, add, Add);
 binary_operator!(Sub, sub, Sub);
 binary_operator!(Mul, mul, Mul);
 binary_operator!(Div, div, Div);
+binary_operator!(BitAnd, bitand, BitAnd);
+binary_operator!(BitOr, bitor, BitOr);
+binary_operator!(BitXor, bitxor, BitXor);
+binary_operator!(Shl, shl, Shl);
+binary_operator!(Shr, shr, Shr);
 
 /// `scalar op tensor` needs one impl per scalar type (Rust's orphan rule).
 macro_rules! scalar_left {
@@ -174,7 +180,11 @@ macro_rules! numeric_scalars_left {
         with_number_types!(scalar_left!($Trait, $method, $Fn));
     )*};
 }
-numeric_scalars_left!(Add, add, Add; Sub, sub, Sub; Mul, mul, Mul; Div, div, Div);
+numeric_scalars_left!(
+    Add, add, Add; Sub, sub, Sub; Mul, mul, Mul; Div, div, Div;
+    BitAnd, bitand, BitAnd; BitOr, bitor, BitOr; BitXor, bitxor, BitXor;
+    Shl, shl, Shl; Shr, shr, Shr
+);
 
 /// `-x`, elementwise (integers wrap), for owned and borrowed tensors.
 macro_rules! negation {
@@ -254,4 +264,53 @@ fallible_operators! {
     /// assert_eq!(a.try_div(&DynTensor::full(&[1], 2)).unwrap().to_vec(), vec![1.5f32, 1.5]);
     /// ```
     try_div => Div;
+    /// `self & rhs` (PyTorch's `bitwise_and`), or `Err` when `Dyn` sizes do
+    /// not broadcast. Integer and bool tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<u8>::full(&[2], 0b1010);
+    /// assert_eq!(a.try_bitwise_and(&DynTensor::full(&[1], 0b0110u8)).unwrap().to_vec(), vec![2, 2]);
+    /// ```
+    try_bitwise_and => BitAnd;
+    /// `self | rhs` (PyTorch's `bitwise_or`), or `Err` when `Dyn` sizes do
+    /// not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<bool>::full(&[2], false);
+    /// assert_eq!(a.try_bitwise_or(&DynTensor::full(&[2], true)).unwrap().to_vec(), vec![true, true]);
+    /// ```
+    try_bitwise_or => BitOr;
+    /// `self ^ rhs` (PyTorch's `bitwise_xor`), or `Err` when `Dyn` sizes do
+    /// not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<i32>::full(&[1], 5);
+    /// assert_eq!(a.try_bitwise_xor(&a).unwrap().to_vec(), vec![0]);
+    /// ```
+    try_bitwise_xor => BitXor;
+    /// `self << rhs` (PyTorch's `bitwise_left_shift`: 0 for a negative
+    /// amount or one of the width or more), or `Err` when `Dyn` sizes do
+    /// not broadcast. Integer tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<i8>::full(&[2], 1);
+    /// let n = DynTensor::<i8>::from_vec(vec![7, 8], &[2]).unwrap();
+    /// assert_eq!(a.try_bitwise_left_shift(&n).unwrap().to_vec(), vec![-128, 0]);
+    /// ```
+    try_bitwise_left_shift => Shl;
+    /// `self >> rhs` (PyTorch's `bitwise_right_shift`: arithmetic, the
+    /// sign for a negative amount or one past the width), or `Err` when
+    /// `Dyn` sizes do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<i8>::full(&[2], -8);
+    /// let n = DynTensor::<i8>::from_vec(vec![2, 9], &[2]).unwrap();
+    /// assert_eq!(a.try_bitwise_right_shift(&n).unwrap().to_vec(), vec![-2, -1]);
+    /// ```
+    try_bitwise_right_shift => Shr;
 }

@@ -1,4 +1,4 @@
-//! `+= -= *= /=`: in place, under the in-place rule (the right-hand side must
+//! `+= -= *= /=` and `&= |= ^= <<= >>=`: in place, under the in-place rule (the right-hand side must
 //! broadcast *to* the left's shape; see [`BroadcastInto`]). A right-hand side
 //! that would grow the output does not compile
 //! (`ui-tests/fail/in_place_*.rs`); with `Dyn` sizes the operator panics with
@@ -31,7 +31,10 @@ use crate::storage::{Repr, Storage, View, Writable, WriteThroughView};
 use crate::tensor::Tensor;
 use core::borrow::Borrow;
 use core::marker::PhantomData;
-use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
+use core::ops::{
+    AddAssign, BitAndAssign, BitOrAssign, BitXorAssign, DivAssign, MulAssign, ShlAssign, ShrAssign,
+    SubAssign,
+};
 
 /// The writable operand of `x`, whose buffer starts at `ptr`.
 fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
@@ -198,6 +201,11 @@ assign_operator!(AddAssign, add_assign, Add);
 assign_operator!(SubAssign, sub_assign, Sub);
 assign_operator!(MulAssign, mul_assign, Mul);
 assign_operator!(DivAssign, div_assign, Div);
+assign_operator!(BitAndAssign, bitand_assign, BitAnd);
+assign_operator!(BitOrAssign, bitor_assign, BitOr);
+assign_operator!(BitXorAssign, bitxor_assign, BitXor);
+assign_operator!(ShlAssign, shl_assign, Shl);
+assign_operator!(ShrAssign, shr_assign, Shr);
 
 /// `try_add_assign` ..: the in-place operators, returning PyTorch's error
 /// instead of panicking when `Dyn` sizes break the in-place rule.

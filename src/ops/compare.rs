@@ -1,4 +1,5 @@
-//! Comparisons: `eq ne lt le gt ge`, elementwise with broadcasting, giving
+//! Comparisons: `eq ne lt le gt ge`, and `logical_and or xor`,
+//! elementwise with broadcasting, giving
 //! `Tensor<bool, _>`. The other side is a tensor or a plain number.
 //!
 //! ```
@@ -174,4 +175,30 @@ comparisons! {
     /// assert_eq!(tensor![1, 2].ge(2).to_vec(), vec![false, true]);
     /// ```
     ge, try_ge => Ge;
+}
+
+comparisons! {
+    /// Whether both elements are nonzero (PyTorch's `logical_and`, any
+    /// dtypes, giving bool; NaN counts as nonzero).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = tensor![0.0f32, 1.5, f32::NAN];
+    /// assert_eq!(x.logical_and(&tensor![1i64, 1, 1]).to_vec(), vec![false, true, true]);
+    /// ```
+    logical_and, try_logical_and => LogicalAnd;
+    /// Whether either element is nonzero (PyTorch's `logical_or`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0u8, 0].logical_or(&tensor![[0u8], [3]]).to_vec(), vec![false, false, true, true]);
+    /// ```
+    logical_or, try_logical_or => LogicalOr;
+    /// Whether exactly one element is nonzero (PyTorch's `logical_xor`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![true, false].logical_xor(true).to_vec(), vec![false, true]);
+    /// ```
+    logical_xor, try_logical_xor => LogicalXor;
 }

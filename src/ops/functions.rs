@@ -8,6 +8,7 @@
 
 use super::op_codes::{KernelOp, OpCode, Side};
 use crate::dtype::cast::cast;
+use crate::dtype::logic::{Bitwise, Shiftable};
 use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
 use core::marker::PhantomData;
 
@@ -105,6 +106,22 @@ element_fns! {
     Gt: |a, b| -> bool [Ordered] a > b;
     /// `a >= b`.
     Ge: |a, b| -> bool [Ordered] a >= b;
+    /// `a & b` (integers and bool).
+    BitAnd: |a, b| -> T [Bitwise] Bitwise::bit_and(a, b);
+    /// `a | b` (integers and bool).
+    BitOr: |a, b| -> T [Bitwise] Bitwise::bit_or(a, b);
+    /// `a ^ b` (integers and bool).
+    BitXor: |a, b| -> T [Bitwise] Bitwise::bit_xor(a, b);
+    /// `a << b` (integers; 0 past the width, as PyTorch).
+    Shl: |a, b| -> T [Shiftable] Shiftable::shl(a, b);
+    /// `a >> b` (integers; the sign past the width, as PyTorch).
+    Shr: |a, b| -> T [Shiftable] Shiftable::shr(a, b);
+    /// Whether both are nonzero (NaN counts as nonzero, `-0.0` as zero).
+    LogicalAnd: |a, b| -> bool [Element] a != T::ZERO && b != T::ZERO;
+    /// Whether either is nonzero.
+    LogicalOr: |a, b| -> bool [Element] a != T::ZERO || b != T::ZERO;
+    /// Whether exactly one is nonzero.
+    LogicalXor: |a, b| -> bool [Element] (a != T::ZERO) != (b != T::ZERO);
 }
 
 /// The element type an operation gives for operands of the common type `C`.
@@ -123,7 +140,7 @@ macro_rules! same_type_ops {
         }
     )*};
 }
-same_type_ops!(Add, Sub, Mul);
+same_type_ops!(Add, Sub, Mul, BitAnd, BitOr, BitXor, Shl, Shr);
 /// `/` is true division: integers and bool give float32.
 impl<C: TrueDiv> ElementOp<C> for Div {
     type Output = C::Quotient;
@@ -152,12 +169,21 @@ impl BinaryFn<bool, bool, bool> for Mul {
 }
 
 /// An element type that may be an operand of the operation `F`: every type,
-/// except bool for subtraction ([`Subtractable`]).
+/// except bool for subtraction ([`Subtractable`]). (`& | ^` need a
+/// [`Bitwise`] common type, `<< >>` a [`Shiftable`] one.)
 pub trait OperandOf<F> {}
 impl<T: Element> OperandOf<Add> for T {}
 impl<T: Element> OperandOf<Mul> for T {}
 impl<T: Element> OperandOf<Div> for T {}
 impl<T: Subtractable> OperandOf<Sub> for T {}
+// The bitwise operations check the common type instead (their element
+// functions need `Bitwise` / `Shiftable`): a bool tensor shifted by an
+// integer one computes in the integer type, as in PyTorch.
+impl<T: Element> OperandOf<BitAnd> for T {}
+impl<T: Element> OperandOf<BitOr> for T {}
+impl<T: Element> OperandOf<BitXor> for T {}
+impl<T: Element> OperandOf<Shl> for T {}
+impl<T: Element> OperandOf<Shr> for T {}
 
 /// A plain number as an operand of the operation `F` (`&x - 2`, `2 - &x`),
 /// borrowed: the same rule as [`OperandOf`], stated through a reference so

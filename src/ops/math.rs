@@ -68,6 +68,7 @@ macro_rules! unary_fns {
     (@code $name:ident) => { OpCode::$name };
     (@code $name:ident $code:ident) => { OpCode::$code };
 }
+pub(crate) use unary_fns;
 
 unary_fns! {
     /// `e^x`, in [`FloatOf<T>`].
@@ -213,6 +214,7 @@ macro_rules! unary_methods {
         )*}
     };
 }
+pub(crate) use unary_methods;
 
 impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// `|x|` elementwise; complex tensors give their real type `U`, integers

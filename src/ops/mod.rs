@@ -30,6 +30,7 @@ pub mod convert;
 pub mod expand;
 pub mod functions;
 pub mod indexing;
+pub mod logic;
 pub mod math;
 pub mod matmul;
 pub mod moments;

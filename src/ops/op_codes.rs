@@ -45,6 +45,18 @@ pub enum OpCode {
     Gt = 8,
     /// `a >= b`.
     Ge = 9,
+    /// Whether both are nonzero (any types, giving bool).
+    LogicalAnd = 10,
+    /// Whether either is nonzero.
+    LogicalOr = 11,
+    /// Whether exactly one is nonzero.
+    LogicalXor = 12,
+    /// `a & b` (integers and bool).
+    BitAnd = 13,
+    /// `a | b`.
+    BitOr = 14,
+    /// `a ^ b`.
+    BitXor = 15,
     /// `-a`.
     Neg = 16,
     /// `a` (copies).
@@ -55,6 +67,26 @@ pub enum OpCode {
     Conj = 19,
     /// `a` converted to the output's element type (`cast::<U>()`).
     Cast = 20,
+    /// `!a` (PyTorch's `~`; `not` for bool).
+    BitNot = 21,
+    /// Whether `a` is zero (`logical_not`).
+    LogicalNot = 22,
+    /// `a << b` (integers; 0 past the width).
+    Shl = 24,
+    /// `a >> b` (integers; the sign past the width).
+    Shr = 25,
+    /// Whether `a` is NaN (either part of a complex value).
+    IsNan = 26,
+    /// Whether `a` is infinite (either part).
+    IsInf = 27,
+    /// Whether `a` is `+inf` (real types).
+    IsPosInf = 28,
+    /// Whether `a` is `-inf` (real types).
+    IsNegInf = 29,
+    /// Whether `a` is finite (both parts).
+    IsFinite = 30,
+    /// Whether `a`'s imaginary part is 0.
+    IsReal = 31,
     /// `e^a` (integers and bool in float32, as every function down to
     /// `Recip`).
     Exp = 32,
@@ -193,11 +225,36 @@ impl OpCode {
     /// [`Family::Promoted`]).
     pub fn family(self) -> Family {
         match self {
-            OpCode::Add | OpCode::Sub | OpCode::Mul | OpCode::Div => Family::Arith,
-            OpCode::Eq | OpCode::Ne | OpCode::Lt | OpCode::Le | OpCode::Gt | OpCode::Ge => {
-                Family::Compare
-            }
-            OpCode::Neg | OpCode::Identity | OpCode::Constant | OpCode::Conj => Family::Unary,
+            OpCode::Add
+            | OpCode::Sub
+            | OpCode::Mul
+            | OpCode::Div
+            | OpCode::BitAnd
+            | OpCode::BitOr
+            | OpCode::BitXor
+            | OpCode::Shl
+            | OpCode::Shr => Family::Arith,
+            OpCode::Eq
+            | OpCode::Ne
+            | OpCode::Lt
+            | OpCode::Le
+            | OpCode::Gt
+            | OpCode::Ge
+            | OpCode::LogicalAnd
+            | OpCode::LogicalOr
+            | OpCode::LogicalXor => Family::Compare,
+            OpCode::Neg
+            | OpCode::Identity
+            | OpCode::Constant
+            | OpCode::Conj
+            | OpCode::BitNot
+            | OpCode::LogicalNot
+            | OpCode::IsNan
+            | OpCode::IsInf
+            | OpCode::IsPosInf
+            | OpCode::IsNegInf
+            | OpCode::IsFinite
+            | OpCode::IsReal => Family::Unary,
             OpCode::Cast => Family::Cast,
             _ => Family::Math,
         }

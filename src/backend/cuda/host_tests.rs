@@ -11,13 +11,16 @@ use super::launch::{Args, Divisor, Input, Launch, Operand, Types, plan};
 use crate::backend::cpu::CpuPtr;
 use crate::backend::{Cpu, StridedRef};
 use crate::backend::{Elementwise, StridedMut};
+use crate::dtype::logic::{Bitwise, Classify, Shiftable, SignedInfinity};
 use crate::dtype::{Conjugate, Element, Numeric, Ordered, TrueDiv};
 use crate::ops::assign::store_back;
 use crate::ops::broadcast_strides;
 use crate::ops::functions::{
-    Add, BinaryFn, Cast, Constant, Div, Eq, Ge, Gt, Identity, InCommon, Le, Lt, Mul, Ne, Neg, Sub,
-    UnaryFn, WithLeft, WithRight,
+    Add, BinaryFn, BitAnd, BitOr, BitXor, Cast, Constant, Div, Eq, Ge, Gt, Identity, InCommon, Le,
+    LogicalAnd, LogicalOr, LogicalXor, Lt, Mul, Ne, Neg, Shl, Shr, Sub, UnaryFn, WithLeft,
+    WithRight,
 };
+use crate::ops::logic::{BitNot, IsFinite, IsInf, IsNan, IsNegInf, IsPosInf, IsReal, LogicalNot};
 use crate::ops::op_codes::KernelOp;
 use crate::view::complex::Conj;
 use core::ffi::c_char;
@@ -449,6 +452,105 @@ fn check_ordered<T: Sample + Ordered>() {
     check_unary::<T, bool, _>(WithRight(Ge, T::sample(2)));
 }
 
+/// The predicates and the logic, of every dtype.
+fn check_logic<T: Sample + Classify>() {
+    check_unary::<T, bool, _>(IsNan);
+    check_unary::<T, bool, _>(IsInf);
+    check_unary::<T, bool, _>(IsFinite);
+    check_unary::<T, bool, _>(IsReal);
+    check_unary::<T, bool, _>(LogicalNot);
+    check_binary::<T, bool, _>(LogicalAnd);
+    check_binary::<T, bool, _>(LogicalOr);
+    check_binary::<T, bool, _>(LogicalXor);
+    check_unary::<T, bool, _>(WithRight(LogicalAnd, T::sample(3)));
+    check_unary::<T, bool, _>(WithLeft(LogicalXor, T::ZERO));
+}
+
+/// The predicates on the values that make them true: NaN, both
+/// infinities, zeros of both signs, a subnormal, complex values with a
+/// NaN or infinite part.
+#[test]
+fn host_kernels_predicates_of_special_values() {
+    fn check<T: Element, U: Element, F: UnaryFn<T, U>>(values: &[T], f: F) {
+        let mut v = values.to_vec();
+        let sizes = [v.len()];
+        let a = StridedRef {
+            ptr: CpuPtr::from_mut(&mut v),
+            sizes: &sizes,
+            strides: &[1],
+            offset: 0,
+        };
+        let expected = Cpu::map1(a, f).unwrap().as_slice().to_vec();
+        let got = run_into::<T, T, U>(f.kernel_op().unwrap(), &sizes, memory(&a), memory(&a));
+        assert!(
+            same(&got, &expected),
+            "{} {got:?} vs {expected:?}",
+            T::DTYPE
+        );
+    }
+    let reals = [
+        0.0,
+        -0.0,
+        1.5,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        1e-310,
+        -3.0,
+    ];
+    macro_rules! each_real {
+        ($($t:ty: $from:expr),*) => {$(
+            let v: Vec<$t> = reals.iter().map(|&x| $from(x)).collect();
+            check(&v, IsNan);
+            check(&v, IsInf);
+            check(&v, IsPosInf);
+            check(&v, IsNegInf);
+            check(&v, IsFinite);
+            check(&v, LogicalNot);
+        )*};
+    }
+    each_real!(f64: |x| x, f32: |x: f64| x as f32, f16: f16::from_f64, bf16: bf16::from_f64);
+    let z: Vec<Complex<f32>> = reals
+        .iter()
+        .flat_map(|&re| {
+            reals
+                .iter()
+                .map(move |&im| Complex::new(re as f32, im as f32))
+        })
+        .collect();
+    check(&z, IsNan);
+    check(&z, IsInf);
+    check(&z, IsFinite);
+    check(&z, IsReal);
+    check(&z, LogicalNot);
+}
+
+/// `isposinf` and `isneginf`, of the real dtypes.
+fn check_signed_inf<T: Sample + SignedInfinity>() {
+    check_unary::<T, bool, _>(IsPosInf);
+    check_unary::<T, bool, _>(IsNegInf);
+}
+
+/// `& | ^ ~` of integers and bool, with numbers and in place.
+fn check_bits<T: Sample + Bitwise>() {
+    check_binary::<T, T, _>(BitAnd);
+    check_binary::<T, T, _>(BitOr);
+    check_binary::<T, T, _>(BitXor);
+    check_unary::<T, T, _>(BitNot);
+    check_unary::<T, T, _>(WithRight(BitXor, T::sample(4)));
+    check_update::<T, _, _>(BitAnd, WithLeft(BitOr, T::sample(2)));
+}
+
+/// The shifts of integers, by every amount the samples hold (negative ones
+/// and past the width among them) and by numbers.
+fn check_shifts<T: Sample + Shiftable>() {
+    check_binary::<T, T, _>(Shl);
+    check_binary::<T, T, _>(Shr);
+    check_unary::<T, T, _>(WithLeft(Shl, T::sample(1)));
+    check_unary::<T, T, _>(WithRight(Shr, T::sample(6)));
+    check_update::<T, _, _>(Shl, Identity);
+}
+
 macro_rules! dtype_tests {
     ($($name:ident: $t:ty => [$($check:ident),*];)*) => {$(
         #[test]
@@ -459,17 +561,17 @@ macro_rules! dtype_tests {
 }
 
 dtype_tests! {
-    host_kernels_f16: f16 => [check_numeric, check_ordered];
-    host_kernels_bf16: bf16 => [check_numeric, check_ordered];
-    host_kernels_f32: f32 => [check_numeric, check_ordered];
-    host_kernels_f64: f64 => [check_numeric, check_ordered];
-    host_kernels_c64: Complex<f32> => [check_numeric];
-    host_kernels_c128: Complex<f64> => [check_numeric];
-    host_kernels_u8: u8 => [check_numeric, check_ordered];
-    host_kernels_i8: i8 => [check_numeric, check_ordered];
-    host_kernels_i16: i16 => [check_numeric, check_ordered];
-    host_kernels_i32: i32 => [check_numeric, check_ordered];
-    host_kernels_i64: i64 => [check_numeric, check_ordered];
+    host_kernels_f16: f16 => [check_numeric, check_ordered, check_logic, check_signed_inf];
+    host_kernels_bf16: bf16 => [check_numeric, check_ordered, check_logic, check_signed_inf];
+    host_kernels_f32: f32 => [check_numeric, check_ordered, check_logic, check_signed_inf];
+    host_kernels_f64: f64 => [check_numeric, check_ordered, check_logic, check_signed_inf];
+    host_kernels_c64: Complex<f32> => [check_numeric, check_logic];
+    host_kernels_c128: Complex<f64> => [check_numeric, check_logic];
+    host_kernels_u8: u8 => [check_numeric, check_ordered, check_logic, check_signed_inf, check_bits, check_shifts];
+    host_kernels_i8: i8 => [check_numeric, check_ordered, check_logic, check_signed_inf, check_bits, check_shifts];
+    host_kernels_i16: i16 => [check_numeric, check_ordered, check_logic, check_signed_inf, check_bits, check_shifts];
+    host_kernels_i32: i32 => [check_numeric, check_ordered, check_logic, check_signed_inf, check_bits, check_shifts];
+    host_kernels_i64: i64 => [check_numeric, check_ordered, check_logic, check_signed_inf, check_bits, check_shifts];
 }
 
 #[test]
@@ -487,6 +589,9 @@ fn host_kernels_bool() {
     check_update::<bool, _, _>(Mul, WithRight(Add, true));
     check_unary::<bool, bool, _>(Conj);
     check_unary::<bool, bf16, _>(Cast::<bf16>::new());
+    check_logic::<bool>();
+    check_signed_inf::<bool>();
+    check_bits::<bool>();
 }
 
 /// The element functions of mixed-dtype operations, as the operators make
@@ -508,6 +613,13 @@ fn host_kernels_promoted_element_functions() {
     check_mixed::<Complex<f64>, i8, bool, _>(InCommon::<Ne, Complex<f64>>::new(Ne));
     // int8 with a rank-0 int64: computed in int8.
     check_mixed::<i8, i64, i8, _>(InCommon::<Sub, i8>::new(Sub));
+    // The bits and the logic of mixed types.
+    check_mixed::<i32, bool, i32, _>(InCommon::<BitAnd, i32>::new(BitAnd));
+    check_mixed::<u8, i8, i16, _>(InCommon::<Shl, i16>::new(Shl));
+    check_mixed::<i64, i16, i64, _>(InCommon::<Shr, i64>::new(Shr));
+    check_mixed::<f32, Complex<f64>, bool, _>(InCommon::<LogicalOr, Complex<f64>>::new(LogicalOr));
+    check_mixed::<bf16, u8, bool, _>(InCommon::<LogicalXor, bf16>::new(LogicalXor));
+    check_unary::<bool, i64, _>(WithRight(InCommon::<Shl, i64>::new(Shl), 3i64));
     check_unary::<i32, f32, _>(WithRight(InCommon::<Sub, f32>::new(Sub), 2.5f32));
     check_unary::<u8, f32, _>(WithLeft(InCommon::<Div, f32>::new(Div), -1.5f32));
     check_unary::<f16, bool, _>(WithLeft(InCommon::<Ge, f16>::new(Ge), f16::from_f32(0.5)));
