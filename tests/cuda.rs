@@ -2572,7 +2572,10 @@ fn logic_on_the_device() -> Result<(), Error> {
             let (ga, gn) = (a.to_device(&gpu)?, n.to_device(&gpu)?);
             assert_eq!((&ga << &gn).to_cpu()?.to_vec(), (&a << &n).to_vec());
             assert_eq!((&ga >> &gn).to_cpu()?.to_vec(), (&a >> &n).to_vec());
-            assert_eq!((&ga & &gn.t()?).to_cpu()?.to_vec(), (&a & &n.t()?).to_vec());
+            assert_eq!(
+                (&ga.t()? & &gn.narrow(1, 0, 40)?).to_cpu()?.to_vec(),
+                (&a.t()? & &n.narrow(1, 0, 40)?).to_vec()
+            );
             assert_eq!((&ga ^ 5).to_cpu()?.to_vec(), (&a ^ 5).to_vec());
             assert_eq!((!&ga).to_cpu()?.to_vec(), (!&a).to_vec());
             let (mut gx, mut x) = (ga.try_clone()?, a.try_clone()?);
