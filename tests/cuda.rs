@@ -2642,5 +2642,19 @@ fn logic_on_the_device() -> Result<(), Error> {
     ] {
         assert_eq!(got.to_cpu()?.to_vec(), want.to_vec());
     }
+    // isclose, allclose and equal, composed of the operations above.
+    let f2 = DynTensor::<f32>::from_vec(specials.iter().map(|v| v * 1.000001).collect(), &[8])?;
+    let gf2 = f2.to_device(&gpu)?;
+    for (rtol, atol, equal_nan) in [(1e-5, 1e-8, true), (0.0, 0.0, false), (1e-7, 0.0, false)] {
+        assert_eq!(
+            gf.isclose(&gf2, rtol, atol, equal_nan).to_cpu()?.to_vec(),
+            f.isclose(&f2, rtol, atol, equal_nan).to_vec()
+        );
+        assert_eq!(
+            gf.allclose(&gf2, rtol, atol, equal_nan),
+            f.allclose(&f2, rtol, atol, equal_nan)
+        );
+    }
+    assert!(gi.equal(&gi) && !gi.equal(&gm) && !gf.equal(&gf));
     Ok(())
 }

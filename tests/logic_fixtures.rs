@@ -24,6 +24,10 @@ fn run(case: &Value) -> Result<AnyTensor, String> {
     let text = |e: shaped::error::Error| e.to_string();
     if let Some(b) = case.get("b") {
         let b = any_of(b);
+        if op == "isclose" {
+            let (rtol, atol, equal_nan) = tolerances(case);
+            return a.isclose(&b, rtol, atol, equal_nan).map_err(text);
+        }
         if case.get("in_place").is_some() {
             let mut x = a;
             match op {
@@ -76,13 +80,58 @@ fn run(case: &Value) -> Result<AnyTensor, String> {
     .map_err(text)
 }
 
+/// A fixture float: a JSON number, or "nan"/"inf"/"-inf".
+fn float(v: &Value) -> f64 {
+    match v.as_str() {
+        Some(text) => text.parse().unwrap(),
+        None => v.as_f64().unwrap(),
+    }
+}
+
+/// `rtol`, `atol` and `equal_nan` of an `isclose`/`allclose` case.
+fn tolerances(case: &Value) -> (f64, f64, bool) {
+    (
+        float(&case["rtol"]),
+        float(&case["atol"]),
+        case["equal_nan"].as_bool().unwrap(),
+    )
+}
+
+/// `allclose` and `equal`, whose result is one bool.
+fn flag(case: &Value) -> Result<bool, String> {
+    let (a, b) = (any_of(&case["a"]), any_of(&case["b"]));
+    let result = match case["op"].as_str().unwrap() {
+        "allclose" => {
+            let (rtol, atol, equal_nan) = tolerances(case);
+            a.allclose(&b, rtol, atol, equal_nan)
+        }
+        "equal" => a.equal(&b),
+        op => panic!("{op} gives a tensor"),
+    };
+    result.map_err(|e| e.to_string())
+}
+
 #[test]
 fn logic_matches_pytorch() {
     let cases = cases();
-    assert!(cases.len() > 500, "the fixture file lost its cases");
+    assert!(cases.len() > 800, "the fixture file lost its cases");
     let mut failures = Vec::new();
     for case in &cases {
         let id = case["id"].as_str().unwrap();
+        if case.get("value").is_some() || matches!(case["op"].as_str(), Some("allclose" | "equal"))
+        {
+            let got = flag(case);
+            let ok = match (&got, case.get("value"), case.get("error")) {
+                (Ok(v), Some(want), _) => want.as_bool() == Some(*v),
+                (Err(text), _, Some(error)) => error["message"].as_str() == Some(text.as_str()),
+                _ => false,
+            };
+            if !ok {
+                let want = case.get("value").or(case.get("error")).unwrap();
+                failures.push(format!("{id}: got {got:?}, want {want}"));
+            }
+            continue;
+        }
         let got = run(case);
         let ok = match (&got, case.get("result"), case.get("error")) {
             (Ok(t), Some(want), _) => same(&any_outcome(t), &expected(want)),

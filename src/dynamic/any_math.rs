@@ -12,7 +12,7 @@
 
 use super::DynTensor;
 use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
-use crate::backend::Elementwise;
+use crate::backend::{Elementwise, Reductions};
 use crate::device::Device;
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
@@ -203,6 +203,116 @@ any_unary! {
     /// ```
     bitwise_not: [U8, I8, I16, I32, I64, Bool]
         else |d, device| not_implemented(kernel_on(device, "bitwise_not_cpu", "bitwise_not_cuda"), d);
+}
+
+impl<D: Elementwise> AnyTensor<D> {
+    /// Whether each pair of elements is close: `|a - b| <= atol + rtol *
+    /// |b|`, or equal (equal infinities included), or both NaN with
+    /// `equal_nan` (PyTorch's `isclose`, computed as PyTorch composes it:
+    /// integers and bool in float32 unless both tolerances are 0, where
+    /// they compare exactly; an error that overflows to infinity is not
+    /// close). Both tensors must have one dtype; their shapes broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = AnyTensor::from(DynTensor::<f32>::from_vec(vec![1.0, f32::NAN], &[2]).unwrap());
+    /// let b = AnyTensor::from(DynTensor::<f32>::from_vec(vec![1.000001, f32::NAN], &[2]).unwrap());
+    /// let close = a.isclose(&b, 1e-5, 1e-8, true).unwrap();
+    /// assert_eq!(close.downcast::<bool>().unwrap().to_vec(), vec![true, true]);
+    /// let d = AnyTensor::from(DynTensor::<f64>::ones(&[2]));
+    /// assert_eq!(a.isclose(&d, 1e-5, 1e-8, false).unwrap_err().to_string(), "Float did not match Double");
+    /// ```
+    pub fn isclose(
+        &self,
+        other: &AnyTensor<D>,
+        rtol: f64,
+        atol: f64,
+        equal_nan: bool,
+    ) -> Result<AnyTensor<D>, Error> {
+        let dtype = self.dtype();
+        if dtype != other.dtype() {
+            return Err(Error::CloseDTypes {
+                a: dtype,
+                b: other.dtype(),
+            });
+        }
+        for (which, value) in [("rtol", rtol), ("atol", atol)] {
+            if value.is_nan() || value < 0.0 {
+                return Err(Error::NegativeTolerance {
+                    which,
+                    bits: value.to_bits(),
+                });
+            }
+        }
+        let inexact = dtype.is_floating_point() || dtype.is_complex();
+        let mut close = self.try_eq(other)?;
+        if equal_nan && inexact {
+            close = close.try_logical_or(&self.isnan()?.try_logical_and(&other.isnan()?)?)?;
+        }
+        if rtol == 0.0 && atol == 0.0 {
+            return Ok(close);
+        }
+        let computed_in = if inexact { dtype } else { DType::F32 };
+        let (a, b) = (self.as_dtype(computed_in)?, other.as_dtype(computed_in)?);
+        let (a, b) = (a.as_ref(), b.as_ref());
+        let allowed = b
+            .try_mul(Scalar::Float(rtol))?
+            .abs()?
+            .try_add(Scalar::Float(atol))?;
+        let actual = a.try_sub(b)?.abs()?;
+        close.try_logical_or(
+            &actual
+                .isfinite()?
+                .try_logical_and(&actual.try_le(&allowed)?)?,
+        )
+    }
+}
+
+impl<D: Elementwise + Reductions> AnyTensor<D> {
+    /// Whether every pair of elements is close ([`isclose`](Self::isclose)
+    /// of all of them; `true` for no elements).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = AnyTensor::from(DynTensor::<i64>::from_vec(vec![10, 20], &[2]).unwrap());
+    /// let b = AnyTensor::from(DynTensor::<i64>::from_vec(vec![11, 20], &[2]).unwrap());
+    /// assert!(a.allclose(&b, 0.1, 0.0, false).unwrap());
+    /// assert!(!a.allclose(&b, 0.0, 0.5, false).unwrap());
+    /// ```
+    pub fn allclose(
+        &self,
+        other: &AnyTensor<D>,
+        rtol: f64,
+        atol: f64,
+        equal_nan: bool,
+    ) -> Result<bool, Error> {
+        let close = self.isclose(other, rtol, atol, equal_nan)?;
+        every(close)
+    }
+
+    /// Whether both tensors have the same sizes and equal elements (in
+    /// their common type; NaN equals nothing), PyTorch's `equal`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2], &[2]).unwrap());
+    /// let b = AnyTensor::from(DynTensor::<f64>::from_vec(vec![1.0, 2.0], &[2]).unwrap());
+    /// assert!(a.equal(&b).unwrap());
+    /// assert!(!a.equal(&AnyTensor::from(DynTensor::<i32>::ones(&[1, 2]))).unwrap());
+    /// ```
+    pub fn equal(&self, other: &AnyTensor<D>) -> Result<bool, Error> {
+        if self.shape() != other.shape() {
+            return Ok(false);
+        }
+        every(self.try_eq(other)?)
+    }
+}
+
+/// Whether every element of a bool tensor is true.
+fn every<D: Elementwise + Reductions>(flags: AnyTensor<D>) -> Result<bool, Error> {
+    let flags = flags.downcast::<bool>()?;
+    let all = flags.all_all();
+    D::item(all.strided())
 }
 
 /// `t.clamp(min, max)` with the bounds converted to `t`'s element type.

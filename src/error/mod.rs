@@ -433,6 +433,21 @@ pub enum Error {
         /// PyTorch's text.
         message: &'static str,
     },
+    /// `isclose`/`allclose` of tensors of two dtypes (PyTorch compares
+    /// like with like).
+    CloseDTypes {
+        /// The first tensor's dtype.
+        a: DType,
+        /// The second's.
+        b: DType,
+    },
+    /// A negative `rtol` or `atol` of `isclose`/`allclose`.
+    NegativeTolerance {
+        /// `rtol` or `atol`.
+        which: &'static str,
+        /// The value given, as `f64::to_bits` (errors compare with `Eq`).
+        bits: u64,
+    },
     /// A `clamp` bound that leaves no value of an integer type.
     ClampRange {
         /// `min` or `max`.
@@ -1056,6 +1071,14 @@ impl fmt::Display for Error {
                 "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
             ),
             Error::Unsupported { message } => write!(f, "{message}"),
+            Error::CloseDTypes { a, b } => {
+                write!(f, "{} did not match {}", a.torch_name(), b.torch_name())
+            }
+            Error::NegativeTolerance { which, bits } => write!(
+                f,
+                "{which} must be greater than or equal to zero, but got {}",
+                SixDigits(f64::from_bits(*bits))
+            ),
             Error::ClampRange {
                 bound,
                 value,

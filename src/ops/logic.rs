@@ -1,10 +1,11 @@
 //! Predicates, logic and bits: `isnan isinf isposinf isneginf isfinite
-//! isreal`, `logical_not`, `bitwise_not` (and `!`), the bitwise methods
-//! `bitwise_and or xor left_shift right_shift` beside the operators
-//! `& | ^ << >>` (in `arith`) and their assignment forms (in `assign`),
+//! isreal`, `logical_not`, `bitwise_not` (and `!`), beside the operators
+//! `& | ^ << >>` and their fallible forms `try_bitwise_and` ...
+//! `try_bitwise_right_shift` (in `arith`) and their assignment forms (in `assign`),
 //! and `isclose`, `allclose`, `equal`. `logical_and`, `logical_or` and
 //! `logical_xor` are comparisons (`compare`): any two tensors or a number,
-//! giving bool.
+//! giving bool. `isclose`, `allclose` and `equal` compose these as
+//! PyTorch does (through [`AnyTensor`]'s forms).
 //!
 //! Bitwise operations take integer and bool tensors, shifts integer ones:
 //! what PyTorch refuses does not compile, in words.
@@ -25,11 +26,12 @@ use super::functions::UnaryFn;
 use super::math::{unary_fns, unary_methods};
 use super::op_codes::{KernelOp, OpCode};
 use super::unary;
-use crate::backend::{Elementwise, StridedRef};
+use crate::backend::{Elementwise, Reductions, StridedRef};
 use crate::dtype::Element;
 use crate::dtype::logic::{Bitwise, Classify, SignedInfinity};
-use crate::error::OrPanic;
-use crate::shape::Shape;
+use crate::dynamic::{AnyElement, AnyTensor, DynTensor};
+use crate::error::{Error, OrPanic};
+use crate::shape::{Broadcast, BroadcastShape, Shape};
 use crate::storage::Repr;
 use crate::tensor::{Tensor, from_parts};
 
@@ -138,3 +140,110 @@ macro_rules! not_operator {
     )*};
 }
 not_operator!([&'a Tensor<T, S, D, R>] [Tensor<T, S, D, R>]);
+
+/// `isclose`, `allclose` and `equal` of typed tensors, through the runtime
+/// forms of [`AnyTensor`] (each operand is copied once into an owned
+/// tensor: these are checks, not kernels).
+impl<T: AnyElement, S: Shape, D: Elementwise + Reductions, R: Repr> Tensor<T, S, D, R>
+where
+    AnyTensor<D>: From<DynTensor<T, D>>,
+{
+    /// Whether each pair of elements is close (PyTorch's `isclose`; see
+    /// [`AnyTensor::isclose`]): both tensors hold `T`, their shapes
+    /// broadcast at compile time. Panics where `Dyn` sizes do not
+    /// broadcast or a tolerance is negative; [`try_isclose`](Self::try_isclose)
+    /// returns the error.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = tensor![[1.0f32, 2.0], [3.0, f32::INFINITY]];
+    /// let b = tensor![1.0f32, f32::INFINITY];
+    /// let c: Tensor<bool, shape![2, 2]> = a.isclose(&b, 1e-5, 1e-8, false);
+    /// assert_eq!(c.to_vec(), vec![true, false, false, true]);
+    /// ```
+    pub fn isclose<S2: Shape, R2: Repr>(
+        &self,
+        other: &Tensor<T, S2, D, R2>,
+        rtol: f64,
+        atol: f64,
+        equal_nan: bool,
+    ) -> Tensor<bool, Broadcast<S, S2>, D>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.try_isclose(other, rtol, atol, equal_nan).or_panic()
+    }
+
+    /// [`isclose`](Self::isclose), or `Err` with PyTorch's text.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<f64>::ones(&[2]);
+    /// let err = a.try_isclose(&a, -1.5, 0.0, false).unwrap_err();
+    /// assert_eq!(err.to_string(), "rtol must be greater than or equal to zero, but got -1.5");
+    /// ```
+    pub fn try_isclose<S2: Shape, R2: Repr>(
+        &self,
+        other: &Tensor<T, S2, D, R2>,
+        rtol: f64,
+        atol: f64,
+        equal_nan: bool,
+    ) -> Result<Tensor<bool, Broadcast<S, S2>, D>, Error>
+    where
+        S: BroadcastShape<S2>,
+    {
+        let (a, b) = (any_copy(self), any_copy(other));
+        a.isclose(&b, rtol, atol, equal_nan)?
+            .downcast::<bool>()?
+            .into_static()
+    }
+
+    /// Whether every pair of elements is close (PyTorch's `allclose`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = tensor![1.0f64, 2.0];
+    /// assert!(a.allclose(&tensor![1.0f64 + 1e-9, 2.0], 1e-5, 1e-8, false));
+    /// assert!(!a.allclose(&tensor![1.1f64, 2.0], 1e-5, 1e-8, false));
+    /// ```
+    pub fn allclose<S2: Shape, R2: Repr>(
+        &self,
+        other: &Tensor<T, S2, D, R2>,
+        rtol: f64,
+        atol: f64,
+        equal_nan: bool,
+    ) -> bool
+    where
+        S: BroadcastShape<S2>,
+    {
+        let (a, b) = (any_copy(self), any_copy(other));
+        a.allclose(&b, rtol, atol, equal_nan).or_panic()
+    }
+
+    /// Whether `other` has the same sizes and equal elements, compared in
+    /// the common type (PyTorch's `equal`; NaN equals nothing).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert!(tensor![1i32, 2].equal(&tensor![1.0f64, 2.0]));
+    /// assert!(!tensor![1i32, 2].equal(&tensor![[1i32, 2]]));
+    /// assert!(!tensor![f32::NAN].equal(&tensor![f32::NAN]));
+    /// ```
+    pub fn equal<T2: AnyElement, S2: Shape, R2: Repr>(&self, other: &Tensor<T2, S2, D, R2>) -> bool
+    where
+        AnyTensor<D>: From<DynTensor<T2, D>>,
+    {
+        let (a, b) = (any_copy(self), any_copy(other));
+        a.equal(&b).or_panic()
+    }
+}
+
+/// An owned copy of `x` as an [`AnyTensor`].
+fn any_copy<T: AnyElement, S: Shape, D: Elementwise, R: Repr>(
+    x: &Tensor<T, S, D, R>,
+) -> AnyTensor<D>
+where
+    AnyTensor<D>: From<DynTensor<T, D>>,
+{
+    AnyTensor::from(x.to_owned().into_dyn())
+}
