@@ -30,7 +30,6 @@ use crate::backend::cpu::try_collect;
 use crate::backend::{Backend, Cpu};
 use crate::device::Device;
 use crate::dtype::cast::cast;
-use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, OrPanic, kernel_on};
 use crate::ops::functions::{BinaryFn, WithRight};
@@ -415,22 +414,11 @@ impl<D: Elementwise> AnyTensor<D> {
     /// `self op rhs` with PyTorch's promotion and texts.
     #[inline]
     fn binary(&self, rhs: Operand<'_, D>, op: Op) -> Result<AnyTensor<D>, Error> {
-        let kind = |rank: usize| {
-            if rank == 0 {
-                OperandKind::ZeroDim
-            } else {
-                OperandKind::Dimensioned
-            }
+        let rhs_bool = match rhs {
+            Operand::Tensor(t) => t.dtype() == DType::Bool,
+            Operand::Number(s) => matches!(s, Scalar::Bool(_)),
         };
-        let lhs_operand = (self.dtype(), kind(self.rank()));
-        let (rhs_operand, rhs_bool) = match rhs {
-            Operand::Tensor(t) => ((t.dtype(), kind(t.rank())), t.dtype() == DType::Bool),
-            Operand::Number(s) => (
-                (scalar_dtype(s), OperandKind::Scalar),
-                matches!(s, Scalar::Bool(_)),
-            ),
-        };
-        let common = DType::result_type(lhs_operand, rhs_operand);
+        let common = self.common_type(rhs);
         if op == Op::Sub && (self.dtype() == DType::Bool || rhs_bool) {
             return Err(Error::BoolSubtraction {
                 both: self.dtype() == DType::Bool && rhs_bool,
@@ -548,13 +536,14 @@ impl<D: Elementwise> AnyTensor<D> {
         }
         // PyTorch checks that the result type (here the common type) fits
         // before it looks for a kernel of the bitwise operations.
-        let bitwise = matches!(op, Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr);
-        let common = self.common_type(rhs);
-        if bitwise && !common.can_cast_to(self.dtype()) {
-            return Err(Error::CastForbidden {
-                from: common,
-                to: self.dtype(),
-            });
+        if matches!(op, Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr) {
+            let common = self.common_type(rhs);
+            if !common.can_cast_to(self.dtype()) {
+                return Err(Error::CastForbidden {
+                    from: common,
+                    to: self.dtype(),
+                });
+            }
         }
         let result = self.binary(rhs, op)?;
         if !result.dtype().can_cast_to(self.dtype()) {
