@@ -2658,3 +2658,34 @@ fn logic_on_the_device() -> Result<(), Error> {
     assert!(gi.equal(&gi) && !gi.equal(&gm) && !gf.equal(&gf));
     Ok(())
 }
+
+/// float16 and bfloat16 `*` and `/` by a number, a rank-0 CPU tensor and
+/// one element of another type on the device: the number kept in float32,
+/// as on the CPU (and PyTorch's CPU kernels); `+` rounds it first.
+#[test]
+fn half_numbers_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("half_numbers_on_the_device") else {
+        return Ok(());
+    };
+    let values = [1.0f32, 3.0, 1000.0, 0.1, 7.0, 65504.0, -5.5, 6e-8];
+    let x = DynTensor::<half::f16>::from_vec(values.map(half::f16::from_f32).to_vec(), &[8])?;
+    let y = DynTensor::<half::bf16>::from_vec(values.map(half::bf16::from_f32).to_vec(), &[8])?;
+    let (gx, gy) = (x.to_device(&gpu)?, y.to_device(&gpu)?);
+    for n in [1e-5f64, 0.1, 1.0 / 3.0, 70000.0] {
+        assert_eq!((&gx * n).to_cpu()?.to_vec(), (&x * n).to_vec());
+        assert_eq!((&gy / n).to_cpu()?.to_vec(), (&y / n).to_vec());
+        assert_eq!((n / &gx).to_cpu()?.to_vec(), (n / &x).to_vec());
+        assert_eq!((&gx + n).to_cpu()?.to_vec(), (&x + n).to_vec());
+        let (mut g, mut c) = (gy.try_clone()?, y.try_clone()?);
+        g *= n;
+        c *= n;
+        assert_eq!(g.to_cpu()?.to_vec(), c.to_vec());
+    }
+    let r = Tensor::<f32, shape![]>::full(1e-5);
+    assert_eq!((&gx * &r).to_cpu()?.to_vec(), (&x * &r).to_vec());
+    let one = DynTensor::<i64>::from_vec(vec![70000], &[1])?;
+    let g_one = one.to_device(&gpu)?;
+    assert_eq!((&gx * &g_one).to_cpu()?.to_vec(), (&x * &one).to_vec());
+    assert_eq!((&x * 1e-5).to_vec()[1], half::f16::from_f32(3.0 * 1e-5));
+    Ok(())
+}

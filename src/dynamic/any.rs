@@ -32,7 +32,7 @@ use crate::device::Device;
 use crate::dtype::cast::cast;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, OrPanic, kernel_on};
-use crate::ops::functions::{BinaryFn, WithRight};
+use crate::ops::functions::{BinaryFn, ElementOp, OutputOf, WithRight};
 use crate::shape::check_in_place;
 use crate::tensor::{Tensor, from_parts};
 use core::fmt;
@@ -263,13 +263,42 @@ where
     Ok(from_parts!(parts))
 }
 
+/// `f(x, value)` of `*` and `/`: the number kept in float32 when `x` is a
+/// half type ([`ByNumber`](crate::ops::functions::ByNumber)), as PyTorch's
+/// CPU kernels keep it.
+#[inline]
+fn map_by_number<T, D, F>(
+    x: &DynTensor<T, D>,
+    f: F,
+    value: Scalar,
+) -> Result<DynTensor<OutputOf<F, T>, D>, Error>
+where
+    T: Element,
+    D: Elementwise,
+    F: ElementOp<T> + BinaryFn<T, T, OutputOf<F, T>> + BinaryFn<f32, f32, f32>,
+{
+    use crate::ops::functions::ByNumber;
+    use crate::ops::op_codes::Side;
+    let g = match value {
+        Scalar::Bool(b) => ByNumber::<F, T>::new(f, b, Side::Right),
+        Scalar::Int(i) => ByNumber::new(f, i, Side::Right),
+        Scalar::Float(v) => ByNumber::new(f, v, Side::Right),
+        Scalar::Complex(re, im) => ByNumber::new(f, Complex::new(re, im), Side::Right),
+    };
+    let parts = crate::ops::unary(x.strided(), g)?;
+    Ok(from_parts!(parts))
+}
+
 /// Runs `map_with_number($a, $f, $s)` on the typed tensor of an [`AnyTensor`],
 /// for the variants listed; any other is a bug of the caller (it converted
 /// the tensor to a supported dtype).
 macro_rules! number_variant {
     ($a:expr, $s:expr, $f:expr; $($variant:ident),*) => {
+        number_variant!(@with map_with_number, $a, $s, $f; $($variant),*)
+    };
+    (@with $map:ident, $a:expr, $s:expr, $f:expr; $($variant:ident),*) => {
         match $a {
-            $(AnyTensor::$variant(x) => AnyTensor::from(map_with_number(x, $f, $s)?),)*
+            $(AnyTensor::$variant(x) => AnyTensor::from($map(x, $f, $s)?),)*
             #[allow(unreachable_patterns)]
             _ => unreachable!("operand converted to a supported dtype"),
         }
@@ -439,6 +468,16 @@ impl<D: Elementwise> AnyTensor<D> {
         }
         let a = self.as_dtype(common)?;
         let a = a.as_ref();
+        if let Operand::Tensor(t) = rhs
+            && matches!(op, Op::Mul | Op::Div)
+            && matches!(common, DType::F16 | DType::BF16)
+            && t.dtype() != common
+            && t.numel() == 1
+        {
+            // One element of another type: read in float32, not rounded
+            // to the half type first (see `WideRight`).
+            return a.wide_right(t.as_dtype(DType::F32)?.as_ref(), op);
+        }
         let b = match rhs {
             Operand::Tensor(t) => t.as_dtype(common)?,
             Operand::Number(s) => return a.with_number(s, op),
@@ -484,6 +523,34 @@ impl<D: Elementwise> AnyTensor<D> {
         })
     }
 
+    /// `self * b` or `self / b` for a half-type `self` and one float32
+    /// element `b`, computed in float32 and rounded once.
+    #[inline]
+    fn wide_right(&self, b: &AnyTensor<D>, op: Op) -> Result<AnyTensor<D>, Error> {
+        use crate::ops::functions::{Div, Mul, WideRight};
+        fn run<H, D, F>(
+            x: &DynTensor<H, D>,
+            y: &DynTensor<f32, D>,
+            f: F,
+        ) -> Result<DynTensor<H, D>, Error>
+        where
+            H: Element,
+            D: Elementwise,
+            F: BinaryFn<f32, f32, f32>,
+        {
+            let (buffer, layout) =
+                crate::ops::broadcast_map2(x.strided(), y.strided(), WideRight::<F, H>::new(f))?;
+            Ok(from_parts!(crate::tensor::owned_parts(buffer, layout)))
+        }
+        Ok(match (self, b, op) {
+            (AnyTensor::F16(x), AnyTensor::F32(y), Op::Mul) => AnyTensor::from(run(x, y, Mul)?),
+            (AnyTensor::F16(x), AnyTensor::F32(y), _) => AnyTensor::from(run(x, y, Div)?),
+            (AnyTensor::BF16(x), AnyTensor::F32(y), Op::Mul) => AnyTensor::from(run(x, y, Mul)?),
+            (AnyTensor::BF16(x), AnyTensor::F32(y), _) => AnyTensor::from(run(x, y, Div)?),
+            _ => unreachable!("a half-type tensor and one float32 element"),
+        })
+    }
+
     /// `self op s` for a number `s`, `self` already of the common type.
     #[inline]
     fn with_number(&self, s: Scalar, op: Op) -> Result<AnyTensor<D>, Error> {
@@ -496,9 +563,9 @@ impl<D: Elementwise> AnyTensor<D> {
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
             Op::Sub => number_variant!(self, s, Sub;
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64),
-            Op::Mul => number_variant!(self, s, Mul;
+            Op::Mul => number_variant!(@with map_by_number, self, s, Mul;
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
-            Op::Div => number_variant!(self, s, Div;
+            Op::Div => number_variant!(@with map_by_number, self, s, Div;
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
             Op::Eq => number_variant!(self, s, Eq;
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),

@@ -13,9 +13,10 @@
 //! ```
 
 use super::functions::{
-    self, BinaryFn, ElementOp, NumberOperandOf, OperandOf, OutputOf, WithRight, same_type,
+    self, BinaryFn, ByNumber, ElementOp, NumberOperandOf, OperandOf, OutputOf, WideRight,
+    WithRight, is_half, same_type,
 };
-use super::op_codes::KernelOp;
+use super::op_codes::{KernelOp, Side};
 use super::{broadcast_strides, with_number_types};
 use crate::backend::{Backend, StridedRef};
 use crate::backend::{Elementwise, StridedMut};
@@ -67,6 +68,52 @@ where
     RY: Repr,
     F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>>,
 {
+    update_with::<T, B, C, SX, SY, D, RX, RY, _>(x, y, store_back::<F, C>(f))
+}
+
+/// [`assign`] of `*=` and `/=`: when the common type `C` is a half type
+/// and `y` is one element of another type, `x * y` computes in float32
+/// from `y`'s own value ([`WideRight`]), as PyTorch's CPU kernels read it.
+fn assign_wide_right<T, B, C, SX, SY, D, RX, RY, F>(
+    x: &mut Tensor<T, SX, D, RX>,
+    y: &Tensor<B, SY, D, RY>,
+    f: F,
+) -> Result<(), Error>
+where
+    T: Element,
+    B: Element,
+    C: Element,
+    SX: Shape,
+    SY: Shape,
+    D: Elementwise,
+    RX: Writable,
+    RY: Repr,
+    F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>> + BinaryFn<f32, f32, f32>,
+{
+    if is_half::<C>() && !same_type::<B, C>() && y.numel() == 1 {
+        return update_with::<T, B, C, SX, SY, D, RX, RY, _>(x, y, WideRight::<F, T>::new(f));
+    }
+    assign::<T, B, C, SX, SY, D, RX, RY, F>(x, y, f)
+}
+
+/// `x = g(x, y)` with `y` broadcast to `x`'s shape, after the in-place
+/// rule and the rank-0 promotion check of the common type `C`.
+fn update_with<T, B, C, SX, SY, D, RX, RY, G>(
+    x: &mut Tensor<T, SX, D, RX>,
+    y: &Tensor<B, SY, D, RY>,
+    g: G,
+) -> Result<(), Error>
+where
+    T: Element,
+    B: Element,
+    C: Element,
+    SX: Shape,
+    SY: Shape,
+    D: Elementwise,
+    RX: Writable,
+    RY: Repr,
+    G: BinaryFn<T, B, T>,
+{
     check_in_place(x.layout.sizes(), y.layout.sizes())?;
     check_runtime_rank::<C>(
         (T::DTYPE, SX::RANK, x.rank()),
@@ -87,7 +134,7 @@ where
         strides: y_strides.as_ref(),
         offset: y.layout.offset(),
     };
-    D::update2(out, b, store_back::<F, C>(f))
+    D::update2(out, b, g)
 }
 
 /// `f(x, y)` computed in the common type `C` of the operands, then stored
@@ -134,11 +181,11 @@ pub(crate) fn store_back<F, C>(f: F) -> StoreBack<F, C> {
 }
 
 macro_rules! assign_operator {
-    ($Trait:ident, $method:ident, $Fn:ident) => {
-        assign_operator!(@forms $Trait, $method, $Fn;
+    ($Trait:ident, $method:ident, $Fn:ident, $number:ident [$wide:path]) => {
+        assign_operator!(@forms $Trait, $method, $Fn, $number [$wide];
             [&'b Tensor<T2, SY, D, RY>] [Tensor<T2, SY, D, RY>]);
 
-        with_number_types!(assign_operator!(@numbers $Trait, $method, $Fn));
+        with_number_types!(assign_operator!(@numbers $Trait, $method, $Fn, $number [$wide]));
 
         /// Read-only views cannot be assigned to: this impl only requires
         /// [`WriteThroughView`], whose message explains why.
@@ -153,7 +200,7 @@ macro_rules! assign_operator {
     };
     // A plain number on the right: one impl per number type, so that a
     // tensor on the right meets only the tensor impls.
-    (@numbers $Trait:ident, $method:ident, $Fn:ident; $($t:ty),*) => {$(
+    (@numbers $Trait:ident, $method:ident, $Fn:ident, $number:ident [$wide:path]; $($t:ty),*) => {$(
         impl<T, S, D, R> $Trait<$t> for Tensor<T, S, D, R>
         where
             T: CommonWithScalar<$t, S> + OperandOf<functions::$Fn>,
@@ -162,19 +209,33 @@ macro_rules! assign_operator {
             D: Elementwise,
             R: Writable,
             functions::$Fn: ElementOp<CommonScalar<T, S, $t>>
-                + BinaryFn<CommonScalar<T, S, $t>, CommonScalar<T, S, $t>, OutputOf<functions::$Fn, CommonScalar<T, S, $t>>>,
+                + BinaryFn<CommonScalar<T, S, $t>, CommonScalar<T, S, $t>, OutputOf<functions::$Fn, CommonScalar<T, S, $t>>>
+                + $wide,
             OutputOf<functions::$Fn, CommonScalar<T, S, $t>>: StorableIn<T>,
         {
             fn $method(&mut self, rhs: $t) {
-                let rhs: CommonScalar<T, S, $t> = cast(rhs);
                 let ptr = R::ptr_mut(&mut self.data);
-                D::update1(output(self, ptr), WithRight(store_back(functions::$Fn), rhs))
-                    .or_panic();
+                let f = assign_operator!(@with_number $number, functions::$Fn, CommonScalar<T, S, $t>, rhs);
+                D::update1(output(self, ptr), f).or_panic();
             }
         }
     )*};
+    // The number in the common type `$C`, or for `*=` and `/=` in float32
+    // when `$C` is a half type ([`ByNumber`]); the result stored back.
+    (@with_number plain, $f:expr, $C:ty, $n:expr) => {
+        WithRight(store_back::<_, $C>($f), cast::<_, $C>($n))
+    };
+    (@with_number wide, $f:expr, $C:ty, $n:expr) => {
+        ByNumber::<_, $C>::new($f, $n, Side::Right)
+    };
+    (@assign plain, $C:ty, $x:expr, $y:expr, $f:expr) => {
+        assign::<_, _, $C, _, _, _, _, _, _>($x, $y, $f)
+    };
+    (@assign wide, $C:ty, $x:expr, $y:expr, $f:expr) => {
+        assign_wide_right::<_, _, $C, _, _, _, _, _, _>($x, $y, $f)
+    };
     // The right-hand side is a tensor, owned or borrowed.
-    (@forms $Trait:ident, $method:ident, $Fn:ident; $([$($Rhs:tt)*])*) => {$(
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $number:ident [$wide:path]; $([$($Rhs:tt)*])*) => {$(
         impl<'b, T, T2, SX, SY, D, RX, RY> $Trait<$($Rhs)*> for Tensor<T, SX, D, RX>
         where
             T: CommonType<T2, SX, SY> + OperandOf<functions::$Fn>,
@@ -185,32 +246,33 @@ macro_rules! assign_operator {
             RX: Writable,
             RY: Repr,
             functions::$Fn: ElementOp<Common<T, SX, T2, SY>>
-                + BinaryFn<Common<T, SX, T2, SY>, Common<T, SX, T2, SY>, OutputOf<functions::$Fn, Common<T, SX, T2, SY>>>,
+                + BinaryFn<Common<T, SX, T2, SY>, Common<T, SX, T2, SY>, OutputOf<functions::$Fn, Common<T, SX, T2, SY>>>
+                + $wide,
             OutputOf<functions::$Fn, Common<T, SX, T2, SY>>: StorableIn<T>,
         {
             fn $method(&mut self, rhs: $($Rhs)*) {
                 let rhs: &Tensor<T2, SY, D, RY> = rhs.borrow();
-                assign::<_, _, Common<T, SX, T2, SY>, _, _, _, _, _, _>(self, rhs, functions::$Fn)
+                assign_operator!(@assign $number, Common<T, SX, T2, SY>, self, rhs, functions::$Fn)
                     .or_panic();
             }
         }
     )*};
 }
 
-assign_operator!(AddAssign, add_assign, Add);
-assign_operator!(SubAssign, sub_assign, Sub);
-assign_operator!(MulAssign, mul_assign, Mul);
-assign_operator!(DivAssign, div_assign, Div);
-assign_operator!(BitAndAssign, bitand_assign, BitAnd);
-assign_operator!(BitOrAssign, bitor_assign, BitOr);
-assign_operator!(BitXorAssign, bitxor_assign, BitXor);
-assign_operator!(ShlAssign, shl_assign, Shl);
-assign_operator!(ShrAssign, shr_assign, Shr);
+assign_operator!(AddAssign, add_assign, Add, plain[Copy]);
+assign_operator!(SubAssign, sub_assign, Sub, plain[Copy]);
+assign_operator!(MulAssign, mul_assign, Mul, wide [BinaryFn<f32, f32, f32>]);
+assign_operator!(DivAssign, div_assign, Div, wide [BinaryFn<f32, f32, f32>]);
+assign_operator!(BitAndAssign, bitand_assign, BitAnd, plain[Copy]);
+assign_operator!(BitOrAssign, bitor_assign, BitOr, plain[Copy]);
+assign_operator!(BitXorAssign, bitxor_assign, BitXor, plain[Copy]);
+assign_operator!(ShlAssign, shl_assign, Shl, plain[Copy]);
+assign_operator!(ShrAssign, shr_assign, Shr, plain[Copy]);
 
 /// `try_add_assign` ..: the in-place operators, returning PyTorch's error
 /// instead of panicking when `Dyn` sizes break the in-place rule.
 macro_rules! fallible_assign {
-    ($($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
+    ($($(#[$doc:meta])* $name:ident => $Fn:ident, $number:ident [$wide:path];)*) => {
         impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {$(
             $(#[$doc])*
             pub fn $name<T2, S2, R2: Repr>(
@@ -223,9 +285,10 @@ macro_rules! fallible_assign {
                 S2: BroadcastInto<S>,
                 functions::$Fn: ElementOp<Common<T, S, T2, S2>>
                     + BinaryFn<Common<T, S, T2, S2>, Common<T, S, T2, S2>, OutputOf<functions::$Fn, Common<T, S, T2, S2>>>,
+                functions::$Fn: $wide,
                 OutputOf<functions::$Fn, Common<T, S, T2, S2>>: StorableIn<T>,
             {
-                assign::<_, _, Common<T, S, T2, S2>, _, _, _, _, _, _>(self, rhs, functions::$Fn)
+                assign_operator!(@assign $number, Common<T, S, T2, S2>, self, rhs, functions::$Fn)
             }
         )*}
     };
@@ -245,7 +308,7 @@ fallible_assign! {
     /// );
     /// assert_eq!(x.to_vec(), vec![0.0; 3]);
     /// ```
-    try_add_assign => Add;
+    try_add_assign => Add, plain [Copy];
     /// `self -= rhs`, or `Err` when `Dyn` sizes break the in-place rule.
     ///
     /// ```
@@ -254,7 +317,7 @@ fallible_assign! {
     /// x.try_sub_assign(&DynTensor::<i32>::ones(&[2])).unwrap();
     /// assert_eq!(x.to_vec(), vec![0; 4]);
     /// ```
-    try_sub_assign => Sub;
+    try_sub_assign => Sub, plain [Copy];
     /// `self *= rhs`, or `Err` when `Dyn` sizes break the in-place rule.
     ///
     /// ```
@@ -262,7 +325,7 @@ fallible_assign! {
     /// let mut x = DynTensor::<i32>::ones(&[3]);
     /// assert!(x.try_mul_assign(&DynTensor::<i32>::ones(&[2, 3])).is_err());
     /// ```
-    try_mul_assign => Mul;
+    try_mul_assign => Mul, wide [BinaryFn<f32, f32, f32>];
     /// `self /= rhs`, or `Err` when `Dyn` sizes break the in-place rule.
     ///
     /// ```
@@ -271,7 +334,7 @@ fallible_assign! {
     /// x.try_div_assign(&DynTensor::full(&[], 2.0)).unwrap();
     /// assert_eq!(x.to_vec(), vec![1.5, 1.5]);
     /// ```
-    try_div_assign => Div;
+    try_div_assign => Div, wide [BinaryFn<f32, f32, f32>];
 }
 
 impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {

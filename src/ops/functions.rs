@@ -9,7 +9,7 @@
 use super::op_codes::{KernelOp, OpCode, Side};
 use crate::dtype::cast::cast;
 use crate::dtype::logic::{Bitwise, Shiftable};
-use crate::dtype::{Element, Numeric, Ordered, Subtractable, TrueDiv};
+use crate::dtype::{DType, Element, Numeric, Ordered, Scalar, Subtractable, TrueDiv};
 use core::marker::PhantomData;
 
 /// A function of one element, applied by [`Elementwise::map1`](crate::backend::Elementwise::map1).
@@ -375,5 +375,132 @@ impl<A: Element, B, U, F: BinaryFn<A, B, U>> UnaryFn<B, U> for WithLeft<F, A> {
     fn kernel_op(&self) -> Option<KernelOp> {
         let op = self.0.kernel_op()?;
         Some(op.with_scalar(Side::Left, self.1.to_scalar()))
+    }
+}
+
+/// Whether `C` is float16 or bfloat16 (decided at compile time).
+#[inline(always)]
+pub(crate) fn is_half<C: 'static>() -> bool {
+    same_type::<C, half::f16>() || same_type::<C, half::bf16>()
+}
+
+/// `f(a, n)` (or `f(n, a)`) of `*` and `/` with a plain number `n`, in the
+/// common type `C`, the result converted to the output's type `U` (the
+/// operation's own result type, or the tensor's type when it is stored
+/// back in place). When `C` is float16 or bfloat16 the number is not
+/// rounded to `C`: `a` is widened to float32 and multiplied or divided by
+/// the number in float32, then rounded once, as PyTorch's CPU kernels
+/// keep a scalar operand of `mul` and `div` in their `opmath` type
+/// (`f16 [3.0] * 1e-5` is 2.9981e-5, not 3.0041e-5). `+` and `-` round the
+/// number to `C` first, as PyTorch does, and do not use this.
+///
+/// ```
+/// use shaped::ops::functions::{ByNumber, Mul, UnaryFn};
+/// use shaped::ops::op_codes::Side;
+/// use half::f16;
+/// let f = ByNumber::<Mul, f16>::new(Mul, 1e-5f64, Side::Right);
+/// let y: f16 = f.call(f16::from_f32(3.0));
+/// assert_eq!(y, f16::from_f32(3.0 * 1e-5));
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct ByNumber<F, C> {
+    f: F,
+    number: C,
+    wide: f32,
+    side: Side,
+}
+
+impl<F, C: Element> ByNumber<F, C> {
+    /// `f` with the number `n` fixed on `side`.
+    pub fn new<N: Element>(f: F, n: N, side: Side) -> Self {
+        ByNumber {
+            f,
+            number: cast::<N, C>(n),
+            wide: cast::<N, f32>(n),
+            side,
+        }
+    }
+}
+
+impl<A, C, U, F> UnaryFn<A, U> for ByNumber<F, C>
+where
+    A: Element,
+    C: Element,
+    U: Element,
+    F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>> + BinaryFn<f32, f32, f32>,
+{
+    #[inline(always)]
+    fn call(&self, a: A) -> U {
+        if is_half::<C>() {
+            let a = cast::<A, f32>(a);
+            let (x, y) = match self.side {
+                Side::Right => (a, self.wide),
+                Side::Left => (self.wide, a),
+            };
+            cast::<f32, U>(BinaryFn::<f32, f32, f32>::call(&self.f, x, y))
+        } else {
+            let a = cast::<A, C>(a);
+            let (x, y) = match self.side {
+                Side::Right => (a, self.number),
+                Side::Left => (self.number, a),
+            };
+            cast::<OutputOf<F, C>, U>(BinaryFn::<C, C, OutputOf<F, C>>::call(&self.f, x, y))
+        }
+    }
+    /// float16 runs convert by blocks (F16C where the machine has it);
+    /// the same bits as [`call`](UnaryFn::call).
+    #[inline(always)]
+    fn call_slice(&self, a: &[A], out: &mut [core::mem::MaybeUninit<U>]) {
+        if is_half::<C>() {
+            let (wide, side) = (self.wide, self.side);
+            let f = self.f;
+            let op = move |x: f32| match side {
+                Side::Right => BinaryFn::<f32, f32, f32>::call(&f, x, wide),
+                Side::Left => BinaryFn::<f32, f32, f32>::call(&f, wide, x),
+            };
+            crate::backend::cpu::vector_math::half_map_or_each(a, out, |x| self.call(x), op);
+        } else {
+            for (o, &x) in out.iter_mut().zip(a) {
+                o.write(self.call(x));
+            }
+        }
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        if is_half::<C>() {
+            let op = BinaryFn::<f32, f32, f32>::kernel_op(&self.f)?;
+            let wide = Scalar::Float(f64::from(self.wide));
+            return Some(op.computed_in(DType::F32).with_scalar(self.side, wide));
+        }
+        let op = BinaryFn::<C, C, OutputOf<F, C>>::kernel_op(&self.f)?;
+        let direct = same_type::<A, C>() && same_type::<OutputOf<F, C>, U>();
+        let op = if direct { op } else { op.computed_in(C::DTYPE) };
+        Some(op.with_scalar(self.side, self.number.to_scalar()))
+    }
+}
+
+/// `f(a, b)` of `*` and `/` when the common type `C` is float16 or
+/// bfloat16 and `b` is one element of another type broadcast over `a`:
+/// computed in float32 from `b`'s own value (not rounded to `C` first),
+/// then rounded once to `C`, as PyTorch's CPU kernels read such an operand
+/// (a rank-0 float32 tensor, say) in their `opmath` type.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct WideRight<F, C>(pub F, PhantomData<fn() -> C>);
+
+impl<F, C> WideRight<F, C> {
+    /// `f` computed in float32 and rounded to `C`.
+    pub(crate) fn new(f: F) -> Self {
+        WideRight(f, PhantomData)
+    }
+}
+
+impl<A: Element, B: Element, C: Element, F: BinaryFn<f32, f32, f32>> BinaryFn<A, B, C>
+    for WideRight<F, C>
+{
+    #[inline(always)]
+    fn call(&self, a: A, b: B) -> C {
+        cast::<f32, C>(self.0.call(cast::<A, f32>(a), cast::<B, f32>(b)))
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        Some(self.0.kernel_op()?.computed_in(DType::F32))
     }
 }

@@ -356,6 +356,41 @@ pub(crate) fn halves_or_each<A: 'static + Copy, U: 'static>(
     }
 }
 
+/// `scalar` of each element of `a` into `out` (as long); for float16
+/// elements and results, `wide` of the elements converted to float32 by
+/// blocks (F16C where the machine has it) and rounded back once: the bits
+/// of `scalar`, which computes in float32 and rounds once too.
+#[inline(always)]
+pub(crate) fn half_map_or_each<A: 'static + Copy, U: 'static>(
+    a: &[A],
+    out: &mut [MaybeUninit<U>],
+    scalar: impl Fn(A) -> U,
+    wide: impl Fn(f32) -> f32,
+) {
+    use half::f16;
+    use half::slice::HalfFloatSliceExt;
+    if let (Some(a), Some(out)) = (retyped::<A, f16>(a), retyped_out::<U, f16>(out)) {
+        const BLOCK: usize = 512;
+        let mut x = [0f32; BLOCK];
+        let mut r = [f16::ZERO; BLOCK];
+        for (a, out) in a.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+            let n = out.len().min(a.len());
+            a[..n].convert_to_f32_slice(&mut x[..n]);
+            for x in &mut x[..n] {
+                *x = wide(*x);
+            }
+            r[..n].convert_from_f32_slice(&x[..n]);
+            for (o, &v) in out.iter_mut().zip(&r[..n]) {
+                o.write(v);
+            }
+        }
+        return;
+    }
+    for (o, &x) in out.iter_mut().zip(a) {
+        o.write(scalar(x));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

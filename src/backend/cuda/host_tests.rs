@@ -20,8 +20,9 @@ use crate::ops::functions::{
     LogicalAnd, LogicalOr, LogicalXor, Lt, Mul, Ne, Neg, Shl, Shr, Sub, UnaryFn, WithLeft,
     WithRight,
 };
+use crate::ops::functions::{ByNumber, WideRight};
 use crate::ops::logic::{BitNot, IsFinite, IsInf, IsNan, IsNegInf, IsPosInf, IsReal, LogicalNot};
-use crate::ops::op_codes::KernelOp;
+use crate::ops::op_codes::{KernelOp, Side};
 use crate::view::complex::Conj;
 use core::ffi::c_char;
 use core::mem::offset_of;
@@ -630,6 +631,23 @@ fn host_kernels_promoted_element_functions() {
     check_update_from::<Complex<f32>, i64, _, _>(store_back::<Div, Complex<f32>>(Div), Conj);
     check_update_from::<i16, bool, _, _>(store_back::<Add, i16>(Add), Identity);
     check_update_from::<bf16, f16, _, _>(store_back::<Sub, f32>(Sub), Identity);
+}
+
+/// `*` and `/` of a half type with a number, or with one element of
+/// another type: computed in float32 from the number's own value.
+#[test]
+fn host_kernels_half_types_keep_numbers_in_float32() {
+    let by = ByNumber::<Mul, f16>::new(Mul, 1e-5f64, Side::Right);
+    let op = UnaryFn::<f16, f16>::kernel_op(&by).unwrap();
+    assert_eq!(op.compute, Some(crate::DType::F32));
+    check_unary::<f16, f16, _>(by);
+    check_unary::<bf16, bf16, _>(ByNumber::<Div, bf16>::new(Div, 0.3f64, Side::Left));
+    check_unary::<f16, f16, _>(ByNumber::<Div, f16>::new(Div, 70000i64, Side::Right));
+    // Stored back in place, and the other types untouched.
+    check_unary::<f32, f32, _>(ByNumber::<Mul, f32>::new(Mul, 0.1f64, Side::Right));
+    check_unary::<i32, f32, _>(ByNumber::<Div, f32>::new(Div, 3i64, Side::Left));
+    check_mixed::<f16, f32, f16, _>(WideRight::<Mul, f16>::new(Mul));
+    check_mixed::<bf16, i64, bf16, _>(WideRight::<Div, bf16>::new(Div));
 }
 
 #[test]

@@ -27,7 +27,7 @@ use crate::error::Error;
 use crate::error::OrPanic;
 use crate::ops::compare::Comparand;
 use crate::ops::functions::{
-    self, BinaryFn, ElementOp, InCommon, OperandOf, OutputOf, WithLeft, WithRight,
+    self, BinaryFn, ByNumber, ElementOp, InCommon, OperandOf, OutputOf, WithLeft, WithRight,
 };
 use crate::ops::op_codes::Side;
 use crate::ops::unary;
@@ -95,21 +95,49 @@ where
     from_parts!(parts.or_panic())
 }
 
+/// [`with_rank_zero`] of `*` and `/`: the CPU value is kept in float32
+/// when `C` is a half type ([`ByNumber`]), as PyTorch's CUDA kernels read
+/// a CPU scalar in their `opmath` type, on either side.
+#[allow(clippy::type_complexity)]
+fn with_rank_zero_wide<A, B, C, U, S1, S2, R1, R2, F>(
+    gpu: &Tensor<A, S1, Cuda, R1>,
+    host: &Tensor<B, S2, Cpu, R2>,
+    f: F,
+    host_side: Side,
+) -> Tensor<U, S1, Cuda>
+where
+    A: Element,
+    B: Element,
+    C: Element,
+    U: Element,
+    S1: Shape,
+    S2: CpuOperandOfCudaOp,
+    R1: Repr,
+    R2: Repr,
+    F: ElementOp<C, Output = U> + BinaryFn<C, C, U> + BinaryFn<f32, f32, f32>,
+{
+    let value: B = host.to_vec()[0];
+    let operand = StridedRef::new(&gpu.data, &gpu.layout);
+    let parts = check_rank::<C, _, _, _>(gpu, B::DTYPE)
+        .and_then(|()| unary(operand, ByNumber::<F, C>::new(f, value, host_side)));
+    from_parts!(parts.or_panic())
+}
+
 /// A CUDA tensor of `A`s with a rank-0 CPU tensor of `B`s: the CPU value,
 /// converted to the common type, is the kernel's fixed operand, and the CUDA
 /// operand is converted in the kernel (type promotion with the rank-0 rule:
 /// `int32 CUDA + float64 rank-0` is float64, `int8 CUDA + int64 rank-0` is
 /// int8).
 macro_rules! rank_zero_operator {
-    ($Trait:ident, $method:ident, $Fn:ident) => {
-        rank_zero_operator!(@forms $Trait, $method, $Fn;
+    ($Trait:ident, $method:ident, $Fn:ident, $apply:ident [$wide:path]) => {
+        rank_zero_operator!(@forms $Trait, $method, $Fn, $apply [$wide];
             [&'a Tensor<A, S1, Cuda, R1>] [&'b Tensor<B, S2, Cpu, R2>];
             [Tensor<A, S1, Cuda, R1>] [&'b Tensor<B, S2, Cpu, R2>];
             [&'a Tensor<A, S1, Cuda, R1>] [Tensor<B, S2, Cpu, R2>];
             [Tensor<A, S1, Cuda, R1>] [Tensor<B, S2, Cpu, R2>];
         );
     };
-    (@forms $Trait:ident, $method:ident, $Fn:ident;
+    (@forms $Trait:ident, $method:ident, $Fn:ident, $apply:ident [$wide:path];
         $([$($Gpu:tt)*] [$($Host:tt)*];)*) => {$(
         /// A CUDA tensor with a rank-0 CPU tensor on the right.
         impl<'a, 'b, A, B, S1, S2, R1, R2> $Trait<$($Host)*> for $($Gpu)*
@@ -121,11 +149,11 @@ macro_rules! rank_zero_operator {
             R1: Repr,
             R2: Repr,
             functions::$Fn: BinaryFn<Common<A, S1, B, S2>, Common<A, S1, B, S2>, OutputOf<functions::$Fn, Common<A, S1, B, S2>>>,
-            functions::$Fn: ElementOp<Common<A, S1, B, S2>>,
+            functions::$Fn: ElementOp<Common<A, S1, B, S2>> + $wide,
         {
             type Output = Tensor<OutputOf<functions::$Fn, Common<A, S1, B, S2>>, S1, Cuda>;
             fn $method(self, rhs: $($Host)*) -> Self::Output {
-                with_rank_zero::<_, _, Common<A, S1, B, S2>, _, _, _, _, _, _>(
+                rank_zero_operator!(@apply $apply, Common<A, S1, B, S2>,
                     self.borrow(), rhs.borrow(), functions::$Fn, Side::Right)
             }
         }
@@ -139,21 +167,24 @@ macro_rules! rank_zero_operator {
             R1: Repr,
             R2: Repr,
             functions::$Fn: BinaryFn<Common<B, S2, A, S1>, Common<B, S2, A, S1>, OutputOf<functions::$Fn, Common<B, S2, A, S1>>>,
-            functions::$Fn: ElementOp<Common<B, S2, A, S1>>,
+            functions::$Fn: ElementOp<Common<B, S2, A, S1>> + $wide,
         {
             type Output = Tensor<OutputOf<functions::$Fn, Common<B, S2, A, S1>>, S1, Cuda>;
             fn $method(self, rhs: $($Gpu)*) -> Self::Output {
-                with_rank_zero::<_, _, Common<B, S2, A, S1>, _, _, _, _, _, _>(
+                rank_zero_operator!(@apply $apply, Common<B, S2, A, S1>,
                     rhs.borrow(), self.borrow(), functions::$Fn, Side::Left)
             }
         }
     )*};
+    (@apply $apply:ident, $C:ty, $gpu:expr, $host:expr, $f:expr, $side:expr) => {
+        $apply::<_, _, $C, _, _, _, _, _, _>($gpu, $host, $f, $side)
+    };
 }
 
-rank_zero_operator!(Add, add, Add);
-rank_zero_operator!(Sub, sub, Sub);
-rank_zero_operator!(Mul, mul, Mul);
-rank_zero_operator!(Div, div, Div);
+rank_zero_operator!(Add, add, Add, with_rank_zero[Copy]);
+rank_zero_operator!(Sub, sub, Sub, with_rank_zero[Copy]);
+rank_zero_operator!(Mul, mul, Mul, with_rank_zero_wide [BinaryFn<f32, f32, f32>]);
+rank_zero_operator!(Div, div, Div, with_rank_zero_wide [BinaryFn<f32, f32, f32>]);
 
 macro_rules! rank_zero_assign {
     ($($Trait:ident, $method:ident);*) => {$(
