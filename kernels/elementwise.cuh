@@ -93,6 +93,7 @@ enum {
     OP_TANH = 38, OP_SIGMOID = 39, OP_RECIP = 40, OP_ABS = 41, OP_FLOOR = 42, OP_CEIL = 43,
     OP_ROUND = 44, OP_RELU = 45, OP_CLAMP = 46, OP_POW_SCALAR = 47,
     OP_MAXIMUM = 48, OP_MINIMUM = 49, OP_POW = 50, OP_MEAN_OF = 51,
+    OP_REMAINDER = 52, OP_FMOD = 53, OP_FLOOR_DIVIDE = 54,
 };
 
 // Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring

@@ -39,6 +39,7 @@ SHAPED_LIBM2(pow)
 SHAPED_LIBM2(hypot)
 SHAPED_LIBM2(atan2)
 SHAPED_LIBM2(copysign)
+SHAPED_LIBM2(fmod)
 #undef SHAPED_LIBM1
 #undef SHAPED_LIBM2
 
@@ -326,6 +327,59 @@ template <class T> __host__ __device__ inline T f_pow_scalar(T x, T e, bool) { r
 template <class T> struct SqrtCases { static const bool value = true; };
 template <> struct SqrtCases<f16> { static const bool value = false; };
 
+// ------------------------------------------- remainder, fmod, floor_divide
+
+// Integers: a divisor of 0 gives 0 (the host checks for it first: PyTorch's
+// ZeroDivisionError), and MIN / -1 wraps, as the Rust `Modular` impls.
+template <class T> __host__ __device__ inline T f_fmod(T a, T b) {
+    if (b == T(0) || (is_negative(b) && b == T(-1))) return T(0);
+    return T(a % b);
+}
+template <class T> __host__ __device__ inline T f_remainder(T a, T b) {
+    T r = f_fmod(a, b);
+    return (r != T(0) && is_negative(r) != is_negative(b)) ? add(r, b) : r;
+}
+template <class T> __host__ __device__ inline T f_floor_divide(T a, T b) {
+    if (b == T(0)) return T(0);
+    if (is_negative(b) && b == T(-1)) return neg(a);
+    T q = T(a / b), r = T(a % b);
+    return (r != T(0) && is_negative(a) != is_negative(b)) ? sub(q, T(1)) : q;
+}
+// Real floating types: C's fmod, the sign of the divisor for remainder,
+// and PyTorch's `div_floor_floating`, each step rounded in T (float16 and
+// bfloat16 through f32 per step, as the `half` crate's operators).
+__host__ __device__ inline float f_fmod(float a, float b) { return m_fmod(a, b); }
+__host__ __device__ inline double f_fmod(double a, double b) { return m_fmod(a, b); }
+__host__ __device__ inline f16 f_fmod(f16 a, f16 b) { return f16_from(m_fmod(to_f32(a), to_f32(b))); }
+__host__ __device__ inline bf16 f_fmod(bf16 a, bf16 b) { return bf16_from(m_fmod(to_f32(a), to_f32(b))); }
+template <class T> __host__ __device__ inline T float_remainder(T a, T b) {
+    T zero = convert<T>(int64_t(0));
+    T m = f_fmod(a, b);
+    return (!eq(m, zero) && lt(b, zero) != lt(m, zero)) ? add(m, b) : m;
+}
+template <class T> __host__ __device__ inline T float_floor_divide(T a, T b) {
+    T zero = convert<T>(int64_t(0)), one = convert<T>(int64_t(1)), half = convert<T>(0.5);
+    if (eq(b, zero)) return div(a, b);
+    T m = f_fmod(a, b);
+    T d = div(sub(a, m), b);
+    if (!eq(m, zero) && lt(b, zero) != lt(m, zero)) d = sub(d, one);
+    if (!eq(d, zero)) {
+        T q = f_floor(d);
+        return lt(half, sub(d, q)) ? add(q, one) : q;
+    }
+    T s = div(a, b);  // 0 with the sign of a / b
+    bool negative = lt(s, zero) || (eq(s, zero) && lt(div(one, s), zero));
+    return negative ? neg(zero) : zero;
+}
+#define SHAPED_FLOAT_MODULAR(T)                                                                    \
+    __host__ __device__ inline T f_remainder(T a, T b) { return float_remainder(a, b); }           \
+    __host__ __device__ inline T f_floor_divide(T a, T b) { return float_floor_divide(a, b); }
+SHAPED_FLOAT_MODULAR(float)
+SHAPED_FLOAT_MODULAR(double)
+SHAPED_FLOAT_MODULAR(f16)
+SHAPED_FLOAT_MODULAR(bf16)
+#undef SHAPED_FLOAT_MODULAR
+
 // --------------------------------------------------------- the functors
 
 // The transcendental functions: x converted to FloatOf<T> first.
@@ -381,6 +435,13 @@ struct Minimum {
     }
 };
 struct Pow { template <class T> __host__ __device__ T operator()(T a, T b) const { return f_pow(a, b); } };
+struct Remainder {
+    template <class T> __host__ __device__ T operator()(T a, T b) const { return f_remainder(a, b); }
+};
+struct Fmod { template <class T> __host__ __device__ T operator()(T a, T b) const { return f_fmod(a, b); } };
+struct FloorDivide {
+    template <class T> __host__ __device__ T operator()(T a, T b) const { return f_floor_divide(a, b); }
+};
 struct PowScalar {
     template <class T> __host__ __device__ T operator()(T a, T e) const {
         return f_pow_scalar(a, e, SqrtCases<T>::value);
@@ -430,12 +491,15 @@ template <class T> __host__ __device__ inline T second_scalar_of(const Args& p) 
 // MaxMin, Power); the Rust types never ask a kernel for the others.
 template <class T> struct MathTraits {
     static const bool abs = true, rounding = true, clamp = true, maxmin = true, power = true;
+    static const bool modular = true;
 };
 template <class R> struct MathTraits<complex<R> > {
     static const bool abs = true, rounding = false, clamp = false, maxmin = false, power = true;
+    static const bool modular = false;
 };
 template <> struct MathTraits<bool> {
     static const bool abs = false, rounding = false, clamp = false, maxmin = true, power = false;
+    static const bool modular = false;
 };
 
 template <bool On> struct When {
@@ -465,6 +529,9 @@ template <class T, class Run> __device__ void math_binary(const Args& p, Run& ru
         case OP_MINIMUM: When<M::maxmin>::template go<T, T>(p, run, Minimum()); break;
         case OP_POW: When<M::power>::template go<T, T>(p, run, Pow()); break;
         case OP_MEAN_OF: When<HasMeanOf<T>::value>::template go<T, T>(p, run, MeanOf()); break;
+        case OP_REMAINDER: When<M::modular>::template go<T, T>(p, run, Remainder()); break;
+        case OP_FMOD: When<M::modular>::template go<T, T>(p, run, Fmod()); break;
+        case OP_FLOOR_DIVIDE: When<M::modular>::template go<T, T>(p, run, FloorDivide()); break;
         default: break;
     }
 }

@@ -2689,3 +2689,55 @@ fn half_numbers_on_the_device() -> Result<(), Error> {
     assert_eq!((&x * 1e-5).to_vec()[1], half::f16::from_f32(3.0 * 1e-5));
     Ok(())
 }
+
+/// `%`, `fmod` and `floor_divide` on the device: every integer and real
+/// floating dtype against the CPU, a broadcast transposed operand, numbers
+/// on either side, in place, and `ZeroDivisionError` found by the device's
+/// check before anything is written.
+#[test]
+fn division_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("division_on_the_device") else {
+        return Ok(());
+    };
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let a = DynTensor::<$t>::from_vec((0..60).map(|i| ((i * 37 % 23) as i64 - 11) as $t).collect(), &[6, 10])?;
+            let b = DynTensor::<$t>::from_vec((0..10).map(|i| [3, -4, 7, 1, 2, 9, -3, 5, 6, -2][i] as $t).collect(), &[10, 1])?;
+            let (ga, gb) = (a.to_device(&gpu)?, b.to_device(&gpu)?);
+            assert_eq!((&ga.t()? % &gb).to_cpu()?.to_vec(), (&a.t()? % &b).to_vec());
+            assert_eq!(ga.fmod(&gb.t()?).to_cpu()?.to_vec(), a.fmod(&b.t()?).to_vec());
+            assert_eq!(ga.floor_divide(3i64).to_cpu()?.to_vec(), a.floor_divide(3i64).to_vec());
+            assert_eq!((7i64 % &gb).to_cpu()?.to_vec(), (7i64 % &b).to_vec());
+            let (mut gx, mut x) = (ga.try_clone()?, a.try_clone()?);
+            gx.floor_divide_(&gb.t()?)?;
+            x.floor_divide_(&b.t()?)?;
+            assert_eq!(gx.to_cpu()?.to_vec(), x.to_vec());
+        )*};
+    }
+    each!(i8, i16, i32, i64, f32, f64);
+    let u = DynTensor::<u8>::from_vec(vec![200, 7, 0, 255], &[4])?;
+    let gu = u.to_device(&gpu)?;
+    assert_eq!((&gu % 7i64).to_cpu()?.to_vec(), (&u % 7i64).to_vec());
+    let h = DynTensor::<half::f16>::from_vec(
+        [5.5f32, -5.5, 1e-3, 65504.0]
+            .map(half::f16::from_f32)
+            .to_vec(),
+        &[4],
+    )?;
+    let gh = h.to_device(&gpu)?;
+    assert_eq!(
+        gh.floor_divide(-0.75f64).to_cpu()?.to_vec(),
+        h.floor_divide(-0.75f64).to_vec()
+    );
+    assert_eq!((&gh % 2.5f64).to_cpu()?.to_vec(), (&h % 2.5f64).to_vec());
+    // A zero divisor: found on the device, nothing written.
+    let z = DynTensor::<i32>::from_vec(vec![1, 2, 0, 4], &[4])?;
+    let (gz, mut gw) = (z.to_device(&gpu)?, z.to_device(&gpu)?);
+    assert_eq!(
+        gz.try_remainder(&gz).err().unwrap().to_string(),
+        "ZeroDivisionError"
+    );
+    assert_eq!(gw.fmod_(&gz).unwrap_err().to_string(), "ZeroDivisionError");
+    assert_eq!(gw.to_cpu()?.to_vec(), z.to_vec());
+    Ok(())
+}

@@ -453,6 +453,131 @@ macro_rules! power_int {
 }
 power_int!(u8, i8, i16, i32, i64);
 
+/// Element types with `%` (PyTorch's `remainder`), `fmod` and
+/// `floor_divide`: integers and real floating types.
+///
+/// - `remainder` takes the sign of the divisor (Python's `%`): `-5 % 3` is
+///   1, `5.5 % -2.0` is -0.5;
+/// - `fmod` takes the sign of the dividend (C's `fmod`): `fmod(-5, 3)` is -2;
+/// - `floor_divide` rounds the quotient down (Python's `//`), by PyTorch's
+///   `div_floor_floating` steps for floats: `-5.5 // 2` is -3.0, `x // 0`
+///   is `x / 0`.
+///
+/// An integer divisor of 0 is PyTorch's `ZeroDivisionError`, which the
+/// operations check before they compute; these functions give 0 for it
+/// (and wrap `MIN / -1`) so that they never panic.
+///
+/// ```
+/// use shaped::dtype::math::Modular;
+/// assert_eq!(Modular::remainder(-5i32, 3), 1);
+/// assert_eq!(Modular::fmod(-5i32, 3), -2);
+/// assert_eq!(Modular::floor_divide(-5i32, 3), -2);
+/// assert_eq!(Modular::remainder(5.5f32, -2.0), -0.5);
+/// assert_eq!(Modular::floor_divide(-5.5f64, 2.0), -3.0);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`%`, `fmod` and `floor_divide` need integer or real floating numbers, not {Self}",
+    label = "computed as {Self}",
+    note = "PyTorch raises `\"remainder_cpu\" not implemented for 'Bool'` (and 'ComplexFloat'); `cast::<i64>()` a bool tensor first"
+)]
+pub trait Modular: Element {
+    /// The remainder with the sign of the divisor.
+    fn remainder(self, b: Self) -> Self;
+    /// The remainder with the sign of the dividend.
+    fn fmod(self, b: Self) -> Self;
+    /// The quotient rounded down.
+    fn floor_divide(self, b: Self) -> Self;
+}
+macro_rules! modular_int {
+    ($($t:ty),*) => {$(
+        impl Modular for $t {
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn remainder(self, b: Self) -> Self {
+                let r = self.checked_rem(b).unwrap_or(0);
+                if r != 0 && (r < 0) != (b < 0) { r.wrapping_add(b) } else { r }
+            }
+            #[inline(always)]
+            fn fmod(self, b: Self) -> Self {
+                self.checked_rem(b).unwrap_or(0)
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn floor_divide(self, b: Self) -> Self {
+                if b == 0 {
+                    return 0;
+                }
+                let (q, r) = (self.wrapping_div(b), self.wrapping_rem(b));
+                if r != 0 && (self < 0) != (b < 0) { q.wrapping_sub(1) } else { q }
+            }
+        }
+    )*};
+}
+modular_int!(u8, i8, i16, i32, i64);
+
+/// PyTorch's `div_floor_floating`, each step in `T`'s arithmetic.
+#[inline(always)]
+fn div_floor_floating<T>(a: T, b: T, zero: T, one: T, half: T, floor: impl Fn(T) -> T) -> T
+where
+    T: Copy
+        + PartialOrd
+        + core::ops::Sub<Output = T>
+        + core::ops::Div<Output = T>
+        + core::ops::Rem<Output = T>
+        + core::ops::Add<Output = T>
+        + core::ops::Neg<Output = T>,
+{
+    if b == zero {
+        return a / b;
+    }
+    let m = a % b;
+    let mut div = (a - m) / b;
+    if m != zero && (b < zero) != (m < zero) {
+        div = div - one;
+    }
+    if div != zero {
+        let mut q = floor(div);
+        if div - q > half {
+            q = q + one;
+        }
+        q
+    } else {
+        // 0 with the sign of a / b.
+        let sign = a / b;
+        if sign < zero || (sign == zero && (one / sign) < zero) {
+            -zero
+        } else {
+            zero
+        }
+    }
+}
+
+macro_rules! modular_float {
+    ($($t:ty => $zero:expr, $one:expr, $half:expr, |$v:ident| $floor:expr;)*) => {$(
+        impl Modular for $t {
+            #[inline(always)]
+            fn remainder(self, b: Self) -> Self {
+                let m = self % b;
+                if m != $zero && (b < $zero) != (m < $zero) { m + b } else { m }
+            }
+            #[inline(always)]
+            fn fmod(self, b: Self) -> Self {
+                self % b
+            }
+            #[inline(always)]
+            fn floor_divide(self, b: Self) -> Self {
+                div_floor_floating(self, b, $zero, $one, $half, |$v: $t| $floor)
+            }
+        }
+    )*};
+}
+modular_float! {
+    f32 => 0.0, 1.0, 0.5, |v| v.floor();
+    f64 => 0.0, 1.0, 0.5, |v| v.floor();
+    f16 => f16::ZERO, f16::ONE, f16::from_f32(0.5), |v| f16::from_f32(v.to_f32().floor());
+    bf16 => bf16::ZERO, bf16::ONE, bf16::from_f32(0.5), |v| bf16::from_f32(v.to_f32().floor());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -513,3 +513,178 @@ impl<D: Elementwise> AnyTensor<D> {
         )
     }
 }
+
+/// `f(x, s)` for a number `s` converted to `T`; `ZeroDivisionError` for an
+/// integer 0 (an int64 256 is 0 in int8, as in PyTorch).
+fn divide_by_number<T, D, F>(x: &DynTensor<T, D>, f: F, s: Scalar) -> Result<DynTensor<T, D>, Error>
+where
+    T: crate::dtype::math::Modular,
+    D: Elementwise,
+    F: crate::ops::functions::BinaryFn<T, T, T>,
+{
+    let n: T = scalar_as(s);
+    if x.numel() > 0 {
+        crate::ops::division::check_number_divisor(n)?;
+    }
+    let f = crate::ops::functions::WithRight(f, n);
+    Ok(from_parts!(crate::ops::unary(x.strided(), f)?))
+}
+
+/// `remainder`, `fmod` and `floor_divide` of [`AnyTensor`]s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Division {
+    Remainder,
+    Fmod,
+    FloorDivide,
+}
+
+impl Division {
+    /// PyTorch's CPU and CUDA kernel names, for its "not implemented"
+    /// texts.
+    fn kernels(self) -> (&'static str, &'static str) {
+        match self {
+            Division::Remainder => ("remainder_cpu", "remainder_cuda"),
+            Division::Fmod => ("fmod_cpu", "fmod_cuda"),
+            Division::FloorDivide => ("div_floor_cpu", "div_floor_cuda"),
+        }
+    }
+}
+
+impl<D: Reductions> AnyTensor<D> {
+    /// `self op rhs` in the common type: PyTorch's order of checks (the
+    /// shapes, the dtype's kernel, then an integer divisor of 0).
+    fn division(&self, rhs: Operand<'_, D>, op: Division) -> Result<AnyTensor<D>, Error> {
+        if let Operand::Tensor(t) = rhs {
+            crate::shape::broadcast_sizes(&self.shape(), &t.shape())?;
+        }
+        let common = self.common_type(rhs);
+        if common == DType::Bool || common.is_complex() {
+            let (cpu, cuda) = op.kernels();
+            return Err(not_implemented(kernel_on(self.device(), cpu, cuda), common));
+        }
+        let a = self.as_dtype(common)?;
+        let a = a.as_ref();
+        use crate::ops::functions::{FloorDivide, Fmod, Remainder};
+        /// The typed method on two tensors of one variant, or the function
+        /// with a number.
+        macro_rules! divide {
+            ($method:ident, $f:expr) => {
+                match rhs {
+                    Operand::Tensor(t) => {
+                        let b = t.as_dtype(common)?;
+                        same_variant!(a, b.as_ref(), |x, y| x.$method(y);
+                            F16, BF16, F32, F64, U8, I8, I16, I32, I64)
+                    }
+                    Operand::Number(s) => match a {
+                        AnyTensor::F16(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::BF16(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::F32(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::F64(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::U8(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::I8(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::I16(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::I32(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        AnyTensor::I64(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
+                        _ => unreachable!("converted to an integer or real floating dtype"),
+                    },
+                }
+            };
+        }
+        Ok(match op {
+            Division::Remainder => divide!(try_remainder, Remainder),
+            Division::Fmod => divide!(try_fmod, Fmod),
+            Division::FloorDivide => divide!(try_floor_divide, FloorDivide),
+        })
+    }
+
+    /// `self op= rhs`: the common type must be storable in `self`'s dtype;
+    /// `self` is unchanged on error.
+    fn division_in_place(&mut self, rhs: Operand<'_, D>, op: Division) -> Result<(), Error> {
+        if let Operand::Tensor(t) = rhs {
+            crate::shape::check_in_place(&self.shape(), &t.shape())?;
+        }
+        let common = self.common_type(rhs);
+        if !common.can_cast_to(self.dtype()) {
+            return Err(Error::CastForbidden {
+                from: common,
+                to: self.dtype(),
+            });
+        }
+        let result = self.division(rhs, op)?;
+        let dtype = self.dtype();
+        *self = if result.dtype() == dtype {
+            result
+        } else {
+            result.try_to_dtype(dtype)?
+        };
+        Ok(())
+    }
+}
+
+/// The public division methods, each with its doc line.
+macro_rules! division_methods {
+    ($($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
+        impl<D: Reductions> AnyTensor<D> {$(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error>
+            where
+                D: 'a,
+            {
+                self.division(rhs.into(), Division::$op)
+            }
+
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place: `rhs` broadcasts to `self`'s shape and the common type must be storable in `self`'s dtype; `self` is unchanged on error.")]
+            ///
+            /// ```
+            /// use shaped::prelude::*;
+            /// use shaped::dtype::Scalar;
+            /// let mut x = AnyTensor::from(DynTensor::<i32>::full(&[2], 7));
+            #[doc = concat!("x.", stringify!($assign), "(Scalar::Int(4)).unwrap();")]
+            #[doc = concat!("assert_eq!(x.", stringify!($assign), "(Scalar::Float(2.5)).unwrap_err().to_string(), \"result type Float can't be cast to the desired output type Int\");")]
+            /// ```
+            #[inline]
+            pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error>
+            where
+                D: 'a,
+            {
+                self.division_in_place(rhs.into(), Division::$op)
+            }
+        )*}
+    };
+}
+
+division_methods! {
+    /// PyTorch's `remainder` (Python's `%`: the sign of the divisor), with
+    /// broadcasting and promotion; PyTorch's texts for bool and complex
+    /// dtypes and `ZeroDivisionError` for an integer divisor of 0.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![-7, 7], &[2]).unwrap());
+    /// assert_eq!(x.try_remainder(Scalar::Int(3)).unwrap().to_scalars(), vec![Scalar::Int(2), Scalar::Int(1)]);
+    /// assert_eq!(x.try_remainder(Scalar::Int(0)).unwrap_err().to_string(), "ZeroDivisionError");
+    /// let b = AnyTensor::from(DynTensor::<bool>::full(&[1], true));
+    /// assert_eq!(b.try_remainder(&b).unwrap_err().to_string(), "\"remainder_cpu\" not implemented for 'Bool'");
+    /// ```
+    try_remainder, try_remainder_assign => Remainder;
+    /// PyTorch's `fmod` (C's `fmod`: the sign of the dividend).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![-7, 7], &[2]).unwrap());
+    /// assert_eq!(x.try_fmod(Scalar::Int(3)).unwrap().to_scalars(), vec![Scalar::Int(-1), Scalar::Int(1)]);
+    /// ```
+    try_fmod, try_fmod_assign => Fmod;
+    /// PyTorch's `floor_divide` (Python's `//`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![-5.5, 5.5], &[2]).unwrap());
+    /// assert_eq!(x.try_floor_divide(Scalar::Float(2.0)).unwrap().to_scalars(), vec![Scalar::Float(-3.0), Scalar::Float(2.0)]);
+    /// ```
+    try_floor_divide, try_floor_divide_assign => FloorDivide;
+}

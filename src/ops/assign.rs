@@ -38,7 +38,7 @@ use core::ops::{
 };
 
 /// The writable operand of `x`, whose buffer starts at `ptr`.
-fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
+pub(crate) fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
     x: &'a Tensor<T, S, D, R>,
     ptr: D::Ptr<T>,
 ) -> StridedMut<'a, T, D> {
@@ -52,7 +52,7 @@ fn output<'a, T: Element, S: Shape, D: Backend, R: Repr>(
 
 /// `x = f(x, y)` with `y` broadcast to `x`'s shape; `Err` (and `x`
 /// untouched) when it does not broadcast there.
-fn assign<T, B, C, SX, SY, D, RX, RY, F>(
+pub(crate) fn assign<T, B, C, SX, SY, D, RX, RY, F>(
     x: &mut Tensor<T, SX, D, RX>,
     y: &Tensor<B, SY, D, RY>,
     f: F,

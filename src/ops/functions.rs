@@ -9,6 +9,7 @@
 use super::op_codes::{KernelOp, OpCode, Side};
 use crate::dtype::cast::cast;
 use crate::dtype::logic::{Bitwise, Shiftable};
+use crate::dtype::math::Modular;
 use crate::dtype::{DType, Element, Numeric, Ordered, Scalar, Subtractable, TrueDiv};
 use core::marker::PhantomData;
 
@@ -122,6 +123,12 @@ element_fns! {
     LogicalOr: |a, b| -> bool [Element] a != T::ZERO || b != T::ZERO;
     /// Whether exactly one is nonzero.
     LogicalXor: |a, b| -> bool [Element] (a != T::ZERO) != (b != T::ZERO);
+    /// `a % b` with the sign of `b` (PyTorch's `remainder`).
+    Remainder: |a, b| -> T [Modular] Modular::remainder(a, b);
+    /// `a % b` with the sign of `a` (PyTorch's `fmod`).
+    Fmod: |a, b| -> T [Modular] Modular::fmod(a, b);
+    /// `a / b` rounded down (PyTorch's `floor_divide`).
+    FloorDivide: |a, b| -> T [Modular] Modular::floor_divide(a, b);
 }
 
 /// The element type an operation gives for operands of the common type `C`.
@@ -140,7 +147,19 @@ macro_rules! same_type_ops {
         }
     )*};
 }
-same_type_ops!(Add, Sub, Mul, BitAnd, BitOr, BitXor, Shl, Shr);
+same_type_ops!(
+    Add,
+    Sub,
+    Mul,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Remainder,
+    Fmod,
+    FloorDivide
+);
 /// `/` is true division: integers and bool give float32.
 impl<C: TrueDiv> ElementOp<C> for Div {
     type Output = C::Quotient;
@@ -184,6 +203,10 @@ impl<T: Element> OperandOf<BitOr> for T {}
 impl<T: Element> OperandOf<BitXor> for T {}
 impl<T: Element> OperandOf<Shl> for T {}
 impl<T: Element> OperandOf<Shr> for T {}
+// `%`, `fmod` and `floor_divide` check the common type too (`Modular`).
+impl<T: Element> OperandOf<Remainder> for T {}
+impl<T: Element> OperandOf<Fmod> for T {}
+impl<T: Element> OperandOf<FloorDivide> for T {}
 
 /// A plain number as an operand of the operation `F` (`&x - 2`, `2 - &x`),
 /// borrowed: the same rule as [`OperandOf`], stated through a reference so

@@ -27,6 +27,7 @@ pub mod closures;
 pub mod compare;
 pub mod concat;
 pub mod convert;
+pub mod division;
 pub mod expand;
 pub mod functions;
 pub mod indexing;

@@ -131,6 +131,12 @@ pub enum OpCode {
     /// is not 0 (Euclid's division for integers), else `a`; computed in
     /// int64, float32, float64 or a complex type.
     MeanOf = 51,
+    /// `a % b` with the sign of `b` (PyTorch's `remainder`).
+    Remainder = 52,
+    /// `a % b` with the sign of `a` (PyTorch's `fmod`).
+    Fmod = 53,
+    /// `a / b` rounded down (PyTorch's `floor_divide`).
+    FloorDivide = 54,
 }
 
 /// A reduction, as the device kernels number them (`kernels/reduce.cuh`):
@@ -272,7 +278,13 @@ impl OpCode {
         matches!(self.family(), Family::Unary | Family::Cast | Family::Math)
             && !matches!(
                 self,
-                OpCode::Maximum | OpCode::Minimum | OpCode::Pow | OpCode::MeanOf
+                OpCode::Maximum
+                    | OpCode::Minimum
+                    | OpCode::Pow
+                    | OpCode::MeanOf
+                    | OpCode::Remainder
+                    | OpCode::Fmod
+                    | OpCode::FloorDivide
             )
     }
 }

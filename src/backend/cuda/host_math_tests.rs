@@ -249,3 +249,79 @@ fn host_clamp_and_pow_numbers_promote() {
     // The five integer types and bool, on every layout.
     assert_eq!(cases, 6 * (2 * PAIRS.len() + 1));
 }
+
+/// `f(x, y)` by the CPU's element function, with broadcasting and no
+/// divisor check (a kernel gives 0 for an integer 0, as the function does).
+fn cpu_map<T, F>(x: &crate::DynTensor<T>, y: &crate::DynTensor<T>, f: F) -> AnyTensor
+where
+    T: crate::dtype::Element,
+    F: crate::ops::functions::BinaryFn<T, T, T>,
+    AnyTensor: From<crate::DynTensor<T>>,
+{
+    let (buffer, layout) = crate::ops::broadcast_map2(x.strided(), y.strided(), f).unwrap();
+    let t: crate::DynTensor<T> =
+        crate::tensor::from_parts!(crate::tensor::owned_parts(buffer, layout));
+    AnyTensor::from(t)
+}
+
+/// `remainder`, `fmod` and `floor_divide` of `a` and `b` (one integer or
+/// real floating dtype) by the CPU's element functions.
+fn cpu_division(code: OpCode, a: &AnyTensor, b: &AnyTensor) -> AnyTensor {
+    use crate::ops::functions::{FloorDivide, Fmod, Remainder};
+    macro_rules! typed {
+        ($($v:ident),*) => {
+            match (a, b) {
+                $((AnyTensor::$v(x), AnyTensor::$v(y)) => match code {
+                    OpCode::Remainder => cpu_map(x, y, Remainder),
+                    OpCode::Fmod => cpu_map(x, y, Fmod),
+                    _ => cpu_map(x, y, FloorDivide),
+                },)*
+                _ => unreachable!("one integer or real floating dtype"),
+            }
+        };
+    }
+    typed!(F16, BF16, F32, F64, U8, I8, I16, I32, I64)
+}
+
+/// `remainder`, `fmod` and `floor_divide` on every integer and real
+/// floating dtype: the samples on every pair of layouts, and the edge
+/// values against each other (zeros, infinities, NaN, the integer extremes:
+/// `MIN / -1` wraps, and an integer divisor of 0 gives 0 in both, which the
+/// operations refuse before any kernel runs).
+#[test]
+fn host_division_every_dtype() {
+    let (column, row) = (
+        spec(16, &[16, 1], &[1, 1], 0),
+        spec(16, &[1, 16], &[16, 1], 0),
+    );
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        if dtype == DType::Bool || dtype.is_complex() {
+            continue;
+        }
+        for code in [OpCode::Remainder, OpCode::Fmod, OpCode::FloorDivide] {
+            for &(sa, sb) in PAIRS {
+                let (xa, xb) = (sample_operand(dtype, sa, 2), sample_operand(dtype, sb, 9));
+                let (sizes, st_a, st_b) = broadcast_pair(sa, sb);
+                let (a, b) = (xa.input(sa.offset, &st_a), xb.input(sb.offset, &st_b));
+                let want = cpu_division(code, &xa.gathered, &xb.gathered);
+                let got = run_planned(KernelOp::new(code), Types::new(dtype, dtype), &sizes, a, b);
+                assert_same(&got, &want, &format!("{code:?} {dtype} {sa:?} {sb:?}"));
+                cases += 1;
+            }
+            let (x, y) = (edge_operand_as(dtype, column), edge_operand_as(dtype, row));
+            let (a, b) = (x.input(0, &[1, 0]), y.input(0, &[0, 1]));
+            let want = cpu_division(code, &x.gathered, &y.gathered);
+            let got = run_planned(
+                KernelOp::new(code),
+                Types::new(dtype, dtype),
+                &[16, 16],
+                a,
+                b,
+            );
+            assert_same(&got, &want, &format!("{code:?} {dtype} edges"));
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 9 * 3 * (PAIRS.len() + 1));
+}

@@ -20,7 +20,7 @@ use crate::ops::functions::{
     LogicalAnd, LogicalOr, LogicalXor, Lt, Mul, Ne, Neg, Shl, Shr, Sub, UnaryFn, WithLeft,
     WithRight,
 };
-use crate::ops::functions::{ByNumber, WideRight};
+use crate::ops::functions::{ByNumber, FloorDivide, Fmod, Remainder, WideRight};
 use crate::ops::logic::{BitNot, IsFinite, IsInf, IsNan, IsNegInf, IsPosInf, IsReal, LogicalNot};
 use crate::ops::op_codes::{KernelOp, Side};
 use crate::view::complex::Conj;
@@ -620,6 +620,11 @@ fn host_kernels_promoted_element_functions() {
     check_mixed::<i64, i16, i64, _>(InCommon::<Shr, i64>::new(Shr));
     check_mixed::<f32, Complex<f64>, bool, _>(InCommon::<LogicalOr, Complex<f64>>::new(LogicalOr));
     check_mixed::<bf16, u8, bool, _>(InCommon::<LogicalXor, bf16>::new(LogicalXor));
+    // `%`, `fmod` and `floor_divide` of mixed types, and with numbers.
+    check_mixed::<i8, i64, i64, _>(InCommon::<Remainder, i64>::new(Remainder));
+    check_mixed::<u8, f16, f32, _>(InCommon::<FloorDivide, f32>::new(FloorDivide));
+    check_unary::<i16, f32, _>(WithRight(InCommon::<Fmod, f32>::new(Fmod), -2.5f32));
+    check_unary::<i32, i32, _>(WithLeft(InCommon::<Remainder, i32>::new(Remainder), 7i32));
     check_unary::<bool, i64, _>(WithRight(InCommon::<Shl, i64>::new(Shl), 3i64));
     check_unary::<i32, f32, _>(WithRight(InCommon::<Sub, f32>::new(Sub), 2.5f32));
     check_unary::<u8, f32, _>(WithLeft(InCommon::<Div, f32>::new(Div), -1.5f32));
