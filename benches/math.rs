@@ -4,7 +4,7 @@
 //! Run with `cargo bench --bench math`.
 //!
 //! Cases:
-//! - `exp`, `sigmoid`, `tanh`, `sin` of 16M `f32` in [-4, 4) and `log` of
+//! - `exp`, `sigmoid`, `tanh`, `gelu`, `silu`, `sin` of 16M `f32` in [-4, 4) and `log` of
 //!   them plus 4.5 (a new output each time, as in every library compared):
 //!   `shaped` (rayon's pool, all cores) and `ndarray`'s `mapv` (one
 //!   thread, `f32::exp` from the platform's libm).
@@ -28,6 +28,16 @@ use std::time::Duration;
 const N: usize = 1 << 24;
 type Flat = shape![16777216];
 type Half = shape![2048, 4096];
+
+/// The C library's `erff` (Rust's standard library has no `erf`), for
+/// ndarray's `gelu`.
+fn erf_f32(x: f32) -> f32 {
+    unsafe extern "C" {
+        // SAFETY: a pure C function of one float, defined for every input.
+        safe fn erff(x: f32) -> f32;
+    }
+    erff(x)
+}
 
 /// Deterministic values in [-4, 4).
 fn values(n: usize) -> Vec<f32> {
@@ -55,6 +65,16 @@ fn unary(c: &mut Criterion) {
     g.bench_function("tanh/shaped", |b| b.iter(|| black_box(x.tanh())));
     g.bench_function("tanh/ndarray_mapv", |b| {
         b.iter(|| black_box(nd.mapv(f32::tanh)))
+    });
+    g.bench_function("gelu/shaped", |b| b.iter(|| black_box(x.gelu())));
+    g.bench_function("gelu/ndarray_mapv", |b| {
+        b.iter(|| {
+            black_box(nd.mapv(|v| v * 0.5 * (1.0 + erf_f32(v * core::f32::consts::FRAC_1_SQRT_2))))
+        })
+    });
+    g.bench_function("silu/shaped", |b| b.iter(|| black_box(x.silu())));
+    g.bench_function("silu/ndarray_mapv", |b| {
+        b.iter(|| black_box(nd.mapv(|v| v / (1.0 + (-v).exp()))))
     });
     g.bench_function("sin/shaped", |b| b.iter(|| black_box(x.sin())));
     g.bench_function("sin/ndarray_mapv", |b| {

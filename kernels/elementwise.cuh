@@ -17,10 +17,12 @@
 
 #ifdef SHAPED_HOST
 #include "host_shim.h"
+#include <complex>
 #else
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <thrust/complex.h>
 #endif
 
 #define SHAPED_MAX_RANK 16
@@ -94,6 +96,8 @@ enum {
     OP_ROUND = 44, OP_RELU = 45, OP_CLAMP = 46, OP_POW_SCALAR = 47,
     OP_MAXIMUM = 48, OP_MINIMUM = 49, OP_POW = 50, OP_MEAN_OF = 51,
     OP_REMAINDER = 52, OP_FMOD = 53, OP_FLOOR_DIVIDE = 54,
+    OP_TAN = 100, OP_ASIN = 101, OP_ACOS = 102, OP_ATAN = 103, OP_SINH = 104, OP_COSH = 105, OP_ASINH = 106, OP_ACOSH = 107, OP_ATANH = 108, OP_EXP2 = 109, OP_EXPM1 = 110, OP_LOG10 = 111, OP_LOG1P = 112, OP_RSQRT = 113,
+    OP_GELU = 114, OP_GELU_TANH = 115, OP_SILU = 116, OP_SOFTPLUS = 117, OP_MISH = 118, OP_ELU = 119, OP_LEAKY_RELU = 120, OP_HARDSIGMOID = 121, OP_HARDSWISH = 122, OP_LOG_SIGMOID = 123,
 };
 
 // Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring

@@ -31,6 +31,18 @@ SHAPED_LIBM1(cos)
 SHAPED_LIBM1(tanh)
 SHAPED_LIBM1(sinh)
 SHAPED_LIBM1(cosh)
+SHAPED_LIBM1(tan)
+SHAPED_LIBM1(asin)
+SHAPED_LIBM1(acos)
+SHAPED_LIBM1(atan)
+SHAPED_LIBM1(asinh)
+SHAPED_LIBM1(acosh)
+SHAPED_LIBM1(atanh)
+SHAPED_LIBM1(exp2)
+SHAPED_LIBM1(expm1)
+SHAPED_LIBM1(log10)
+SHAPED_LIBM1(log1p)
+SHAPED_LIBM1(erf)
 SHAPED_LIBM1(floor)
 SHAPED_LIBM1(ceil)
 SHAPED_LIBM1(rint)  // half to even in the default rounding mode
@@ -162,6 +174,20 @@ __host__ __device__ inline double f_sigmoid(double x) { return 1.0 / (1.0 + m_ex
     __host__ __device__ inline R f_sin(R x) { return m_sin(x); }                         \
     __host__ __device__ inline R f_cos(R x) { return m_cos(x); }                         \
     __host__ __device__ inline R f_recip(R x) { return R(1) / x; }                       \
+    __host__ __device__ inline R f_tan(R x) { return m_tan(x); }                         \
+    __host__ __device__ inline R f_asin(R x) { return m_asin(x); }                       \
+    __host__ __device__ inline R f_acos(R x) { return m_acos(x); }                       \
+    __host__ __device__ inline R f_atan(R x) { return m_atan(x); }                       \
+    __host__ __device__ inline R f_sinh(R x) { return m_sinh(x); }                       \
+    __host__ __device__ inline R f_cosh(R x) { return m_cosh(x); }                       \
+    __host__ __device__ inline R f_asinh(R x) { return m_asinh(x); }                     \
+    __host__ __device__ inline R f_acosh(R x) { return m_acosh(x); }                     \
+    __host__ __device__ inline R f_atanh(R x) { return m_atanh(x); }                     \
+    __host__ __device__ inline R f_exp2(R x) { return m_exp2(x); }                       \
+    __host__ __device__ inline R f_expm1(R x) { return m_expm1(x); }                     \
+    __host__ __device__ inline R f_log10(R x) { return m_log10(x); }                     \
+    __host__ __device__ inline R f_log1p(R x) { return m_log1p(x); }                     \
+    __host__ __device__ inline R f_rsqrt(R x) { return R(1) / m_sqrt(x); }               \
     __host__ __device__ inline R f_pow(R x, R e) { return m_pow(x, e); }                 \
     __host__ __device__ inline R f_pow_scalar(R x, R e, bool sqrt_cases) {               \
         return real_pow_scalar(x, e, sqrt_cases);                                        \
@@ -183,54 +209,49 @@ SHAPED_REAL_MATH(float)
 SHAPED_REAL_MATH(double)
 #undef SHAPED_REAL_MATH
 
-// Complex types: num-complex 0.4's formulas.
-template <class R> __host__ __device__ inline complex<R> from_polar(R r, R theta) {
-    return complex<R>{r * m_cos(theta), r * m_sin(theta)};
-}
-template <class R> __host__ __device__ inline complex<R> f_exp(complex<R> z) {
-    R re = z.re, im = z.im;
-    if (is_inf(re)) {
-        if (re < R(0)) {
-            if (!is_finite(im)) return complex<R>{R(0), R(0)};
-        } else if (im == R(0) || !is_finite(im)) {
-            if (is_inf(im)) im = quiet_nan<R>();
-            return complex<R>{re, im};
-        }
-    } else if (is_nan(re) && im == R(0)) {
-        return z;
+// Complex types: the C library's functions (C99's `cexp`, `csin`, `casin`,
+// ... through <complex>, as PyTorch's CPU kernels and the CPU backend call
+// them) on the host, Thrust's on a device (the same annex G values at the
+// branch cuts, signed zeros, infinities and NaN); PyTorch's formulas for
+// the rest.
+#ifdef SHAPED_HOST
+#define SHAPED_CX std
+#else
+#define SHAPED_CX thrust
+#endif
+#define SHAPED_C99(name, fn)                                                         \
+    template <class R> __host__ __device__ inline complex<R> name(complex<R> z) {    \
+        SHAPED_CX::complex<R> w = SHAPED_CX::fn(SHAPED_CX::complex<R>(z.re, z.im));  \
+        return complex<R>{w.real(), w.imag()};                                       \
     }
-    return from_polar(m_exp(re), im);
-}
-template <class R> __host__ __device__ inline complex<R> f_ln(complex<R> z) {
-    return complex<R>{m_log(m_hypot(z.re, z.im)), m_atan2(z.im, z.re)};
+SHAPED_C99(f_exp, exp)
+SHAPED_C99(f_ln, log)
+SHAPED_C99(f_sqrt, sqrt)
+SHAPED_C99(f_sin, sin)
+SHAPED_C99(f_cos, cos)
+SHAPED_C99(f_tan, tan)
+SHAPED_C99(f_sinh, sinh)
+SHAPED_C99(f_cosh, cosh)
+SHAPED_C99(f_tanh, tanh)
+SHAPED_C99(f_asin, asin)
+SHAPED_C99(c99_acos, acos)
+SHAPED_C99(f_atan, atan)
+SHAPED_C99(f_asinh, asinh)
+SHAPED_C99(f_acosh, acosh)
+SHAPED_C99(f_atanh, atanh)
+#undef SHAPED_C99
+#undef SHAPED_CX
+// PyTorch's complex arccosine: C's for complex64, pi/2 - asin(z) for
+// complex128 (its vectorized kernel's formula).
+template <class R> __host__ __device__ inline complex<R> f_acos(complex<R> z) { return c99_acos(z); }
+__host__ __device__ inline complex<double> f_acos(complex<double> z) {
+    complex<double> a = f_asin(z);
+    return complex<double>{1.57079632679489661923132169163975144 - a.re, 0.0 - a.im};
 }
 template <class R> __host__ __device__ inline complex<R> f_log2(complex<R> z) {
     complex<R> l = f_ln(z);
     R ln2 = R(0.693147180559945309417232121458176568);
     return complex<R>{l.re / ln2, l.im / ln2};
-}
-template <class R> __host__ __device__ inline complex<R> f_sqrt(complex<R> z) {
-    if (z.im == R(0)) {
-        if (sign_positive(z.re)) return complex<R>{m_sqrt(z.re), z.im};
-        R im = m_sqrt(-z.re);
-        return complex<R>{R(0), sign_positive(z.im) ? im : -im};
-    }
-    if (z.re == R(0)) {
-        R x = m_sqrt(m_fabs(z.im) / R(2));
-        return complex<R>{x, sign_positive(z.im) ? x : -x};
-    }
-    return from_polar(m_sqrt(m_hypot(z.re, z.im)), m_atan2(z.im, z.re) / R(2));
-}
-template <class R> __host__ __device__ inline complex<R> f_sin(complex<R> z) {
-    return complex<R>{m_sin(z.re) * m_cosh(z.im), m_cos(z.re) * m_sinh(z.im)};
-}
-template <class R> __host__ __device__ inline complex<R> f_cos(complex<R> z) {
-    return complex<R>{m_cos(z.re) * m_cosh(z.im), -m_sin(z.re) * m_sinh(z.im)};
-}
-template <class R> __host__ __device__ inline complex<R> f_tanh(complex<R> z) {
-    R two_re = z.re + z.re, two_im = z.im + z.im;
-    R d = m_cosh(two_re) + m_cos(two_im);
-    return complex<R>{m_sinh(two_re) / d, m_sin(two_im) / d};
 }
 // 1 / z by the division of `/` (Smith's, in elementwise.cuh).
 template <class R> __host__ __device__ inline complex<R> f_recip(complex<R> z) {
@@ -239,6 +260,33 @@ template <class R> __host__ __device__ inline complex<R> f_recip(complex<R> z) {
 template <class R> __host__ __device__ inline complex<R> f_sigmoid(complex<R> z) {
     return f_recip(add(complex<R>{R(1), R(0)}, f_exp(neg(z))));
 }
+// PyTorch's exp(ln(2) z).
+template <class R> __host__ __device__ inline complex<R> f_exp2(complex<R> z) {
+    R ln2 = R(0.693147180559945309417232121458176568);
+    return f_exp(complex<R>{ln2 * z.re, ln2 * z.im});
+}
+// PyTorch's formula for expm1 (c10/util/complex_math.h).
+template <class R> __host__ __device__ inline complex<R> f_expm1(complex<R> z) {
+    R x = z.re, y = z.im;
+    R a = m_sin(y / R(2));
+    return complex<R>{m_expm1(x) * m_cos(y) - R(2) * a * a, m_exp(x) * m_sin(y)};
+}
+template <class R> __host__ __device__ inline complex<R> f_log10(complex<R> z) {
+    complex<R> l = f_ln(z);
+    R ln10 = R(2.302585092994045684017991454684364208);
+    return complex<R>{l.re / ln10, l.im / ln10};
+}
+// PyTorch's CPU log1p (NumPy's formula): u = 1 + z; z where u is 1, ln(u)
+// where u - 1 is z, else ln(u) z / (u - 1).
+template <class R> __host__ __device__ inline complex<R> f_log1p(complex<R> z) {
+    complex<R> u = complex<R>{z.re + R(1), z.im};
+    if (u.re == R(1) && u.im == R(0)) return z;
+    complex<R> log_u = f_ln(u);
+    complex<R> shifted = complex<R>{u.re - R(1), u.im};
+    if (shifted.re == z.re && shifted.im == z.im) return log_u;
+    return mul(log_u, div(z, shifted));
+}
+template <class R> __host__ __device__ inline complex<R> f_rsqrt(complex<R> z) { return f_recip(f_sqrt(z)); }
 template <class R> __host__ __device__ inline complex<R> f_pow(complex<R> z, complex<R> e) {
     if (e.re == R(0) && e.im == R(0)) return complex<R>{R(1), R(0)};
     return f_exp(mul(e, f_ln(z)));
@@ -266,6 +314,20 @@ __host__ __device__ inline complex<R> f_pow_scalar(complex<R> z, complex<R> e, b
     __host__ __device__ inline H f_tanh(H x) { return from(f_tanh(to_f32(x))); }               \
     __host__ __device__ inline H f_sigmoid(H x) { return from(f_sigmoid(to_f32(x))); }         \
     __host__ __device__ inline H f_recip(H x) { return from(f_recip(to_f32(x))); }             \
+    __host__ __device__ inline H f_tan(H x) { return from(f_tan(to_f32(x))); } \
+    __host__ __device__ inline H f_asin(H x) { return from(f_asin(to_f32(x))); } \
+    __host__ __device__ inline H f_acos(H x) { return from(f_acos(to_f32(x))); } \
+    __host__ __device__ inline H f_atan(H x) { return from(f_atan(to_f32(x))); } \
+    __host__ __device__ inline H f_sinh(H x) { return from(f_sinh(to_f32(x))); } \
+    __host__ __device__ inline H f_cosh(H x) { return from(f_cosh(to_f32(x))); } \
+    __host__ __device__ inline H f_asinh(H x) { return from(f_asinh(to_f32(x))); } \
+    __host__ __device__ inline H f_acosh(H x) { return from(f_acosh(to_f32(x))); } \
+    __host__ __device__ inline H f_atanh(H x) { return from(f_atanh(to_f32(x))); } \
+    __host__ __device__ inline H f_exp2(H x) { return from(f_exp2(to_f32(x))); } \
+    __host__ __device__ inline H f_expm1(H x) { return from(f_expm1(to_f32(x))); } \
+    __host__ __device__ inline H f_log10(H x) { return from(f_log10(to_f32(x))); } \
+    __host__ __device__ inline H f_log1p(H x) { return from(f_log1p(to_f32(x))); } \
+    __host__ __device__ inline H f_rsqrt(H x) { return from(f_rsqrt(to_f32(x))); } \
     __host__ __device__ inline H f_pow(H x, H e) { return from(f_pow(to_f32(x), to_f32(e))); } \
     __host__ __device__ inline H f_pow_scalar(H x, H e, bool sqrt_cases) {                     \
         return from(f_pow_scalar(to_f32(x), to_f32(e), sqrt_cases));                           \
@@ -399,6 +461,20 @@ SHAPED_FLOAT_FN(Cos, f_cos)
 SHAPED_FLOAT_FN(Tanh, f_tanh)
 SHAPED_FLOAT_FN(Sigmoid, f_sigmoid)
 SHAPED_FLOAT_FN(Recip, f_recip)
+SHAPED_FLOAT_FN(Tan, f_tan)
+SHAPED_FLOAT_FN(Asin, f_asin)
+SHAPED_FLOAT_FN(Acos, f_acos)
+SHAPED_FLOAT_FN(Atan, f_atan)
+SHAPED_FLOAT_FN(Sinh, f_sinh)
+SHAPED_FLOAT_FN(Cosh, f_cosh)
+SHAPED_FLOAT_FN(Asinh, f_asinh)
+SHAPED_FLOAT_FN(Acosh, f_acosh)
+SHAPED_FLOAT_FN(Atanh, f_atanh)
+SHAPED_FLOAT_FN(Exp2, f_exp2)
+SHAPED_FLOAT_FN(Expm1, f_expm1)
+SHAPED_FLOAT_FN(Log10, f_log10)
+SHAPED_FLOAT_FN(Log1p, f_log1p)
+SHAPED_FLOAT_FN(Rsqrt, f_rsqrt)
 #undef SHAPED_FLOAT_FN
 
 struct AbsFn {
@@ -478,6 +554,77 @@ template <> struct HasMeanOf<float> { static const bool value = true; };
 template <> struct HasMeanOf<double> { static const bool value = true; };
 template <class R> struct HasMeanOf<complex<R> > { static const bool value = true; };
 
+// --------------------------------------------------------- activations
+
+// The activations of torch.nn.functional, as src/dtype/math.rs computes
+// them (`ActivationMath`) in float and double; float16 and bfloat16 come
+// here computed in float (the promoted kernels). float's exp and tanh are
+// the polynomials, the rest the C library's.
+template <class R> __host__ __device__ inline R relu6_of(R y) {
+    y = y < R(0) ? R(0) : y;
+    return R(6) < y ? R(6) : y;
+}
+struct Gelu {
+    template <class R> __host__ __device__ R operator()(R x, R) const {
+        R alpha = R(0.707106781186547524400844362104849039);
+        return x * R(0.5) * (R(1) + m_erf(x * alpha));
+    }
+};
+struct GeluTanh {
+    template <class R> __host__ __device__ R operator()(R x, R) const {
+        R beta = R(1.41421356237309504880 * 1.12837916709551257390 * 0.5);
+        R kappa = R(0.044715);
+        R cube = x * x * x;
+        R inner = beta * (x + kappa * cube);
+        return R(0.5) * x * (R(1) + f_tanh(inner));
+    }
+};
+template <class R> __host__ __device__ inline R f_silu(R x) { return x / (R(1) + f_exp(-x)); }
+template <class R> __host__ __device__ inline complex<R> f_silu(complex<R> z) {
+    return div(z, add(complex<R>{R(1), R(0)}, f_exp(neg(z))));
+}
+struct Silu { template <class T> __host__ __device__ T operator()(T x, T) const { return f_silu(x); } };
+template <class T> struct Softplus {
+    T threshold;
+    template <class R> __host__ __device__ R operator()(R x, R beta) const {
+        R scaled = x * beta;
+        return scaled > R(threshold) ? x : m_log1p(f_exp(scaled)) / beta;
+    }
+};
+struct Mish {
+    template <class R> __host__ __device__ R operator()(R x, R) const {
+        return x * f_tanh(m_log1p(f_exp(x)));
+    }
+};
+struct Elu {
+    template <class R> __host__ __device__ R operator()(R x, R alpha) const {
+        return x <= R(0) ? m_expm1(x) * alpha : x;
+    }
+};
+struct LeakyRelu {
+    template <class R> __host__ __device__ R operator()(R x, R slope) const {
+        return x > R(0) ? x : x * slope;
+    }
+};
+struct Hardsigmoid {
+    template <class R> __host__ __device__ R operator()(R x, R) const { return relu6_of(x + R(3)) / R(6); }
+};
+struct Hardswish {
+    template <class R> __host__ __device__ R operator()(R x, R) const { return x * relu6_of(x + R(3)) / R(6); }
+};
+struct LogSigmoid {
+    template <class R> __host__ __device__ R operator()(R x, R) const {
+        R low = R(0) < x ? R(0) : x;
+        return low - m_log1p(f_exp(-m_fabs(x)));
+    }
+};
+// Which types run them directly: float and double (and the complex types
+// for silu); the Rust side sends the half types through float.
+template <class T> struct ActivationTraits { static const bool act = false, silu = false; };
+template <> struct ActivationTraits<float> { static const bool act = true, silu = true; };
+template <> struct ActivationTraits<double> { static const bool act = true, silu = true; };
+template <class R> struct ActivationTraits<complex<R> > { static const bool act = false, silu = true; };
+
 // The second fixed number (clamp's upper bound), in Args::scalar[1].
 template <class T> __host__ __device__ inline T second_scalar_of(const Args& p) {
     union { uint64_t word; T value; } u;
@@ -518,6 +665,7 @@ template <> struct When<false> {
 // types).
 template <class T, class Run> __device__ void math_binary(const Args& p, Run& run) {
     typedef MathTraits<T> M;
+    typedef ActivationTraits<T> A;
     switch (p.op) {
         case OP_CLAMP: {
             Clamp<T> f = {second_scalar_of<T>(p)};
@@ -532,6 +680,20 @@ template <class T, class Run> __device__ void math_binary(const Args& p, Run& ru
         case OP_REMAINDER: When<M::modular>::template go<T, T>(p, run, Remainder()); break;
         case OP_FMOD: When<M::modular>::template go<T, T>(p, run, Fmod()); break;
         case OP_FLOOR_DIVIDE: When<M::modular>::template go<T, T>(p, run, FloorDivide()); break;
+        case OP_GELU: When<A::act>::template go<T, T>(p, run, Gelu()); break;
+        case OP_GELU_TANH: When<A::act>::template go<T, T>(p, run, GeluTanh()); break;
+        case OP_SILU: When<A::silu>::template go<T, T>(p, run, Silu()); break;
+        case OP_SOFTPLUS: {
+            Softplus<T> f = {second_scalar_of<T>(p)};
+            When<A::act>::template go<T, T>(p, run, f);
+            break;
+        }
+        case OP_MISH: When<A::act>::template go<T, T>(p, run, Mish()); break;
+        case OP_ELU: When<A::act>::template go<T, T>(p, run, Elu()); break;
+        case OP_LEAKY_RELU: When<A::act>::template go<T, T>(p, run, LeakyRelu()); break;
+        case OP_HARDSIGMOID: When<A::act>::template go<T, T>(p, run, Hardsigmoid()); break;
+        case OP_HARDSWISH: When<A::act>::template go<T, T>(p, run, Hardswish()); break;
+        case OP_LOG_SIGMOID: When<A::act>::template go<T, T>(p, run, LogSigmoid()); break;
         default: break;
     }
 }
@@ -551,6 +713,20 @@ template <class T> __device__ void math(const Args& p) {
         case OP_TANH: run<T, T, F>(p, Tanh()); break;
         case OP_SIGMOID: run<T, T, F>(p, Sigmoid()); break;
         case OP_RECIP: run<T, T, F>(p, Recip()); break;
+        case OP_TAN: run<T, T, F>(p, Tan()); break;
+        case OP_ASIN: run<T, T, F>(p, Asin()); break;
+        case OP_ACOS: run<T, T, F>(p, Acos()); break;
+        case OP_ATAN: run<T, T, F>(p, Atan()); break;
+        case OP_SINH: run<T, T, F>(p, Sinh()); break;
+        case OP_COSH: run<T, T, F>(p, Cosh()); break;
+        case OP_ASINH: run<T, T, F>(p, Asinh()); break;
+        case OP_ACOSH: run<T, T, F>(p, Acosh()); break;
+        case OP_ATANH: run<T, T, F>(p, Atanh()); break;
+        case OP_EXP2: run<T, T, F>(p, Exp2()); break;
+        case OP_EXPM1: run<T, T, F>(p, Expm1()); break;
+        case OP_LOG10: run<T, T, F>(p, Log10()); break;
+        case OP_LOG1P: run<T, T, F>(p, Log1p()); break;
+        case OP_RSQRT: run<T, T, F>(p, Rsqrt()); break;
         case OP_ABS: When<M::abs>::template go<T, typename AbsOf<T>::type>(p, direct, AbsFn()); break;
         case OP_FLOOR: When<M::rounding>::template go<T, T>(p, direct, Floor()); break;
         case OP_CEIL: When<M::rounding>::template go<T, T>(p, direct, Ceil()); break;

@@ -790,6 +790,20 @@ macro_rules! float_functions_on {
         assert_close_on_both!(case("tanh"), tol, gx.tanh(), cx.tanh());
         assert_close_on_both!(case("sigmoid"), tol, gx.sigmoid(), cx.sigmoid());
         assert_close_on_both!(case("recip"), tol, gx.recip(), cx.recip());
+        assert_close_on_both!(case("tan"), tol, gx.tan(), cx.tan());
+        assert_close_on_both!(case("asin"), tol, gx.asin(), cx.asin());
+        assert_close_on_both!(case("acos"), tol, gx.acos(), cx.acos());
+        assert_close_on_both!(case("atan"), tol, gx.atan(), cx.atan());
+        assert_close_on_both!(case("sinh"), tol, gx.sinh(), cx.sinh());
+        assert_close_on_both!(case("cosh"), tol, gx.cosh(), cx.cosh());
+        assert_close_on_both!(case("asinh"), tol, gx.asinh(), cx.asinh());
+        assert_close_on_both!(case("acosh"), tol, gx.acosh(), cx.acosh());
+        assert_close_on_both!(case("atanh"), tol, gx.atanh(), cx.atanh());
+        assert_close_on_both!(case("exp2"), tol, gx.exp2(), cx.exp2());
+        assert_close_on_both!(case("expm1"), tol, gx.expm1(), cx.expm1());
+        assert_close_on_both!(case("log10"), tol, gx.log10(), cx.log10());
+        assert_close_on_both!(case("log1p"), tol, gx.log1p(), cx.log1p());
+        assert_close_on_both!(case("rsqrt"), tol, gx.rsqrt(), cx.rsqrt());
     }};
 }
 
@@ -2739,5 +2753,39 @@ fn division_on_the_device() -> Result<(), Error> {
     );
     assert_eq!(gw.fmod_(&gz).unwrap_err().to_string(), "ZeroDivisionError");
     assert_eq!(gw.to_cpu()?.to_vec(), z.to_vec());
+    Ok(())
+}
+
+/// The activations on the device: the four floating dtypes against the CPU
+/// (the half types computed in float32), parameters included, and `silu`
+/// of complex values.
+#[test]
+fn activations_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("activations_on_the_device") else {
+        return Ok(());
+    };
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let x = math_source::<$t>()?;
+            let g = x.to_device(&gpu)?;
+            let tol = math_tol(<$t as shaped::dtype::Element>::DTYPE);
+            let what = stringify!($t);
+            assert_close_on_both!(format!("gelu {what}"), tol, g.gelu(), x.gelu());
+            assert_close_on_both!(format!("gelu_tanh {what}"), tol, g.gelu_tanh(), x.gelu_tanh());
+            assert_close_on_both!(format!("silu {what}"), tol, g.silu(), x.silu());
+            assert_close_on_both!(format!("softplus {what}"), tol, g.softplus(2.0, 5.0), x.softplus(2.0, 5.0));
+            assert_close_on_both!(format!("mish {what}"), tol, g.mish(), x.mish());
+            assert_close_on_both!(format!("elu {what}"), tol, g.elu(0.5), x.elu(0.5));
+            assert_close_on_both!(format!("leaky_relu {what}"), tol, g.t()?.leaky_relu(0.2), x.t()?.leaky_relu(0.2));
+            assert_close_on_both!(format!("hardtanh {what}"), tol, g.hardtanh(-1.0, 2.0), x.hardtanh(-1.0, 2.0));
+            assert_close_on_both!(format!("hardsigmoid {what}"), tol, g.hardsigmoid(), x.hardsigmoid());
+            assert_close_on_both!(format!("hardswish {what}"), tol, g.hardswish(), x.hardswish());
+            assert_close_on_both!(format!("logsigmoid {what}"), tol, g.logsigmoid(), x.logsigmoid());
+        )*};
+    }
+    each!(half::f16, half::bf16, f32, f64);
+    let z = math_source::<num_complex::Complex<f64>>()?;
+    let gz = z.to_device(&gpu)?;
+    assert_close_on_both!("silu c128", 1e-13, gz.silu(), z.silu());
     Ok(())
 }

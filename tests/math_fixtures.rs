@@ -27,6 +27,9 @@ use shaped::dtype::Scalar;
 use shaped::prelude::*;
 use std::sync::OnceLock;
 
+mod common;
+use common::ulps;
+
 use half::{bf16, f16};
 
 /// The largest difference allowed for float32/float64 transcendental results.
@@ -132,44 +135,6 @@ fn any(t: &Value) -> AnyTensor {
     }
 }
 
-/// The distance in units in the last place between two values of a real
-/// floating dtype (0 for two NaNs or two equal infinities).
-fn ulps(dtype: DType, a: f64, b: f64) -> u64 {
-    if a.is_nan() && b.is_nan() {
-        return 0;
-    }
-    if a.is_nan() || b.is_nan() {
-        return u64::MAX;
-    }
-    // Bits as a monotonic integer line (negative values mirrored).
-    let line = |bits: i64, sign_bit: i64| {
-        if bits & sign_bit != 0 {
-            -(bits & !sign_bit)
-        } else {
-            bits
-        }
-    };
-    let (x, y) = match dtype {
-        DType::F16 => {
-            let f = |v: f64| line(i64::from(f16::from_f64(v).to_bits()), 1 << 15);
-            (f(a), f(b))
-        }
-        DType::BF16 => {
-            let f = |v: f64| line(i64::from(bf16::from_f64(v).to_bits()), 1 << 15);
-            (f(a), f(b))
-        }
-        DType::F32 => {
-            let f = |v: f64| line(i64::from((v as f32).to_bits()), 1 << 31);
-            (f(a), f(b))
-        }
-        _ => {
-            let f = |v: f64| line(v.to_bits() as i64, i64::MIN);
-            (f(a), f(b))
-        }
-    };
-    x.abs_diff(y)
-}
-
 /// How closely a result must match PyTorch's.
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Tolerance {
@@ -262,6 +227,119 @@ fn unary_functions_on_every_dtype() {
         };
         check(c, got, tolerance, &format!("{op}({})", x.dtype()));
     }
+}
+
+/// PyTorch's function `op` of one tensor, on `AnyTensor`.
+fn function(op: &str, x: &AnyTensor) -> Result<AnyTensor, Error> {
+    match op {
+        "exp" => x.exp(),
+        "log" => x.ln(),
+        "log2" => x.log2(),
+        "sqrt" => x.sqrt(),
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tanh" => x.tanh(),
+        "sigmoid" => x.sigmoid(),
+        "reciprocal" => x.recip(),
+        "abs" => x.abs(),
+        "tan" => x.tan(),
+        "asin" => x.asin(),
+        "acos" => x.acos(),
+        "atan" => x.atan(),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "asinh" => x.asinh(),
+        "acosh" => x.acosh(),
+        "atanh" => x.atanh(),
+        "exp2" => x.exp2(),
+        "expm1" => x.expm1(),
+        "log10" => x.log10(),
+        "log1p" => x.log1p(),
+        "rsqrt" => x.rsqrt(),
+        other => panic!("unknown op {other}"),
+    }
+}
+
+/// The catalogue of issue 25: trigonometric, hyperbolic and their
+/// inverses, `exp2`, `expm1`, `log10`, `log1p`, `rsqrt`, on every dtype.
+#[test]
+fn catalogue_functions_on_every_dtype() {
+    let cases = section("catalogue");
+    assert_eq!(cases.len(), 14 * 12);
+    for c in cases {
+        let op = c["op"].as_str().unwrap();
+        let x = any(&c["input"]);
+        let got = function(op, &x);
+        check(
+            c,
+            got,
+            Tolerance::Approximate,
+            &format!("{op}({})", x.dtype()),
+        );
+    }
+}
+
+/// Every complex function on ±0, ±inf, NaN and finite values in each
+/// part: NaN where PyTorch gives NaN, the same infinities and the same
+/// signs of zero (C99's annex G, which PyTorch's CPU kernels follow), the
+/// finite values within the usual tolerance.
+#[test]
+fn complex_functions_at_edge_values() {
+    let cases = section("complex_edges");
+    assert_eq!(cases.len(), 24 * 2);
+    let mut failures = Vec::new();
+    for c in cases {
+        let op = c["op"].as_str().unwrap();
+        let x = any(&c["input"]);
+        let got = function(op, &x).unwrap();
+        let want = &c["result"];
+        let d = dtype(want["dtype"].as_str().unwrap());
+        assert_eq!(got.dtype(), d, "{op}: dtype");
+        let rel = if matches!(d, DType::C64 | DType::F32) {
+            1e-5
+        } else {
+            1e-12
+        };
+        // NaN for NaN, infinities and zeros exactly (with their signs),
+        // finite values within `rel`.
+        let close = |g: f64, w: f64| {
+            if w.is_nan() || g.is_nan() {
+                return w.is_nan() && g.is_nan();
+            }
+            if w.is_infinite() || w == 0.0 {
+                return g.to_bits() == w.to_bits();
+            }
+            (g - w).abs() <= rel * w.abs().max(1e-30)
+        };
+        let inputs = c["input"]["values"].as_array().unwrap();
+        for (i, (g, w)) in got
+            .to_scalars()
+            .iter()
+            .zip(want["values"].as_array().unwrap())
+            .enumerate()
+        {
+            let ok = match (*g, scalar(d, w)) {
+                (Scalar::Complex(gr, gi), Scalar::Complex(wr, wi)) => {
+                    close(gr, wr) && close(gi, wi)
+                }
+                (Scalar::Float(g), Scalar::Float(w)) => close(g, w),
+                (g, w) => g == w,
+            };
+            if !ok {
+                failures.push(format!(
+                    "{op}({d}) of {}: got {g:?}, PyTorch {:?}",
+                    inputs[i],
+                    scalar(d, w)
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 the counterpart of `benches/math.rs`, with the same byte accounting.
 
 Cases:
-  exp, sigmoid, tanh, sin of 16M float32 in [-4, 4), log of them + 4.5
+  exp, sigmoid, tanh, gelu, silu, sin of 16M float32 in [-4, 4), log of them + 4.5
   (a new output each call); x * 2 + 1 (PyTorch's two operations: what
   `map(|x| x * 2.0 + 1.0)` computes in one pass)
   cat of two (2048, 4096) float32 along axis 0 and axis 1
@@ -56,11 +56,14 @@ def main():
         ("exp", lambda: np.exp(x), lambda: torch.exp(t)),
         ("sigmoid", lambda: 1.0 / (1.0 + np.exp(-x)), lambda: torch.sigmoid(t)),
         ("tanh", lambda: np.tanh(x), lambda: torch.tanh(t)),
+        ("gelu", lambda: None, lambda: torch.nn.functional.gelu(t)),
+        ("silu", lambda: x / (np.float32(1.0) + np.exp(-x)), lambda: torch.nn.functional.silu(t)),
         ("sin", lambda: np.sin(x), lambda: torch.sin(t)),
         ("log", lambda: np.log(positive), lambda: torch.log(t_positive)),
         ("map_x2p1", lambda: x * np.float32(2.0) + np.float32(1.0), lambda: t * 2.0 + 1.0),
     ]:
-        report(f"{name}/numpy", best(np_f, args.repeat, args.number), unary_bytes, N)
+        if np_f() is not None:  # numpy has no erf
+            report(f"{name}/numpy", best(np_f, args.repeat, args.number), unary_bytes, N)
         report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), unary_bytes, N)
     n = 2048 * 4096
     a = values(n).reshape(2048, 4096)

@@ -19,7 +19,7 @@
 //! assert_eq!(FloatMath::recip(4.0f64), 0.25);
 //! ```
 
-use super::Element;
+use super::{Element, Ordered};
 use crate::backend::cpu::vector_math::{self, VectorFn};
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -50,6 +50,34 @@ pub trait FloatMath: Element {
     fn sigmoid(self) -> Self;
     /// `1 / x`.
     fn recip(self) -> Self;
+    /// The tangent.
+    fn tan(self) -> Self;
+    /// The inverse sine.
+    fn asin(self) -> Self;
+    /// The inverse cosine.
+    fn acos(self) -> Self;
+    /// The inverse tangent.
+    fn atan(self) -> Self;
+    /// The hyperbolic sine.
+    fn sinh(self) -> Self;
+    /// The hyperbolic cosine.
+    fn cosh(self) -> Self;
+    /// The inverse hyperbolic sine.
+    fn asinh(self) -> Self;
+    /// The inverse hyperbolic cosine.
+    fn acosh(self) -> Self;
+    /// The inverse hyperbolic tangent.
+    fn atanh(self) -> Self;
+    /// `2^x`.
+    fn exp2(self) -> Self;
+    /// `e^x - 1`, accurate near 0.
+    fn expm1(self) -> Self;
+    /// The base-10 logarithm.
+    fn log10(self) -> Self;
+    /// `ln(1 + x)`, accurate near 0.
+    fn log1p(self) -> Self;
+    /// `1 / sqrt(x)`.
+    fn rsqrt(self) -> Self;
     /// `self^e`.
     fn pow(self, e: Self) -> Self;
     /// `self^e` for an exponent given as a number, as PyTorch's
@@ -134,6 +162,70 @@ impl Kernels for f64 {
     }
 }
 
+/// The C library's `asinh`, `acosh`, `atanh` and `erf`, which Rust's
+/// standard library computes by formulas of its own (or has not): PyTorch calls the C library's
+/// (`std::asinh`), and the host-built CUDA kernels do too, so the CPU
+/// backend calls them as well (the other functions of [`FloatMath`] are
+/// the C library's through the standard library already).
+trait CMath: Copy {
+    fn asinh(self) -> Self;
+    fn acosh(self) -> Self;
+    fn atanh(self) -> Self;
+    fn erf(self) -> Self;
+}
+mod c_library {
+    // SAFETY: each is a pure function of one float of the C library (which
+    // the standard library links): no pointers, no state Rust reads (they
+    // may set `errno`), defined for every input, NaN and infinities
+    // included. So they are declared safe to call.
+    unsafe extern "C" {
+        pub(super) safe fn asinhf(x: f32) -> f32;
+        pub(super) safe fn acoshf(x: f32) -> f32;
+        pub(super) safe fn atanhf(x: f32) -> f32;
+        pub(super) safe fn erff(x: f32) -> f32;
+        pub(super) safe fn asinh(x: f64) -> f64;
+        pub(super) safe fn acosh(x: f64) -> f64;
+        pub(super) safe fn atanh(x: f64) -> f64;
+        pub(super) safe fn erf(x: f64) -> f64;
+    }
+}
+impl CMath for f32 {
+    #[inline(always)]
+    fn asinh(self) -> f32 {
+        c_library::asinhf(self)
+    }
+    #[inline(always)]
+    fn acosh(self) -> f32 {
+        c_library::acoshf(self)
+    }
+    #[inline(always)]
+    fn atanh(self) -> f32 {
+        c_library::atanhf(self)
+    }
+    #[inline(always)]
+    fn erf(self) -> f32 {
+        c_library::erff(self)
+    }
+}
+impl CMath for f64 {
+    #[inline(always)]
+    fn asinh(self) -> f64 {
+        c_library::asinh(self)
+    }
+    #[inline(always)]
+    fn acosh(self) -> f64 {
+        c_library::acosh(self)
+    }
+    #[inline(always)]
+    fn atanh(self) -> f64 {
+        c_library::atanh(self)
+    }
+    #[inline(always)]
+    fn erf(self) -> f64 {
+        c_library::erf(self)
+    }
+}
+
 macro_rules! float_math {
     ($($t:ty => |$x:ident| $to:expr, |$y:ident| $from:expr, $sqrt_cases:expr;)*) => {$(
         impl FloatMath for $t {
@@ -157,6 +249,34 @@ macro_rules! float_math {
             }
             #[inline(always)]
             fn recip(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / v) }
+            #[inline(always)]
+            fn tan(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.tan()) }
+            #[inline(always)]
+            fn asin(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.asin()) }
+            #[inline(always)]
+            fn acos(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.acos()) }
+            #[inline(always)]
+            fn atan(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.atan()) }
+            #[inline(always)]
+            fn sinh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.sinh()) }
+            #[inline(always)]
+            fn cosh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.cosh()) }
+            #[inline(always)]
+            fn asinh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| CMath::asinh(v)) }
+            #[inline(always)]
+            fn acosh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| CMath::acosh(v)) }
+            #[inline(always)]
+            fn atanh(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| CMath::atanh(v)) }
+            #[inline(always)]
+            fn exp2(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.exp2()) }
+            #[inline(always)]
+            fn expm1(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.exp_m1()) }
+            #[inline(always)]
+            fn log10(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.log10()) }
+            #[inline(always)]
+            fn log1p(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.ln_1p()) }
+            #[inline(always)]
+            fn rsqrt(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / v.sqrt()) }
             #[inline(always)]
             fn pow(self, e: Self) -> Self {
                 let f = |$x: $t| $to;
@@ -186,43 +306,180 @@ float_math! {
     bf16 => |x| x.to_f32(), |y| bf16::from_f32(y), true;
 }
 
-/// The complex types, by num-complex's formulas; `recip` divides as `/`
-/// does (Smith's scaled division, as PyTorch).
+/// The C library's complex functions (C99's `csin`, `casin`, ...), which
+/// PyTorch's CPU kernels call through `std::sin(std::complex)`: the same
+/// values at the branch cuts, signed zeros, infinities and NaN (C99 Annex
+/// G), where textbook formulas give others (`sin(inf + 0i)` is `NaN + 0i`,
+/// not `NaN + NaN i`). The host-built CUDA kernels call them too; on a
+/// device the kernels call Thrust's, which follow the same annex.
+trait CComplex: Copy {
+    fn c_exp(self) -> Self;
+    fn c_log(self) -> Self;
+    fn c_sqrt(self) -> Self;
+    fn c_sin(self) -> Self;
+    fn c_cos(self) -> Self;
+    fn c_tan(self) -> Self;
+    fn c_sinh(self) -> Self;
+    fn c_cosh(self) -> Self;
+    fn c_tanh(self) -> Self;
+    fn c_asin(self) -> Self;
+    fn c_acos(self) -> Self;
+    fn c_atan(self) -> Self;
+    fn c_asinh(self) -> Self;
+    fn c_acosh(self) -> Self;
+    fn c_atanh(self) -> Self;
+}
+macro_rules! c_complex {
+    ($r:ty, $module:ident; $($method:ident => $c:ident),*) => {
+        mod $module {
+            use num_complex::Complex;
+            // SAFETY: each is a pure function of one complex number of the
+            // C library (which the standard library links), defined for
+            // every input; `Complex<T>` is `#[repr(C)]`, two `T`s, which is
+            // how the C ABI passes `T _Complex` (the x86-64 and AArch64
+            // ABIs say so). So they are declared safe to call.
+            unsafe extern "C" {
+                $(pub(super) safe fn $c(z: Complex<$r>) -> Complex<$r>;)*
+            }
+        }
+        impl CComplex for Complex<$r> {
+            $(
+            #[inline(always)]
+            fn $method(self) -> Self {
+                $module::$c(self)
+            }
+            )*
+        }
+    };
+}
+c_complex!(f32, c99_f32; c_exp => cexpf, c_log => clogf, c_sqrt => csqrtf, c_sin => csinf,
+    c_cos => ccosf, c_tan => ctanf, c_sinh => csinhf, c_cosh => ccoshf, c_tanh => ctanhf,
+    c_asin => casinf, c_acos => cacosf, c_atan => catanf, c_asinh => casinhf,
+    c_acosh => cacoshf, c_atanh => catanhf);
+c_complex!(f64, c99_f64; c_exp => cexp, c_log => clog, c_sqrt => csqrt, c_sin => csin,
+    c_cos => ccos, c_tan => ctan, c_sinh => csinh, c_cosh => ccosh, c_tanh => ctanh,
+    c_asin => casin, c_acos => cacos, c_atan => catan, c_asinh => casinh,
+    c_acosh => cacosh, c_atanh => catanh);
+
+/// The complex arccosine as PyTorch computes it: the C library's for
+/// complex64; `pi/2 - asin(z)` for complex128 (its vectorized kernel's
+/// formula, which gives `acos(0) = pi/2 + 0i` where C's gives `-0i`).
+trait ComplexAcos {
+    fn complex_acos(self) -> Self;
+}
+impl ComplexAcos for Complex<f32> {
+    #[inline(always)]
+    fn complex_acos(self) -> Self {
+        self.c_acos()
+    }
+}
+impl ComplexAcos for Complex<f64> {
+    #[inline(always)]
+    fn complex_acos(self) -> Self {
+        let a = self.c_asin();
+        Complex::new(core::f64::consts::FRAC_PI_2 - a.re, 0.0 - a.im)
+    }
+}
+#[inline(always)]
+fn complex_acos<Z: ComplexAcos>(z: Z) -> Z {
+    z.complex_acos()
+}
+
+/// The complex types: the C library's functions ([`CComplex`]), and
+/// PyTorch's formulas for the others (`log2`, `log10`, `exp2`, `expm1`,
+/// `log1p`, `sigmoid`, `rsqrt`, `pow`); `recip` divides as `/` does
+/// (Smith's scaled division, as PyTorch).
 macro_rules! complex_math {
     ($($r:ty),*) => {$(
         impl FloatMath for Complex<$r> {
             #[inline(always)]
-            fn exp(self) -> Self { Complex::exp(self) }
+            fn exp(self) -> Self { self.c_exp() }
             #[inline(always)]
-            fn ln(self) -> Self { Complex::ln(self) }
+            fn ln(self) -> Self { self.c_log() }
             #[inline(always)]
-            fn log2(self) -> Self { Complex::ln(self) / core::f64::consts::LN_2 as $r }
+            fn log2(self) -> Self { self.c_log() / core::f64::consts::LN_2 as $r }
             #[inline(always)]
-            fn sqrt(self) -> Self { Complex::sqrt(self) }
+            fn sqrt(self) -> Self { self.c_sqrt() }
             #[inline(always)]
-            fn sin(self) -> Self { Complex::sin(self) }
+            fn sin(self) -> Self { self.c_sin() }
             #[inline(always)]
-            fn cos(self) -> Self { Complex::cos(self) }
+            fn cos(self) -> Self { self.c_cos() }
             #[inline(always)]
-            fn tanh(self) -> Self { Complex::tanh(self) }
+            fn tanh(self) -> Self { self.c_tanh() }
             #[inline(always)]
             fn sigmoid(self) -> Self {
-                <Self as FloatMath>::recip(Complex::new(1.0, 0.0) + Complex::exp(-self))
+                <Self as FloatMath>::recip(Complex::new(1.0, 0.0) + (-self).c_exp())
             }
             #[inline(always)]
             fn recip(self) -> Self { super::complex_div(Complex::new(1.0, 0.0), self) }
             #[inline(always)]
-            fn pow(self, e: Self) -> Self { Complex::powc(self, e) }
+            fn tan(self) -> Self { self.c_tan() }
+            #[inline(always)]
+            fn asin(self) -> Self { self.c_asin() }
+            #[inline(always)]
+            fn acos(self) -> Self { complex_acos(self) }
+            #[inline(always)]
+            fn atan(self) -> Self { self.c_atan() }
+            #[inline(always)]
+            fn sinh(self) -> Self { self.c_sinh() }
+            #[inline(always)]
+            fn cosh(self) -> Self { self.c_cosh() }
+            #[inline(always)]
+            fn asinh(self) -> Self { self.c_asinh() }
+            #[inline(always)]
+            fn acosh(self) -> Self { self.c_acosh() }
+            #[inline(always)]
+            fn atanh(self) -> Self { self.c_atanh() }
+            /// PyTorch's `exp(ln(2) z)`.
+            #[inline(always)]
+            fn exp2(self) -> Self {
+                let ln2 = core::f64::consts::LN_2 as $r;
+                Complex::new(ln2 * self.re, ln2 * self.im).c_exp()
+            }
+            /// PyTorch's formula: `expm1(x) cos(y) - 2 sin(y/2)^2 + i e^x sin(y)`.
+            #[inline(always)]
+            fn expm1(self) -> Self {
+                let (x, y) = (self.re, self.im);
+                let a = (y / 2.0).sin();
+                Complex::new(x.exp_m1() * y.cos() - 2.0 * a * a, x.exp() * y.sin())
+            }
+            #[inline(always)]
+            fn log10(self) -> Self { self.c_log() / core::f64::consts::LN_10 as $r }
+            /// PyTorch's CPU formula (NumPy's): `u = 1 + z`; `z` where `u` is
+            /// 1, `ln(u)` where `u - 1` is `z`, else `ln(u) z / (u - 1)`.
+            #[inline(always)]
+            fn log1p(self) -> Self {
+                let u = Complex::new(self.re + 1.0, self.im);
+                if u.re == 1.0 && u.im == 0.0 {
+                    return self;
+                }
+                let log_u = u.c_log();
+                let shifted = Complex::new(u.re - 1.0, u.im);
+                if shifted == self {
+                    return log_u;
+                }
+                log_u * super::complex_div(self, shifted)
+            }
+            #[inline(always)]
+            fn rsqrt(self) -> Self { <Self as FloatMath>::recip(self.c_sqrt()) }
+            /// `exp(e ln(z))`, as the C library's `cpow`; `z^0` is 1.
+            #[inline(always)]
+            fn pow(self, e: Self) -> Self {
+                if e.re == 0.0 && e.im == 0.0 {
+                    return Complex::new(1.0, 0.0);
+                }
+                (e * self.c_log()).c_exp()
+            }
             #[inline(always)]
             fn pow_scalar(self, e: Self) -> Self {
                 let real = if e.im == 0.0 { e.re as f64 } else { f64::NAN };
                 let recip = |z: Self| <Self as FloatMath>::recip(z);
                 match real {
                     -1.0 => recip(self),
-                    -0.5 => recip(Complex::sqrt(self)),
+                    -0.5 => recip(self.c_sqrt()),
                     -2.0 => recip(self * self),
-                    _ => pow_by_cases(self, real, Complex::new(1.0, 0.0), true, Complex::sqrt, |z| {
-                        Complex::powc(z, e)
+                    _ => pow_by_cases(self, real, Complex::new(1.0, 0.0), true, |z| z.c_sqrt(), |z| {
+                        <Self as FloatMath>::pow(z, e)
                     }),
                 }
             }
@@ -576,6 +833,127 @@ modular_float! {
     f64 => 0.0, 1.0, 0.5, |v| v.floor();
     f16 => f16::ZERO, f16::ONE, f16::from_f32(0.5), |v| f16::from_f32(v.to_f32().floor());
     bf16 => bf16::ZERO, bf16::ONE, bf16::from_f32(0.5), |v| bf16::from_f32(v.to_f32().floor());
+}
+
+/// Element types with the activations of `torch.nn.functional` (`gelu`,
+/// `softplus`, `mish`, ...): the real floating types. float16 and bfloat16
+/// compute in float32 and round once, as PyTorch's kernels do; parameters
+/// (`beta`, `alpha`, slopes) are numbers in the type of the computation.
+///
+/// ```
+/// use shaped::dtype::math::{Activation, ActivationMath};
+/// assert_eq!(<f32 as Activation>::Compute::leaky_relu(-2.0, 0.5), -1.0);
+/// assert_eq!(ActivationMath::hardsigmoid(0.0f64), 0.5);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the activations need real floating tensors (float16, bfloat16, float32, float64), not {Self}",
+    label = "the elements are {Self}",
+    note = "PyTorch raises `\"GeluKernelImpl\" not implemented for 'Long'` (and `silu_cpu`, `softplus_cpu`, ...); `cast::<f32>()` the tensor first"
+)]
+pub trait Activation: FloatMath + Ordered {
+    /// The type the activations compute in: float32 for the half types.
+    type Compute: ActivationMath + Element;
+}
+impl Activation for f16 {
+    type Compute = f32;
+}
+impl Activation for bf16 {
+    type Compute = f32;
+}
+impl Activation for f32 {
+    type Compute = f32;
+}
+impl Activation for f64 {
+    type Compute = f64;
+}
+
+/// The activations' formulas, PyTorch's CPU kernels' operation for
+/// operation (float32's `exp` and `tanh` the vectorized polynomials, the
+/// rest the C library's), in `f32` and `f64`; the CUDA kernels compute the
+/// same (`kernels/math.cuh`).
+pub trait ActivationMath: Copy {
+    /// `x Φ(x)`: `x / 2 (1 + erf(x / sqrt 2))`.
+    fn gelu(self) -> Self;
+    /// `x / 2 (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))`.
+    fn gelu_tanh(self) -> Self;
+    /// `x / (1 + e^-x)`.
+    fn silu(self) -> Self;
+    /// `ln(1 + e^(beta x)) / beta`, or `x` where `beta x > threshold`.
+    fn softplus(self, beta: f64, threshold: f64) -> Self;
+    /// `x tanh(ln(1 + e^x))`.
+    fn mish(self) -> Self;
+    /// `x` for `x > 0`, else `alpha (e^x - 1)`.
+    fn elu(self, alpha: f64) -> Self;
+    /// `x` for `x > 0`, else `slope x`.
+    fn leaky_relu(self, slope: f64) -> Self;
+    /// `min(max(x + 3, 0), 6) / 6`.
+    fn hardsigmoid(self) -> Self;
+    /// `x min(max(x + 3, 0), 6) / 6`.
+    fn hardswish(self) -> Self;
+    /// `min(x, 0) - ln(1 + e^-|x|)`.
+    fn logsigmoid(self) -> Self;
+}
+macro_rules! activation_math {
+    ($($r:ident),*) => {$(
+        impl ActivationMath for $r {
+            #[inline(always)]
+            fn gelu(self) -> $r {
+                let alpha = core::f64::consts::FRAC_1_SQRT_2 as $r;
+                self * 0.5 * (1.0 + CMath::erf(self * alpha))
+            }
+            #[inline(always)]
+            fn gelu_tanh(self) -> $r {
+                let beta = (core::f64::consts::SQRT_2 * core::f64::consts::FRAC_2_SQRT_PI * 0.5) as $r;
+                let kappa = 0.044715 as $r;
+                let cube = self * self * self;
+                let inner = beta * (self + kappa * cube);
+                0.5 * self * (1.0 + Kernels::tanh(inner))
+            }
+            #[inline(always)]
+            fn silu(self) -> $r {
+                self / (1.0 + Kernels::exp(-self))
+            }
+            #[inline(always)]
+            fn softplus(self, beta: f64, threshold: f64) -> $r {
+                let (beta, threshold) = (beta as $r, threshold as $r);
+                let scaled = self * beta;
+                if scaled > threshold { self } else { Kernels::exp(scaled).ln_1p() / beta }
+            }
+            #[inline(always)]
+            fn mish(self) -> $r {
+                self * Kernels::tanh(Kernels::exp(self).ln_1p())
+            }
+            #[inline(always)]
+            fn elu(self, alpha: f64) -> $r {
+                if self <= 0.0 { self.exp_m1() * alpha as $r } else { self }
+            }
+            #[inline(always)]
+            fn leaky_relu(self, slope: f64) -> $r {
+                if self > 0.0 { self } else { self * slope as $r }
+            }
+            #[inline(always)]
+            fn hardsigmoid(self) -> $r {
+                relu6_of(self + 3.0) / 6.0
+            }
+            #[inline(always)]
+            fn hardswish(self) -> $r {
+                self * relu6_of(self + 3.0) / 6.0
+            }
+            #[inline(always)]
+            fn logsigmoid(self) -> $r {
+                let low = if 0.0 < self { 0.0 } else { self };
+                low - Kernels::exp(-self.abs()).ln_1p()
+            }
+        }
+    )*};
+}
+activation_math!(f32, f64);
+
+/// `min(max(y, 0), 6)` as C++'s `std::min(std::max(y, 0), 6)` (NaN stays).
+#[inline(always)]
+fn relu6_of<R: Copy + PartialOrd + From<u8>>(y: R) -> R {
+    let y = if y < R::from(0) { R::from(0) } else { y };
+    if R::from(6) < y { R::from(6) } else { y }
 }
 
 #[cfg(test)]

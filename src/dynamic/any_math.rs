@@ -112,6 +112,34 @@ any_float_unary! {
     sigmoid;
     /// `1 / x` (PyTorch's `reciprocal`).
     recip;
+    /// The tangent.
+    tan;
+    /// The inverse sine.
+    asin;
+    /// The inverse cosine.
+    acos;
+    /// The inverse tangent.
+    atan;
+    /// The hyperbolic sine.
+    sinh;
+    /// The hyperbolic cosine.
+    cosh;
+    /// The inverse hyperbolic sine.
+    asinh;
+    /// The inverse hyperbolic cosine.
+    acosh;
+    /// The inverse hyperbolic tangent.
+    atanh;
+    /// `2^x`.
+    exp2;
+    /// `e^x - 1`, accurate near 0.
+    expm1;
+    /// The base-10 logarithm.
+    log10;
+    /// `ln(1 + x)`, accurate near 0.
+    log1p;
+    /// `1 / sqrt(x)`.
+    rsqrt;
 }
 
 impl<D: Elementwise> AnyTensor<D> {
@@ -687,4 +715,108 @@ division_methods! {
     /// assert_eq!(x.try_floor_divide(Scalar::Float(2.0)).unwrap().to_scalars(), vec![Scalar::Float(-3.0), Scalar::Float(2.0)]);
     /// ```
     try_floor_divide, try_floor_divide_assign => FloorDivide;
+}
+
+/// The activations of real floating tensors, each with PyTorch's CPU and
+/// CUDA kernel names for its "not implemented" text.
+macro_rules! any_activation {
+    ($($(#[$doc:meta])* $name:ident ($($p:ident: $t:ty),*) => $cpu:literal, $cuda:literal;)*) => {
+        impl<D: Elementwise> AnyTensor<D> {$(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name(&self, $($p: $t),*) -> Result<AnyTensor<D>, Error> {
+                let device = self.device();
+                for_variants!(self, |x| x.$name($($p),*); [F16, BF16, F32, F64]
+                    else |d| not_implemented(kernel_on(device, $cpu, $cuda), d))
+            }
+        )*}
+    };
+}
+
+any_activation! {
+    /// PyTorch's `gelu` with `approximate='tanh'` ([`gelu`](Self::gelu)
+    /// takes the name).
+    gelu_tanh() => "GeluKernelImpl", "GeluCUDAKernelImpl";
+    /// PyTorch's `mish`: `x tanh(softplus(x))`.
+    mish() => "mish_cpu", "mish_cuda";
+    /// PyTorch's `hardsigmoid`.
+    hardsigmoid() => "hardsigmoid_cpu", "hardsigmoid_cuda";
+    /// PyTorch's `hardswish`.
+    hardswish() => "hardswish_cpu", "hardswish_cuda";
+    /// PyTorch's `logsigmoid`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<i64>::ones(&[1]));
+    /// assert_eq!(x.logsigmoid().unwrap_err().to_string(), "\"log_sigmoid_cpu\" not implemented for 'Long'");
+    /// ```
+    logsigmoid() => "log_sigmoid_cpu", "log_sigmoid_forward_cuda";
+    /// PyTorch's `softplus(beta, threshold)`.
+    softplus(beta: f64, threshold: f64) => "softplus_cpu", "softplus_cuda";
+    /// PyTorch's `elu(alpha)`.
+    elu(alpha: f64) => "elu_cpu", "elu_cuda";
+    /// PyTorch's `leaky_relu(negative_slope)`.
+    leaky_relu(negative_slope: f64) => "leaky_relu_cpu", "leaky_relu_cuda";
+}
+
+impl<D: Elementwise> AnyTensor<D> {
+    /// PyTorch's `gelu(approximate)`: `"none"` (the error function) or
+    /// `"tanh"`; another name is PyTorch's error, checked first.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::zeros(&[2]));
+    /// assert_eq!(x.gelu("none").unwrap().dtype(), DType::F32);
+    /// assert_eq!(x.gelu("erf").unwrap_err().to_string(), "approximate argument must be either none or tanh.");
+    /// ```
+    #[inline]
+    pub fn gelu(&self, approximate: &str) -> Result<AnyTensor<D>, Error> {
+        let device = self.device();
+        let refused =
+            |d| not_implemented(kernel_on(device, "GeluKernelImpl", "GeluCUDAKernelImpl"), d);
+        match approximate {
+            "none" => for_variants!(self, |x| x.gelu(); [F16, BF16, F32, F64] else |d| refused(d)),
+            "tanh" => self.gelu_tanh(),
+            _ => Err(unsupported(
+                "approximate argument must be either none or tanh.",
+            )),
+        }
+    }
+
+    /// PyTorch's `silu`: real floating and complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
+    /// assert_eq!(x.silu().unwrap_err().to_string(), "\"silu_cpu\" not implemented for 'Bool'");
+    /// ```
+    #[inline]
+    pub fn silu(&self) -> Result<AnyTensor<D>, Error> {
+        let device = self.device();
+        for_variants!(self, |x| x.silu(); [F16, BF16, F32, F64, C64, C128]
+            else |d| not_implemented(kernel_on(device, "silu_cpu", "silu_cuda"), d))
+    }
+
+    /// PyTorch's `hardtanh(min_val, max_val)`: integer and real floating
+    /// tensors keep their dtype; PyTorch's texts for `min_val > max_val`,
+    /// bool and complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::zeros(&[1]));
+    /// assert_eq!(x.hardtanh(2.0, 1.0).unwrap_err().to_string(), "min_val cannot be greater than max_val");
+    /// ```
+    #[inline]
+    pub fn hardtanh(&self, min_val: f64, max_val: f64) -> Result<AnyTensor<D>, Error> {
+        if min_val > max_val {
+            return Err(unsupported("min_val cannot be greater than max_val"));
+        }
+        for_variants!(self, |x| x.hardtanh(min_val, max_val);
+        [F16, BF16, F32, F64, U8, I8, I16, I32, I64]
+        else |d| unsupported(if d == DType::Bool {
+            "Bool inputs not supported for hardtanh"
+        } else {
+            "clamp is not supported for complex types"
+        }))
+    }
 }

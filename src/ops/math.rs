@@ -89,6 +89,34 @@ unary_fns! {
     Sigmoid, vectorized Sigmoid: |x| -> FloatOf<T> [ToFloat] FloatMath::sigmoid(cast::<T, FloatOf<T>>(x));
     /// `1 / x` (PyTorch's `reciprocal`).
     Recip: |x| -> FloatOf<T> [ToFloat] FloatMath::recip(cast::<T, FloatOf<T>>(x));
+    /// The tangent.
+    Tan: |x| -> FloatOf<T> [ToFloat] FloatMath::tan(cast::<T, FloatOf<T>>(x));
+    /// The inverse sine.
+    Asin: |x| -> FloatOf<T> [ToFloat] FloatMath::asin(cast::<T, FloatOf<T>>(x));
+    /// The inverse cosine.
+    Acos: |x| -> FloatOf<T> [ToFloat] FloatMath::acos(cast::<T, FloatOf<T>>(x));
+    /// The inverse tangent.
+    Atan: |x| -> FloatOf<T> [ToFloat] FloatMath::atan(cast::<T, FloatOf<T>>(x));
+    /// The hyperbolic sine.
+    Sinh: |x| -> FloatOf<T> [ToFloat] FloatMath::sinh(cast::<T, FloatOf<T>>(x));
+    /// The hyperbolic cosine.
+    Cosh: |x| -> FloatOf<T> [ToFloat] FloatMath::cosh(cast::<T, FloatOf<T>>(x));
+    /// The inverse hyperbolic sine.
+    Asinh: |x| -> FloatOf<T> [ToFloat] FloatMath::asinh(cast::<T, FloatOf<T>>(x));
+    /// The inverse hyperbolic cosine.
+    Acosh: |x| -> FloatOf<T> [ToFloat] FloatMath::acosh(cast::<T, FloatOf<T>>(x));
+    /// The inverse hyperbolic tangent.
+    Atanh: |x| -> FloatOf<T> [ToFloat] FloatMath::atanh(cast::<T, FloatOf<T>>(x));
+    /// `2^x`.
+    Exp2: |x| -> FloatOf<T> [ToFloat] FloatMath::exp2(cast::<T, FloatOf<T>>(x));
+    /// `e^x - 1`, accurate near 0.
+    Expm1: |x| -> FloatOf<T> [ToFloat] FloatMath::expm1(cast::<T, FloatOf<T>>(x));
+    /// The base-10 logarithm.
+    Log10: |x| -> FloatOf<T> [ToFloat] FloatMath::log10(cast::<T, FloatOf<T>>(x));
+    /// `ln(1 + x)`, accurate near 0.
+    Log1p: |x| -> FloatOf<T> [ToFloat] FloatMath::log1p(cast::<T, FloatOf<T>>(x));
+    /// `1 / sqrt(x)`.
+    Rsqrt: |x| -> FloatOf<T> [ToFloat] FloatMath::rsqrt(cast::<T, FloatOf<T>>(x));
     /// `|x|`; the magnitude of a complex value.
     AbsFn as Abs: |x| -> T::Output [Abs] Abs::abs(x);
     /// The largest integer not above `x`.
@@ -304,6 +332,104 @@ unary_methods! {
     /// assert_eq!(tensor![4i64].recip().to_vec(), vec![0.25f32]);
     /// ```
     recip => Recip: ToFloat -> FloatOf<T>;
+    /// The tangent elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].tan().to_vec(), vec![0.0]);
+    /// ```
+    tan => Tan: ToFloat -> FloatOf<T>;
+    /// The inverse sine elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![1.0f64].asin().to_vec(), vec![core::f64::consts::FRAC_PI_2]);
+    /// ```
+    asin => Asin: ToFloat -> FloatOf<T>;
+    /// The inverse cosine elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![1.0f32].acos().to_vec(), vec![0.0]);
+    /// ```
+    acos => Acos: ToFloat -> FloatOf<T>;
+    /// The inverse tangent elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0i32].atan().to_vec(), vec![0.0f32]);
+    /// ```
+    atan => Atan: ToFloat -> FloatOf<T>;
+    /// The hyperbolic sine elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f64].sinh().to_vec(), vec![0.0]);
+    /// ```
+    sinh => Sinh: ToFloat -> FloatOf<T>;
+    /// The hyperbolic cosine elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0u8].cosh().to_vec(), vec![1.0f32]);
+    /// ```
+    cosh => Cosh: ToFloat -> FloatOf<T>;
+    /// The inverse hyperbolic sine elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].asinh().to_vec(), vec![0.0]);
+    /// ```
+    asinh => Asinh: ToFloat -> FloatOf<T>;
+    /// The inverse hyperbolic cosine elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![1.0f64].acosh().to_vec(), vec![0.0]);
+    /// ```
+    acosh => Acosh: ToFloat -> FloatOf<T>;
+    /// The inverse hyperbolic tangent elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].atanh().to_vec(), vec![0.0]);
+    /// ```
+    atanh => Atanh: ToFloat -> FloatOf<T>;
+    /// `2^x` elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![3i64].exp2().to_vec(), vec![8.0f32]);
+    /// ```
+    exp2 => Exp2: ToFloat -> FloatOf<T>;
+    /// `e^x - 1`, accurate near 0 elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f64].expm1().to_vec(), vec![0.0]);
+    /// ```
+    expm1 => Expm1: ToFloat -> FloatOf<T>;
+    /// The base-10 logarithm elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![100.0f64].log10().to_vec(), vec![2.0]);
+    /// ```
+    log10 => Log10: ToFloat -> FloatOf<T>;
+    /// `ln(1 + x)`, accurate near 0 elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![0.0f32].log1p().to_vec(), vec![0.0]);
+    /// ```
+    log1p => Log1p: ToFloat -> FloatOf<T>;
+    /// `1 / sqrt(x)` elementwise; integers and bool give float32.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![4.0f32].rsqrt().to_vec(), vec![0.5]);
+    /// ```
+    rsqrt => Rsqrt: ToFloat -> FloatOf<T>;
     /// The largest integer not above each element; integers are unchanged.
     ///
     /// ```

@@ -21,6 +21,7 @@
 //! - [`moments`]: `var`, `std`, `var_mean`, `std_mean`.
 //! - [`norms`]: `vector_norm`, and the NaN-aware and counting reductions.
 
+pub mod activations;
 pub mod arith;
 pub mod assign;
 pub mod closures;

@@ -137,6 +137,54 @@ pub enum OpCode {
     Fmod = 53,
     /// `a / b` rounded down (PyTorch's `floor_divide`).
     FloorDivide = 54,
+    /// The tangent.
+    Tan = 100,
+    /// The inverse sine.
+    Asin = 101,
+    /// The inverse cosine.
+    Acos = 102,
+    /// The inverse tangent.
+    Atan = 103,
+    /// The hyperbolic sine.
+    Sinh = 104,
+    /// The hyperbolic cosine.
+    Cosh = 105,
+    /// The inverse hyperbolic sine.
+    Asinh = 106,
+    /// The inverse hyperbolic cosine.
+    Acosh = 107,
+    /// The inverse hyperbolic tangent.
+    Atanh = 108,
+    /// `2^x`.
+    Exp2 = 109,
+    /// `e^x - 1`, accurate near 0.
+    Expm1 = 110,
+    /// The base-10 logarithm.
+    Log10 = 111,
+    /// `ln(1 + x)`, accurate near 0.
+    Log1p = 112,
+    /// `1 / sqrt(x)`.
+    Rsqrt = 113,
+    /// `x Φ(x) with the error function`.
+    Gelu = 114,
+    /// `gelu` approximated with `tanh`.
+    GeluTanh = 115,
+    /// `x / (1 + e^-x)`.
+    Silu = 116,
+    /// `ln(1 + e^(beta x)) / beta` (beta the fixed operand, the threshold the second number).
+    Softplus = 117,
+    /// `x tanh(softplus(x))`.
+    Mish = 118,
+    /// `x`, or `alpha (e^x - 1)` where `x <= 0` (alpha the fixed operand).
+    Elu = 119,
+    /// `x`, or `slope x` where `x <= 0` (the slope the fixed operand).
+    LeakyRelu = 120,
+    /// `relu6(x + 3) / 6`.
+    Hardsigmoid = 121,
+    /// `x relu6(x + 3) / 6`.
+    Hardswish = 122,
+    /// `ln(sigmoid(x))`.
+    LogSigmoid = 123,
 }
 
 /// A reduction, as the device kernels number them (`kernels/reduce.cuh`):

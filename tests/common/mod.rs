@@ -327,3 +327,41 @@ pub fn number(v: &serde_json::Value) -> f64 {
         _ => v.as_f64().expect("a number"),
     }
 }
+
+/// The distance in units in the last place between two values of a real
+/// floating dtype (0 for two NaNs or two equal infinities).
+pub fn ulps(dtype: shaped::DType, a: f64, b: f64) -> u64 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() {
+        return u64::MAX;
+    }
+    // Bits as a monotonic integer line (negative values mirrored).
+    let line = |bits: i64, sign_bit: i64| {
+        if bits & sign_bit != 0 {
+            -(bits & !sign_bit)
+        } else {
+            bits
+        }
+    };
+    let (x, y) = match dtype {
+        shaped::DType::F16 => {
+            let f = |v: f64| line(i64::from(half::f16::from_f64(v).to_bits()), 1 << 15);
+            (f(a), f(b))
+        }
+        shaped::DType::BF16 => {
+            let f = |v: f64| line(i64::from(half::bf16::from_f64(v).to_bits()), 1 << 15);
+            (f(a), f(b))
+        }
+        shaped::DType::F32 => {
+            let f = |v: f64| line(i64::from((v as f32).to_bits()), 1 << 31);
+            (f(a), f(b))
+        }
+        _ => {
+            let f = |v: f64| line(v.to_bits() as i64, i64::MIN);
+            (f(a), f(b))
+        }
+    };
+    x.abs_diff(y)
+}

@@ -23,7 +23,7 @@ use crate::ops::op_codes::{KernelOp, OpCode, Side};
 type CpuForm = fn(&AnyTensor) -> Result<AnyTensor, Error>;
 
 /// The functions of one tensor, with their CPU forms.
-const UNARY: [(OpCode, CpuForm); 14] = [
+const UNARY: [(OpCode, CpuForm); 28] = [
     (OpCode::Exp, AnyTensor::exp),
     (OpCode::Ln, AnyTensor::ln),
     (OpCode::Log2, AnyTensor::log2),
@@ -38,6 +38,20 @@ const UNARY: [(OpCode, CpuForm); 14] = [
     (OpCode::Ceil, AnyTensor::ceil),
     (OpCode::Round, AnyTensor::round),
     (OpCode::Relu, AnyTensor::relu),
+    (OpCode::Tan, AnyTensor::tan),
+    (OpCode::Asin, AnyTensor::asin),
+    (OpCode::Acos, AnyTensor::acos),
+    (OpCode::Atan, AnyTensor::atan),
+    (OpCode::Sinh, AnyTensor::sinh),
+    (OpCode::Cosh, AnyTensor::cosh),
+    (OpCode::Asinh, AnyTensor::asinh),
+    (OpCode::Acosh, AnyTensor::acosh),
+    (OpCode::Atanh, AnyTensor::atanh),
+    (OpCode::Exp2, AnyTensor::exp2),
+    (OpCode::Expm1, AnyTensor::expm1),
+    (OpCode::Log10, AnyTensor::log10),
+    (OpCode::Log1p, AnyTensor::log1p),
+    (OpCode::Rsqrt, AnyTensor::rsqrt),
 ];
 
 /// Every layout's sample operand and the edge values, of `dtype`.
@@ -75,9 +89,9 @@ fn host_unary_math_every_dtype() {
             }
         }
     }
-    // 9 floating functions on all 12 dtypes, abs on 11, rounding and relu
+    // 23 floating functions on all 12 dtypes, abs on 11, rounding and relu
     // on the 9 real non-bool ones, on every layout.
-    let per_layout = 9 * 12 + 11 + 4 * 9;
+    let per_layout = 23 * 12 + 11 + 4 * 9;
     assert_eq!(cases, per_layout * (2 * PAIRS.len() + 1));
 }
 
@@ -324,4 +338,92 @@ fn host_division_every_dtype() {
         }
     }
     assert_eq!(cases, 9 * 3 * (PAIRS.len() + 1));
+}
+
+/// An activation's kernel for `dtype` (float32's for the half types).
+fn activation_kernel<F>(f: F, dtype: DType) -> KernelOp
+where
+    F: crate::ops::functions::UnaryFn<half::f16, half::f16>
+        + crate::ops::functions::UnaryFn<half::bf16, half::bf16>
+        + crate::ops::functions::UnaryFn<f32, f32>
+        + crate::ops::functions::UnaryFn<f64, f64>,
+{
+    use crate::ops::functions::UnaryFn;
+    match dtype {
+        DType::F16 => UnaryFn::<half::f16, half::f16>::kernel_op(&f),
+        DType::BF16 => UnaryFn::<half::bf16, half::bf16>::kernel_op(&f),
+        DType::F32 => UnaryFn::<f32, f32>::kernel_op(&f),
+        _ => UnaryFn::<f64, f64>::kernel_op(&f),
+    }
+    .unwrap()
+}
+
+/// The activations on the four floating dtypes, every layout and the edge
+/// values, against the CPU (the half types computed in float32 by the
+/// promoted kernels, the others by the math family's own); `silu` on the
+/// complex dtypes too.
+#[test]
+fn host_activations_every_floating_dtype() {
+    use crate::ops::activations::{
+        Elu, Gelu, GeluTanh, Hardsigmoid, Hardswish, LeakyRelu, LogSigmoid, Mish, Silu, Softplus,
+    };
+    let mut cases = 0;
+    for dtype in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        for (x, s) in operands(dtype) {
+            let a = &x.gathered;
+            let runs: [(KernelOp, Result<AnyTensor, Error>); 11] = [
+                (activation_kernel(Gelu {}, dtype), a.gelu("none")),
+                (activation_kernel(GeluTanh {}, dtype), a.gelu("tanh")),
+                (activation_kernel(Silu, dtype), a.silu()),
+                (
+                    activation_kernel(
+                        Softplus {
+                            beta: 2.0,
+                            threshold: 5.0,
+                        },
+                        dtype,
+                    ),
+                    a.softplus(2.0, 5.0),
+                ),
+                (activation_kernel(Mish {}, dtype), a.mish()),
+                (activation_kernel(Elu { alpha: 0.5 }, dtype), a.elu(0.5)),
+                (
+                    activation_kernel(LeakyRelu { slope: 0.2 }, dtype),
+                    a.leaky_relu(0.2),
+                ),
+                (activation_kernel(Hardsigmoid {}, dtype), a.hardsigmoid()),
+                (activation_kernel(Hardswish {}, dtype), a.hardswish()),
+                (activation_kernel(LogSigmoid {}, dtype), a.logsigmoid()),
+                (
+                    activation_kernel(
+                        Softplus {
+                            beta: 1.0,
+                            threshold: 20.0,
+                        },
+                        dtype,
+                    ),
+                    a.softplus(1.0, 20.0),
+                ),
+            ];
+            for (op, want) in runs {
+                let what = format!("{:?} {dtype} {s:?}", op.code);
+                check(op, &x, s, &want.unwrap(), &what);
+                cases += 1;
+            }
+        }
+    }
+    for dtype in [DType::C64, DType::C128] {
+        for (x, s) in operands(dtype) {
+            let want = x.gathered.silu().unwrap();
+            check(
+                KernelOp::new(OpCode::Silu),
+                &x,
+                s,
+                &want,
+                &format!("silu {dtype} {s:?}"),
+            );
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, (4 * 11 + 2) * (2 * PAIRS.len() + 1));
 }
