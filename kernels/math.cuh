@@ -564,11 +564,61 @@ template <class R> __host__ __device__ inline R relu6_of(R y) {
     y = y < R(0) ? R(0) : y;
     return R(6) < y ? R(6) : y;
 }
+// float's gelu: the CPU's vectorized polynomial (vector_math.rs, `gelu`),
+// operation for operation; double's: PyTorch's formula with the C
+// library's erf.
+__host__ __device__ inline float f_gelu(float x) {
+    float y = x * 0.707106781186547524400844362104849039f;
+    float a = m_fabs(y);
+    float z = y * y;
+    float p = -9.635096e-6f;
+    p = fmaf(p, z, 1.12546775e-4f);
+    p = fmaf(p, z, -8.482513e-4f);
+    p = fmaf(p, z, 5.2209236e-3f);
+    p = fmaf(p, z, -2.6865393e-2f);
+    p = fmaf(p, z, 1.1283782e-1f);
+    p = fmaf(p, z, -3.7612638e-1f);
+    p = fmaf(p, z, 1.1283792f);
+    float small = fmaf(y, p, 1.0f);
+    float t = 1.0f / a;
+    float s = t - 0.55f;
+    float far = 0.12540378f;
+    far = fmaf(far, s, -0.050719786f);
+    far = fmaf(far, s, -0.09901046f);
+    far = fmaf(far, s, 0.10691014f);
+    far = fmaf(far, s, -0.059883542f);
+    far = fmaf(far, s, 0.009451484f);
+    far = fmaf(far, s, 0.049809285f);
+    far = fmaf(far, s, -0.09690143f);
+    far = fmaf(far, s, 0.09835926f);
+    far = fmaf(far, s, -0.020365912f);
+    far = fmaf(far, s, -0.17003512f);
+    far = fmaf(far, s, 0.5023534f);
+    s = t - 1.5f;
+    float near = -4.462091e-4f;
+    near = fmaf(near, s, 9.492809e-4f);
+    near = fmaf(near, s, -1.4880855e-3f);
+    near = fmaf(near, s, 2.0443336e-3f);
+    near = fmaf(near, s, -1.1648985e-3f);
+    near = fmaf(near, s, -5.931855e-3f);
+    near = fmaf(near, s, 3.3156946e-2f);
+    near = fmaf(near, s, -1.1839805e-1f);
+    near = fmaf(near, s, 3.5952294e-1f);
+    float q = a < 1.0f ? near : far;
+    float square = x * x;
+    float hi = square * 0.5f, lo = fmaf(x, x, -square) * 0.5f;
+    float e = poly_exp(-hi);
+    e = fmaf(-e, lo, e);
+    float erfc = a > 10.5f ? 0.0f : e * (q * t);
+    float large = y > 0.0f ? 2.0f - erfc : erfc;
+    float one_plus = (a < 1.0f && y > -0.5f) ? small : large;
+    return x * 0.5f * one_plus;
+}
+__host__ __device__ inline double f_gelu(double x) {
+    return x * 0.5 * (1.0 + m_erf(x * 0.707106781186547524400844362104849039));
+}
 struct Gelu {
-    template <class R> __host__ __device__ R operator()(R x, R) const {
-        R alpha = R(0.707106781186547524400844362104849039);
-        return x * R(0.5) * (R(1) + m_erf(x * alpha));
-    }
+    template <class R> __host__ __device__ R operator()(R x, R) const { return f_gelu(x); }
 };
 struct GeluTanh {
     template <class R> __host__ __device__ R operator()(R x, R) const {

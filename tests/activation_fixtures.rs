@@ -79,14 +79,21 @@ fn close(got: &Outcome, want: &Outcome, inputs: &[Scalar], erf_bound: bool) -> b
         if g.is_nan() || w.is_nan() {
             return g.is_nan() && w.is_nan();
         }
-        if w.is_infinite() || w == 0.0 || g == 0.0 {
-            return g.to_bits() == w.to_bits();
-        }
         let erf_error = if want.dtype == DType::F64 {
             1e-15
         } else {
             4e-7
         };
+        if w.is_infinite() || w == 0.0 || g == 0.0 {
+            // (PyTorch's float32 `gelu` is 0 from about -7.4 down, where
+            // its `1 + erf` cancels to 0; `shaped`'s keeps the true tiny
+            // value, with the sign, within the same bound.)
+            let flushed = erf_bound
+                && w == 0.0
+                && g.is_sign_negative() == w.is_sign_negative()
+                && g.abs() <= erf_error * x.abs().max(1.0);
+            return g.to_bits() == w.to_bits() || flushed;
+        }
         let erf_ok = erf_bound && (g - w).abs() <= erf_error * x.abs().max(1.0) + 1e-9 * w.abs();
         ulps(want.dtype, g, w) <= limit
             || erf_ok

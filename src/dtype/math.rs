@@ -124,6 +124,8 @@ trait Kernels: Copy {
     fn ln(self) -> Self;
     fn tanh(self) -> Self;
     fn sigmoid(self) -> Self;
+    fn gelu(self) -> Self;
+    fn silu(self) -> Self;
 }
 impl Kernels for f32 {
     #[inline(always)]
@@ -142,6 +144,14 @@ impl Kernels for f32 {
     fn sigmoid(self) -> f32 {
         vector_math::one(VectorFn::Sigmoid, self)
     }
+    #[inline(always)]
+    fn gelu(self) -> f32 {
+        vector_math::one(VectorFn::Gelu, self)
+    }
+    #[inline(always)]
+    fn silu(self) -> f32 {
+        vector_math::one(VectorFn::Silu, self)
+    }
 }
 impl Kernels for f64 {
     #[inline(always)]
@@ -159,6 +169,15 @@ impl Kernels for f64 {
     #[inline(always)]
     fn sigmoid(self) -> f64 {
         1.0 / (1.0 + (-self).exp())
+    }
+    /// `x / 2 (1 + erf(x / sqrt 2))`, PyTorch's formula.
+    #[inline(always)]
+    fn gelu(self) -> f64 {
+        self * 0.5 * (1.0 + CMath::erf(self * core::f64::consts::FRAC_1_SQRT_2))
+    }
+    #[inline(always)]
+    fn silu(self) -> f64 {
+        self / (1.0 + (-self).exp())
     }
 }
 
@@ -898,8 +917,7 @@ macro_rules! activation_math {
         impl ActivationMath for $r {
             #[inline(always)]
             fn gelu(self) -> $r {
-                let alpha = core::f64::consts::FRAC_1_SQRT_2 as $r;
-                self * 0.5 * (1.0 + CMath::erf(self * alpha))
+                Kernels::gelu(self)
             }
             #[inline(always)]
             fn gelu_tanh(self) -> $r {
@@ -911,7 +929,7 @@ macro_rules! activation_math {
             }
             #[inline(always)]
             fn silu(self) -> $r {
-                self / (1.0 + Kernels::exp(-self))
+                Kernels::silu(self)
             }
             #[inline(always)]
             fn softplus(self, beta: f64, threshold: f64) -> $r {

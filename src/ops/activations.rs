@@ -18,6 +18,7 @@
 use super::functions::{UnaryFn, is_half};
 use super::op_codes::{KernelOp, OpCode, Side};
 use super::unary;
+use crate::backend::cpu::vector_math::{self, VectorFn};
 use crate::backend::{Elementwise, StridedRef};
 use crate::dtype::cast::cast;
 use crate::dtype::math::{Activation, ActivationMath, Clampable, FloatMath};
@@ -46,7 +47,7 @@ fn activation_op<T: 'static>(code: OpCode, params: &[f64]) -> KernelOp {
 
 /// Declares the element functions: `Name(params) => method, Code`.
 macro_rules! activation_fns {
-    ($($(#[$doc:meta])* $name:ident ($($p:ident),*) => $method:ident;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident ($($p:ident),*) => $method:ident $(, vectorized $vector:ident)?;)*) => {$(
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, Default)]
         pub struct $name {
@@ -58,6 +59,13 @@ macro_rules! activation_fns {
                 let c = cast::<T, T::Compute>(x);
                 cast::<T::Compute, T>(ActivationMath::$method(c $(, self.$p)*))
             }
+            $(
+            /// float32 runs on the vectorized kernel (the same bits).
+            #[inline(always)]
+            fn call_slice(&self, a: &[T], out: &mut [core::mem::MaybeUninit<T>]) {
+                vector_math::map_or_each(VectorFn::$vector, a, out, |x| self.call(x))
+            }
+            )?
             fn kernel_op(&self) -> Option<KernelOp> {
                 Some(activation_op::<T>(OpCode::$name, &[$(self.$p),*]))
             }
@@ -67,7 +75,7 @@ macro_rules! activation_fns {
 
 activation_fns! {
     /// `x Φ(x)` with the error function.
-    Gelu() => gelu;
+    Gelu() => gelu, vectorized Gelu;
     /// `gelu` approximated with `tanh`.
     GeluTanh() => gelu_tanh;
     /// `ln(1 + e^(beta x)) / beta`, `x` past the threshold.
@@ -93,6 +101,11 @@ impl<T: SiluElement> UnaryFn<T, T> for Silu {
     #[inline(always)]
     fn call(&self, x: T) -> T {
         x.silu()
+    }
+    /// float32 runs on the vectorized kernel (the same bits).
+    #[inline(always)]
+    fn call_slice(&self, a: &[T], out: &mut [core::mem::MaybeUninit<T>]) {
+        vector_math::map_or_each(VectorFn::Silu, a, out, |x| self.call(x))
     }
     fn kernel_op(&self) -> Option<KernelOp> {
         Some(activation_op::<T>(OpCode::Silu, &[]))

@@ -1,4 +1,4 @@
-//! float32 `exp`, `tanh`, `sigmoid` and `ln` as polynomials, vectorized across
+//! float32 `exp`, `tanh`, `sigmoid`, `ln`, `gelu` and `silu` as polynomials, vectorized across
 //! SIMD lanes: each a function of one element whose loop over a slice
 //! LLVM vectorizes, compiled three times (AVX-512 with FMA, AVX2 with FMA,
 //! and the baseline) and chosen at run time (`is_x86_feature_detected!`),
@@ -21,6 +21,11 @@
 //!   sum kept in two floats and the quotient corrected once.
 //! - `ln`: Cephes' `logf` (the exponent and a mantissa near 1 from the
 //!   bits, a degree-8 polynomial, `ln 2` in two parts).
+//! - `gelu`: `x / 2 (1 + erf(x / sqrt 2))` with `erf` as polynomials of
+//!   our own fit (least squares; see `gelu`), `erfc` through `exp` where
+//!   `1 + erf` would cancel, so that the negative side keeps its relative
+//!   accuracy (PyTorch's float32 `gelu` is 0 from about -7.4 down).
+//! - `silu`: `x / (1 + exp(-x))`, as PyTorch's.
 //!
 //! The unit tests bound each against a float64 reference over a sweep of
 //! float32 arguments (see `ACCURACY`).
@@ -39,6 +44,10 @@ pub enum VectorFn {
     Sigmoid,
     /// The natural logarithm (PyTorch's `log`).
     Ln,
+    /// `x Φ(x)` (PyTorch's `gelu`).
+    Gelu,
+    /// `x / (1 + e^-x)` (PyTorch's `silu`).
+    Silu,
 }
 
 /// `a * b + c`, fused with `FMA`.
@@ -184,6 +193,61 @@ fn ln(x: f32) -> f32 {
     }
 }
 
+/// `c0 v^n + c1 v^(n-1) + ... + cn` by Horner's rule, every step a fused
+/// multiply-add (unrolled, so that the loop around it vectorizes).
+macro_rules! horner {
+    ($v:expr; $c0:expr $(, $c:expr)*) => {{
+        let v: f32 = $v;
+        let p: f32 = $c0;
+        $(let p = p.mul_add(v, $c);)*
+        p
+    }};
+}
+
+/// `x Φ(x) = x / 2 (1 + erf(x / sqrt 2))`. With `y = x / sqrt 2`: for
+/// `y` in (-0.5, 1), `erf(y) = y P(y^2)` (a degree-7 polynomial, a
+/// least-squares fit within 4e-11 of `erf(y) / y`); elsewhere `1 + erf(y)`
+/// is `2 - erfc(|y|)` or `erfc(|y|)`, with `erfc(a) = e^(-a^2) F(1/a) / a`
+/// (`F` a degree-11 polynomial in `1/a - 0.55` for `a` in [1, 11], within
+/// 2e-8 of `erfc(a) e^(a^2) a`, and one of degree 8 in `1/a - 1.5` for `a`
+/// in [0.5, 1), within 5e-9) and `a^2 = x^2 / 2` kept exactly in two floats,
+/// so that the negative side keeps its relative accuracy where `1 + erf`
+/// cancels.
+/// Zero below -14.8 (`erfc` underflows), NaN for `-inf` and NaN, as
+/// PyTorch's.
+#[inline(always)]
+fn gelu(x: f32) -> f32 {
+    let y = x * core::f32::consts::FRAC_1_SQRT_2;
+    let a = y.abs();
+    let z = y * y;
+    let p = horner!(z; -9.635_096e-6, 1.125_467_75e-4, -8.482_513e-4, 5.220_923_6e-3,
+        -2.686_539_3e-2, 1.128_378_2e-1, -3.761_263_8e-1, core::f32::consts::FRAC_2_SQRT_PI);
+    let small = y.mul_add(p, 1.0);
+    let t = 1.0 / a;
+    // F on a in [1, 11] (t in [0.09, 1]) and on [0.5, 1) (t in (1, 2]).
+    let far = horner!(t - 0.55; 0.125_403_78, -0.050_719_786, -0.099_010_46, 0.106_910_14,
+        -0.059_883_542, 0.009_451_484, 0.049_809_285, -0.096_901_43, 0.098_359_26,
+        -0.020_365_912, -0.170_035_12, 0.502_353_4);
+    let near = horner!(t - 1.5; -4.462_091e-4, 9.492_809e-4, -1.488_085_5e-3, 2.044_333_6e-3,
+        -1.164_898_5e-3, -5.931_855e-3, 3.315_694_6e-2, -1.183_980_5e-1, 3.595_229_4e-1);
+    let q = if a < 1.0 { near } else { far };
+    // a^2 = x^2 / 2 exactly as hi + lo (from x, not from the rounded y).
+    let square = x * x;
+    let (hi, lo) = (square * 0.5, x.mul_add(x, -square) * 0.5);
+    let e = exp(-hi);
+    let e = (-e).mul_add(lo, e);
+    let erfc = if a > 10.5 { 0.0 } else { e * (q * t) };
+    let large = if y > 0.0 { 2.0 - erfc } else { erfc };
+    let one_plus = if (a < 1.0) & (y > -0.5) { small } else { large };
+    x * 0.5 * one_plus
+}
+
+/// `x / (1 + e^-x)`, as PyTorch's `silu`.
+#[inline(always)]
+fn silu(x: f32) -> f32 {
+    x / (1.0 + exp(-x))
+}
+
 /// `f` of one element.
 #[inline(always)]
 fn apply(f: VectorFn, x: f32) -> f32 {
@@ -192,6 +256,8 @@ fn apply(f: VectorFn, x: f32) -> f32 {
         VectorFn::Tanh => tanh(x),
         VectorFn::Sigmoid => sigmoid(x),
         VectorFn::Ln => ln(x),
+        VectorFn::Gelu => gelu(x),
+        VectorFn::Silu => silu(x),
     }
 }
 
@@ -199,19 +265,23 @@ fn apply(f: VectorFn, x: f32) -> f32 {
 /// each vectorized by LLVM for the features of its caller.
 #[inline(always)]
 fn each(f: VectorFn, a: &[f32], out: &mut [MaybeUninit<f32>]) {
+    // Plain loops, not closures: a closure is a function of its own, which
+    // LLVM may leave out of line when its body is large (`gelu`), and then
+    // without this caller's target features (its `mul_add`s become calls).
+    macro_rules! each_with {
+        ($g:ident) => {
+            for (o, &x) in out.iter_mut().zip(a) {
+                o.write($g(x));
+            }
+        };
+    }
     match f {
-        VectorFn::Exp => out.iter_mut().zip(a).for_each(|(o, &x)| {
-            o.write(exp(x));
-        }),
-        VectorFn::Tanh => out.iter_mut().zip(a).for_each(|(o, &x)| {
-            o.write(tanh(x));
-        }),
-        VectorFn::Sigmoid => out.iter_mut().zip(a).for_each(|(o, &x)| {
-            o.write(sigmoid(x));
-        }),
-        VectorFn::Ln => out.iter_mut().zip(a).for_each(|(o, &x)| {
-            o.write(ln(x));
-        }),
+        VectorFn::Exp => each_with!(exp),
+        VectorFn::Tanh => each_with!(tanh),
+        VectorFn::Sigmoid => each_with!(sigmoid),
+        VectorFn::Ln => each_with!(ln),
+        VectorFn::Gelu => each_with!(gelu),
+        VectorFn::Silu => each_with!(silu),
     }
 }
 
@@ -412,11 +482,13 @@ mod tests {
     /// The largest error of each function, in float32 ulps against
     /// float64: what a sweep of every 7th float32 in [-110, 110] measured
     /// (`ln`: every 13th positive float32); this test takes every 97th.
-    const ACCURACY: [(VectorFn, u32); 4] = [
+    const ACCURACY: [(VectorFn, u32); 6] = [
         (VectorFn::Exp, 1),
         (VectorFn::Tanh, 1),
         (VectorFn::Sigmoid, 2),
         (VectorFn::Ln, 1),
+        (VectorFn::Gelu, 8),
+        (VectorFn::Silu, 3),
     ];
 
     fn reference(f: VectorFn, x: f64) -> f64 {
@@ -426,7 +498,23 @@ mod tests {
             VectorFn::Sigmoid if x <= f64::from(OVERFLOWS) => 0.0,
             VectorFn::Sigmoid => 1.0 / (1.0 + (-x).exp()),
             VectorFn::Ln => x.ln(),
+            // Below -14.8 the float32 result is 0 or a denormal of a few
+            // units (compared in ulps, those count as equal below).
+            VectorFn::Gelu => x * 0.5 * libm_erfc_neg(x),
+            // PyTorch's `x / (1 + e^-x)`: -0 where `e^-x` overflows.
+            VectorFn::Silu if x <= f64::from(OVERFLOWS) => -0.0,
+            VectorFn::Silu => x / (1.0 + (-x).exp()),
         }
+    }
+
+    /// `1 + erf(x / sqrt 2)`, without cancellation for negative `x`.
+    fn libm_erfc_neg(x: f64) -> f64 {
+        unsafe extern "C" {
+            // SAFETY: a pure C function of one float, defined for every
+            // input.
+            safe fn erfc(x: f64) -> f64;
+        }
+        erfc(-x * core::f64::consts::FRAC_1_SQRT_2)
     }
 
     /// Every 97th float32 between -110 and 110 (both signs, the
@@ -475,6 +563,8 @@ mod tests {
             VectorFn::Tanh,
             VectorFn::Sigmoid,
             VectorFn::Ln,
+            VectorFn::Gelu,
+            VectorFn::Silu,
         ] {
             let mut wide = vec![MaybeUninit::uninit(); xs.len()];
             map_slice(f, &xs, &mut wide);
@@ -499,6 +589,8 @@ mod tests {
             VectorFn::Tanh,
             VectorFn::Sigmoid,
             VectorFn::Ln,
+            VectorFn::Gelu,
+            VectorFn::Silu,
         ] {
             assert!(one(f, f32::NAN).is_nan(), "{f:?}(NaN)");
         }
