@@ -304,6 +304,7 @@ macro_rules! number_variant {
         }
     };
 }
+pub(crate) use number_variant;
 
 /// The binary operations of [`AnyTensor`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

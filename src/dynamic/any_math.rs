@@ -11,7 +11,9 @@
 //! ```
 
 use super::DynTensor;
-use super::any::{AnyTensor, Operand, any_tensor, same_variant, scalar_as, scalar_dtype};
+use super::any::{
+    AnyTensor, Operand, any_tensor, number_variant, same_variant, scalar_as, scalar_dtype,
+};
 use crate::backend::{Elementwise, Reductions};
 use crate::device::Device;
 use crate::dtype::math::{Clampable, Power};
@@ -603,18 +605,8 @@ impl<D: Reductions> AnyTensor<D> {
                         same_variant!(a, b.as_ref(), |x, y| x.$method(y);
                             F16, BF16, F32, F64, U8, I8, I16, I32, I64)
                     }
-                    Operand::Number(s) => match a {
-                        AnyTensor::F16(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::BF16(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::F32(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::F64(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::U8(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::I8(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::I16(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::I32(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        AnyTensor::I64(x) => AnyTensor::from(divide_by_number(x, $f, s)?),
-                        _ => unreachable!("converted to an integer or real floating dtype"),
-                    },
+                    Operand::Number(s) => number_variant!(@with divide_by_number, a, s, $f;
+                        F16, BF16, F32, F64, U8, I8, I16, I32, I64),
                 }
             };
         }

@@ -28,7 +28,7 @@
 
 use super::functions::{
     self, BinaryFn, ByNumber, ElementOp, InCommon, NumberOperandOf, OperandOf, OutputOf, WideRight,
-    WithLeft, WithRight, is_half, same_type,
+    WithLeft, WithRight, reads_wide,
 };
 use super::op_codes::Side;
 use super::{broadcast_map2, unary, with_number_types};
@@ -92,7 +92,7 @@ where
     D: Elementwise,
     F: BinaryFn<C, C, U> + BinaryFn<f32, f32, f32>,
 {
-    if is_half::<C>() && !same_type::<B, C>() && b.sizes.iter().product::<usize>() == 1 {
+    if reads_wide::<B, C>(b.sizes.iter().product()) {
         check_runtime_rank::<C>(
             (A::DTYPE, a_rank, a.sizes.len()),
             (B::DTYPE, b_rank, b.sizes.len()),

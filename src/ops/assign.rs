@@ -14,7 +14,7 @@
 
 use super::functions::{
     self, BinaryFn, ByNumber, ElementOp, NumberOperandOf, OperandOf, OutputOf, WideRight,
-    WithRight, is_half, same_type,
+    WithRight, reads_wide, same_type,
 };
 use super::op_codes::{KernelOp, Side};
 use super::{broadcast_strides, with_number_types};
@@ -90,7 +90,7 @@ where
     RY: Repr,
     F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>> + BinaryFn<f32, f32, f32>,
 {
-    if is_half::<C>() && !same_type::<B, C>() && y.numel() == 1 {
+    if reads_wide::<B, C>(y.numel()) {
         return update_with::<T, B, C, SX, SY, D, RX, RY, _>(x, y, WideRight::<F, T>::new(f));
     }
     assign::<T, B, C, SX, SY, D, RX, RY, F>(x, y, f)

@@ -501,6 +501,14 @@ where
     }
 }
 
+/// Whether `*` and `/` read their right operand `B` (of `numel`
+/// elements) in float32 ([`WideRight`]) when the common type is `C`: one
+/// element of another type beside a half type.
+#[inline(always)]
+pub(crate) fn reads_wide<B: 'static, C: 'static>(numel: usize) -> bool {
+    is_half::<C>() && !same_type::<B, C>() && numel == 1
+}
+
 /// `f(a, b)` of `*` and `/` when the common type `C` is float16 or
 /// bfloat16 and `b` is one element of another type broadcast over `a`:
 /// computed in float32 from `b`'s own value (not rounded to `C` first),
