@@ -92,7 +92,7 @@ where
     D: Elementwise,
     F: BinaryFn<C, C, U> + BinaryFn<f32, f32, f32>,
 {
-    if reads_wide::<B, C>(b.sizes.iter().product()) {
+    if reads_wide::<B, C>(b.sizes) {
         check_runtime_rank::<C>(
             (A::DTYPE, a_rank, a.sizes.len()),
             (B::DTYPE, b_rank, b.sizes.len()),

@@ -90,7 +90,7 @@ where
     RY: Repr,
     F: ElementOp<C> + BinaryFn<C, C, OutputOf<F, C>> + BinaryFn<f32, f32, f32>,
 {
-    if reads_wide::<B, C>(y.numel()) {
+    if reads_wide::<B, C>(y.layout.sizes()) {
         return update_with::<T, B, C, SX, SY, D, RX, RY, _>(x, y, WideRight::<F, T>::new(f));
     }
     assign::<T, B, C, SX, SY, D, RX, RY, F>(x, y, f)

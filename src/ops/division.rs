@@ -56,10 +56,10 @@ fn integer<C: Element>() -> bool {
 pub(crate) fn check_divisor<B: Element, C: Element, D: Reductions>(
     b: StridedRef<'_, B, D>,
 ) -> Result<(), Error> {
-    let n: usize = b.sizes.iter().product();
-    if !integer::<C>() || n == 0 {
+    if !integer::<C>() || b.sizes.contains(&0) {
         return Ok(());
     }
+    let n = crate::layout::checked_numel(b.sizes)?;
     let zeros = D::map1(b, WithRight(InCommon::<Eq, C>::new(Eq), C::ZERO))?;
     let (sizes, strides) = ([n], [1]);
     let any = D::reduce(
@@ -104,7 +104,7 @@ where
         (B::DTYPE, b_rank, b.sizes.len()),
     )?;
     // An empty result runs no kernel: PyTorch raises nothing.
-    if sizes.as_ref().iter().product::<usize>() > 0 {
+    if !sizes.as_ref().contains(&0) {
         check_divisor::<B, C, D>(b)?;
     }
     promoted_binary::<A, B, C, C, Z, D, F>((a, a_rank), (b, b_rank), f)

@@ -501,12 +501,13 @@ where
     }
 }
 
-/// Whether `*` and `/` read their right operand `B` (of `numel`
-/// elements) in float32 ([`WideRight`]) when the common type is `C`: one
-/// element of another type beside a half type.
+/// Whether `*` and `/` read their right operand `B` (of `sizes`) in
+/// float32 ([`WideRight`]) when the common type is `C`: one element of
+/// another type beside a half type. (One element: every size 1, which no
+/// product of sizes can overflow.)
 #[inline(always)]
-pub(crate) fn reads_wide<B: 'static, C: 'static>(numel: usize) -> bool {
-    is_half::<C>() && !same_type::<B, C>() && numel == 1
+pub(crate) fn reads_wide<B: 'static, C: 'static>(sizes: &[usize]) -> bool {
+    is_half::<C>() && !same_type::<B, C>() && sizes.iter().all(|&s| s == 1)
 }
 
 /// `f(a, b)` of `*` and `/` when the common type `C` is float16 or
