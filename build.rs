@@ -31,9 +31,10 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 9] = [
+const UNITS: [(&str, &[&str]); 10] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
+    ("special", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
     ("select", &["elementwise.cuh", "math.cuh", "select.cuh"]),
     ("matmul", &["elementwise.cuh", "math.cuh", "matmul.cuh"]),
@@ -50,7 +51,7 @@ const UNITS: [(&str, &[&str]); 9] = [
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 20] = [
+const SOURCES: [&str; 21] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
@@ -62,6 +63,7 @@ const SOURCES: [&str; 20] = [
     "sets.cuh",
     "elementwise.cu",
     "math.cu",
+    "special.cu",
     "reduce.cu",
     "select.cu",
     "matmul.cu",

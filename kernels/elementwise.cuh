@@ -62,7 +62,8 @@ struct Args {
     uint64_t numel;
     uint64_t sizes[SHAPED_MAX_RANK];
     Operand out, a, b;
-    uint64_t scalar[2];  // the fixed operand's bytes, as its element type
+    uint64_t scalar[3];  // the fixed operand's bytes, as its element type, and
+                         // more fixed numbers (`clamp`, `nan_to_num`)
     int32_t rank;        // after coalescing, at least 1
     int32_t op;          // an OP_* code of the kernel's family
     int32_t a_scalar;    // 1: operand a is `scalar`
@@ -98,6 +99,9 @@ enum {
     OP_REMAINDER = 52, OP_FMOD = 53, OP_FLOOR_DIVIDE = 54,
     OP_TAN = 100, OP_ASIN = 101, OP_ACOS = 102, OP_ATAN = 103, OP_SINH = 104, OP_COSH = 105, OP_ASINH = 106, OP_ACOSH = 107, OP_ATANH = 108, OP_EXP2 = 109, OP_EXPM1 = 110, OP_LOG10 = 111, OP_LOG1P = 112, OP_RSQRT = 113,
     OP_GELU = 114, OP_GELU_TANH = 115, OP_SILU = 116, OP_SOFTPLUS = 117, OP_MISH = 118, OP_ELU = 119, OP_LEAKY_RELU = 120, OP_HARDSIGMOID = 121, OP_HARDSWISH = 122, OP_LOG_SIGMOID = 123,
+    OP_ERF = 124, OP_ERFC = 125, OP_ERFINV = 126, OP_LGAMMA = 127, OP_DIGAMMA = 128, OP_SINC = 129,
+    OP_DEG2RAD = 130, OP_RAD2DEG = 131, OP_TRUNC = 132, OP_FRAC = 133, OP_SIGN = 134, OP_SIGNBIT = 135,
+    OP_SGN = 136, OP_SQUARE = 137, OP_NAN_TO_NUM = 138,
 };
 
 // Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring
@@ -1064,6 +1068,10 @@ template <class C, bool numeric> __device__ void promoted(const Args& p) {
 #define SHAPED_MATH_KERNELS(name, T, numeric)                                             \
     extern "C" __global__ void SHAPED_BOUNDS shaped_math_##name(shaped::Args p) {        \
         shaped::math<T>(p);                                                               \
+    }
+#define SHAPED_SPECIAL_KERNELS(name, T, numeric)                                          \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_special_##name(shaped::Args p) {     \
+        shaped::special<T>(p);                                                            \
     }
 
 

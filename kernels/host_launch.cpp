@@ -3,6 +3,7 @@
 #define SHAPED_HOST
 #include "elementwise.cu"
 #include "math.cu"
+#include "special.cu"
 #include "reduce.cu"
 #include "select.cu"
 #include "matmul.cu"
@@ -28,7 +29,8 @@ template <class A> struct Entry {
     {"shaped_unary_" #name, shaped_unary_##name},     \
     {"shaped_cast_" #name, shaped_cast_##name},       \
     {"shaped_promoted_" #name, shaped_promoted_##name}, \
-    {"shaped_math_" #name, shaped_math_##name},
+    {"shaped_math_" #name, shaped_math_##name},       \
+    {"shaped_special_" #name, shaped_special_##name},
 const Entry<shaped::Args> KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_ENTRIES)};
 #undef SHAPED_ENTRIES
 }  // namespace

@@ -12,7 +12,9 @@
 
 mod common;
 
-use common::tensors::{Outcome, any_of, any_outcome, assert_no_failures, expected};
+use common::tensors::{
+    Outcome, any_of, any_outcome, assert_no_failures, element_of, expected, failure_line,
+};
 use common::{number, ulps};
 use serde_json::Value;
 use shaped::dtype::Scalar;
@@ -121,16 +123,6 @@ fn close(got: &Outcome, want: &Outcome, inputs: &[Scalar], erf_bound: bool) -> b
             })
 }
 
-/// Values as an outcome of their own, for the failure report.
-fn outcome_of(values: &[Scalar], dtype: DType) -> Outcome {
-    Outcome {
-        sizes: vec![values.len()],
-        strides: vec![1],
-        dtype,
-        values: values.to_vec(),
-    }
-}
-
 #[test]
 fn activations_match_pytorch() {
     let cases = cases();
@@ -150,31 +142,14 @@ fn activations_match_pytorch() {
             _ => false,
         };
         if !ok {
-            let detail = match (&got, case.get("result")) {
-                (Ok(t), Some(want)) => {
-                    let (g, w) = (any_outcome(t).values, expected(want).values);
-                    let first = (0..g.len().min(w.len())).find(|&i| {
-                        !close(
-                            &outcome_of(&g[i..=i], t.dtype()),
-                            &outcome_of(&w[i..=i], t.dtype()),
-                            &inputs[i..=i],
-                            erf_bound,
-                        )
-                    });
-                    format!(
-                        "first difference at {first:?}: input {:?}, got {:?}, want {:?}",
-                        first.map(|i| inputs[i]),
-                        first.map(|i| g[i]),
-                        first.map(|i| w[i])
-                    )
-                }
-                _ => format!(
-                    "got {:?}, want {:?}",
-                    got.map(|t| any_outcome(&t).dtype),
-                    case.get("result").or(case.get("error"))
-                ),
-            };
-            failures.push(format!("{}: {detail}", case["id"]));
+            failures.push(failure_line(case, &got, |g, w, i| {
+                close(
+                    &element_of(g, i),
+                    &element_of(w, i),
+                    &inputs[i..=i],
+                    erf_bound,
+                )
+            }));
         }
     }
     assert_no_failures(&failures, cases.len());

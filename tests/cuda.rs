@@ -2789,3 +2789,65 @@ fn activations_on_the_device() -> Result<(), Error> {
     assert_close_on_both!("silu c128", 1e-13, gz.silu(), z.silu());
     Ok(())
 }
+
+/// The rest of the catalogue's functions of one tensor on the device
+/// against the CPU: the special functions (CUDA's `erf`, `erfc`, `lgamma`;
+/// `erfinv` and `digamma` as the CPU computes them), `sinc`, the angle
+/// conversions, `trunc`, `frac`, `sign`, `sgn`, `signbit`, `square` and
+/// `nan_to_num`, on every floating dtype, integers and bool where they
+/// take them, and complex values for `sgn`, `sinc`, `square`, `nan_to_num`.
+#[test]
+fn pointwise_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("pointwise_on_the_device") else {
+        return Ok(());
+    };
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let x = math_source::<$t>()?;
+            let g = x.to_device(&gpu)?;
+            let tol = math_tol(<$t as shaped::dtype::Element>::DTYPE);
+            let what = stringify!($t);
+            assert_close_on_both!(format!("erf {what}"), tol, g.erf(), x.erf());
+            assert_close_on_both!(format!("erfc {what}"), tol, g.erfc(), x.erfc());
+            assert_close_on_both!(format!("erfinv {what}"), tol, g.erfinv(), x.erfinv());
+            assert_close_on_both!(format!("lgamma {what}"), tol, g.lgamma(), x.lgamma());
+            assert_close_on_both!(format!("digamma {what}"), tol, g.digamma(), x.digamma());
+            assert_close_on_both!(format!("sinc {what}"), tol, g.t()?.sinc(), x.t()?.sinc());
+            assert_close_on_both!(format!("deg2rad {what}"), tol, g.deg2rad(), x.deg2rad());
+            assert_close_on_both!(format!("rad2deg {what}"), tol, g.rad2deg(), x.rad2deg());
+            assert_close_on_both!(format!("trunc {what}"), 0.0, g.trunc(), x.trunc());
+            assert_close_on_both!(format!("frac {what}"), 0.0, g.frac(), x.frac());
+            assert_close_on_both!(format!("sign {what}"), 0.0, g.sign(), x.sign());
+            assert_close_on_both!(format!("sgn {what}"), 0.0, g.sgn(), x.sgn());
+            assert_close_on_both!(format!("signbit {what}"), 0.0, g.signbit(), x.signbit());
+            assert_close_on_both!(format!("square {what}"), 0.0, g.square(), x.square());
+            assert_close_on_both!(
+                format!("nan_to_num {what}"),
+                0.0,
+                g.nan_to_num(1.5, Some(1e10), None),
+                x.nan_to_num(1.5, Some(1e10), None)
+            );
+        )*};
+    }
+    each!(half::f16, half::bf16, f32, f64);
+    let n = math_source::<i32>()?;
+    let gn = n.to_device(&gpu)?;
+    assert_close_on_both!("lgamma i32", 2e-6, gn.lgamma(), n.lgamma());
+    assert_close_on_both!("sign i32", 0.0, gn.sign(), n.sign());
+    assert_close_on_both!("square i32", 0.0, gn.square(), n.square());
+    let m = math_source::<bool>()?;
+    let gm = m.to_device(&gpu)?;
+    assert_close_on_both!("square bool", 0.0, gm.square(), m.square());
+    let z = math_source::<num_complex::Complex<f64>>()?;
+    let gz = z.to_device(&gpu)?;
+    assert_close_on_both!("sgn c128", 1e-15, gz.sgn(), z.sgn());
+    assert_close_on_both!("sinc c128", 1e-13, gz.sinc(), z.sinc());
+    assert_close_on_both!("square c128", 0.0, gz.square(), z.square());
+    assert_close_on_both!(
+        "nan_to_num c128",
+        0.0,
+        gz.nan_to_num(0.0, None, Some(-2.0)),
+        z.nan_to_num(0.0, None, Some(-2.0))
+    );
+    Ok(())
+}

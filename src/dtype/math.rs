@@ -78,6 +78,9 @@ pub trait FloatMath: Element {
     fn log1p(self) -> Self;
     /// `1 / sqrt(x)`.
     fn rsqrt(self) -> Self;
+    /// The normalized sinc, `sin(pi x) / (pi x)`, and 1 at 0 (PyTorch's
+    /// formula: `pi x` rounded first).
+    fn sinc(self) -> Self;
     /// `self^e`.
     fn pow(self, e: Self) -> Self;
     /// `self^e` for an exponent given as a number, as PyTorch's
@@ -126,6 +129,19 @@ trait Kernels: Copy {
     fn sigmoid(self) -> Self;
     fn gelu(self) -> Self;
     fn silu(self) -> Self;
+    fn sinc(self) -> Self;
+}
+/// PyTorch's `sinc`: 1 at ±0, else `sin(pi x) / (pi x)` with `pi x`
+/// rounded first.
+macro_rules! sinc_of {
+    ($x:expr, $pi:expr) => {
+        if $x == 0.0 {
+            1.0
+        } else {
+            let product = $pi * $x;
+            product.sin() / product
+        }
+    };
 }
 impl Kernels for f32 {
     #[inline(always)]
@@ -151,6 +167,10 @@ impl Kernels for f32 {
     #[inline(always)]
     fn silu(self) -> f32 {
         vector_math::one(VectorFn::Silu, self)
+    }
+    #[inline(always)]
+    fn sinc(self) -> f32 {
+        sinc_of!(self, core::f32::consts::PI)
     }
 }
 impl Kernels for f64 {
@@ -179,33 +199,49 @@ impl Kernels for f64 {
     fn silu(self) -> f64 {
         self / (1.0 + (-self).exp())
     }
+    #[inline(always)]
+    fn sinc(self) -> f64 {
+        sinc_of!(self, core::f64::consts::PI)
+    }
 }
 
-/// The C library's `asinh`, `acosh`, `atanh` and `erf`, which Rust's
-/// standard library computes by formulas of its own (or has not): PyTorch calls the C library's
-/// (`std::asinh`), and the host-built CUDA kernels do too, so the CPU
-/// backend calls them as well (the other functions of [`FloatMath`] are
-/// the C library's through the standard library already).
-trait CMath: Copy {
+/// The C library's `asinh`, `acosh`, `atanh`, `erf`, `erfc` and `lgamma`,
+/// which Rust's standard library computes by formulas of its own (or has
+/// not): PyTorch calls the C library's (`std::asinh`), and the host-built
+/// CUDA kernels do too, so the CPU backend calls them as well (the other
+/// functions of [`FloatMath`] are the C library's through the standard
+/// library already).
+pub(super) trait CMath: Copy {
     fn asinh(self) -> Self;
     fn acosh(self) -> Self;
     fn atanh(self) -> Self;
     fn erf(self) -> Self;
+    fn erfc(self) -> Self;
+    /// `ln |Γ(x)|`, through the reentrant `lgamma_r` (plain `lgamma` writes
+    /// the sign of Γ to a global, which threads would share).
+    fn lgamma(self) -> Self;
 }
 mod c_library {
+    use core::ffi::c_int;
     // SAFETY: each is a pure function of one float of the C library (which
-    // the standard library links): no pointers, no state Rust reads (they
-    // may set `errno`), defined for every input, NaN and infinities
-    // included. So they are declared safe to call.
+    // the standard library links): no state Rust reads (they may set
+    // `errno`), defined for every input, NaN and infinities included; the
+    // `lgamma_r` pair writes the sign of Γ(x) through its one pointer, which
+    // a `&mut c_int` makes valid and unaliased. So they are declared safe to
+    // call.
     unsafe extern "C" {
         pub(super) safe fn asinhf(x: f32) -> f32;
         pub(super) safe fn acoshf(x: f32) -> f32;
         pub(super) safe fn atanhf(x: f32) -> f32;
         pub(super) safe fn erff(x: f32) -> f32;
+        pub(super) safe fn erfcf(x: f32) -> f32;
+        pub(super) safe fn lgammaf_r(x: f32, sign: &mut c_int) -> f32;
         pub(super) safe fn asinh(x: f64) -> f64;
         pub(super) safe fn acosh(x: f64) -> f64;
         pub(super) safe fn atanh(x: f64) -> f64;
         pub(super) safe fn erf(x: f64) -> f64;
+        pub(super) safe fn erfc(x: f64) -> f64;
+        pub(super) safe fn lgamma_r(x: f64, sign: &mut c_int) -> f64;
     }
 }
 impl CMath for f32 {
@@ -225,6 +261,14 @@ impl CMath for f32 {
     fn erf(self) -> f32 {
         c_library::erff(self)
     }
+    #[inline(always)]
+    fn erfc(self) -> f32 {
+        c_library::erfcf(self)
+    }
+    #[inline(always)]
+    fn lgamma(self) -> f32 {
+        c_library::lgammaf_r(self, &mut 0)
+    }
 }
 impl CMath for f64 {
     #[inline(always)]
@@ -242,6 +286,14 @@ impl CMath for f64 {
     #[inline(always)]
     fn erf(self) -> f64 {
         c_library::erf(self)
+    }
+    #[inline(always)]
+    fn erfc(self) -> f64 {
+        c_library::erfc(self)
+    }
+    #[inline(always)]
+    fn lgamma(self) -> f64 {
+        c_library::lgamma_r(self, &mut 0)
     }
 }
 
@@ -296,6 +348,10 @@ macro_rules! float_math {
             fn log1p(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.ln_1p()) }
             #[inline(always)]
             fn rsqrt(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| 1.0 / v.sqrt()) }
+            #[inline(always)]
+            fn sinc(self) -> Self {
+                float_math!(@via self, $x, $to, $y, $from, |v| Kernels::sinc(v))
+            }
             #[inline(always)]
             fn pow(self, e: Self) -> Self {
                 let f = |$x: $t| $to;
@@ -481,6 +537,17 @@ macro_rules! complex_math {
             }
             #[inline(always)]
             fn rsqrt(self) -> Self { <Self as FloatMath>::recip(self.c_sqrt()) }
+            /// PyTorch's formula: `pi` as a complex number times `z`
+            /// (so an infinite part makes the other NaN), then the sine over
+            /// that product by `/`'s division.
+            #[inline(always)]
+            fn sinc(self) -> Self {
+                if self.re == 0.0 && self.im == 0.0 {
+                    return Complex::new(1.0, 0.0);
+                }
+                let product = Complex::new(core::f64::consts::PI as $r, 0.0) * self;
+                super::complex_div(product.c_sin(), product)
+            }
             /// `exp(e ln(z))`, as the C library's `cpow`; `z^0` is 1.
             #[inline(always)]
             fn pow(self, e: Self) -> Self {
@@ -578,10 +645,10 @@ where
     }
 }
 
-/// Element types with `floor`, `ceil` and `round`: real floating types
-/// (`round` goes half to even, as PyTorch), and integers (unchanged).
+/// Element types with `floor`, `ceil`, `round` and `trunc`: real floating
+/// types (`round` goes half to even, as PyTorch), and integers (unchanged).
 #[diagnostic::on_unimplemented(
-    message = "`floor`, `ceil` and `round` need real numbers, not {Self}",
+    message = "`floor`, `ceil`, `round` and `trunc` need real numbers, not {Self}",
     label = "the elements are {Self}",
     note = "PyTorch raises `floor is not supported for complex inputs` and `\"floor_vml_cpu\" not implemented for 'Bool'`"
 )]
@@ -592,6 +659,8 @@ pub trait Rounding: Element {
     fn ceil(self) -> Self;
     /// The nearest integer, half to even.
     fn round(self) -> Self;
+    /// The integer part, rounded toward zero.
+    fn trunc(self) -> Self;
 }
 macro_rules! rounding_float {
     ($($t:ty => |$x:ident| $to:expr, |$y:ident| $from:expr;)*) => {$(
@@ -604,6 +673,8 @@ macro_rules! rounding_float {
             fn round(self) -> Self {
                 float_math!(@via self, $x, $to, $y, $from, |v| v.round_ties_even())
             }
+            #[inline(always)]
+            fn trunc(self) -> Self { float_math!(@via self, $x, $to, $y, $from, |v| v.trunc()) }
         }
     )*};
 }
@@ -622,6 +693,8 @@ macro_rules! rounding_int {
             fn ceil(self) -> Self { self }
             #[inline(always)]
             fn round(self) -> Self { self }
+            #[inline(always)]
+            fn trunc(self) -> Self { self }
         }
     )*};
 }

@@ -10,6 +10,7 @@ pub mod cast;
 pub mod logic;
 pub mod math;
 pub mod promote;
+pub mod special;
 
 use core::fmt::Debug;
 use half::{bf16, f16};

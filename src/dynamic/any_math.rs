@@ -812,3 +812,104 @@ impl<D: Elementwise> AnyTensor<D> {
         }))
     }
 }
+
+/// The special functions of real tensors (integers and bool give
+/// float32), each with PyTorch's CPU and CUDA kernel names for its text on
+/// complex tensors.
+macro_rules! any_special {
+    ($($(#[$doc:meta])* $name:ident => $cpu:literal, $cuda:literal;)*) => {
+        any_unary! {$(
+            $(#[$doc])*
+            $name: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool]
+                else |d, device| not_implemented(kernel_on(device, $cpu, $cuda), d);
+        )*}
+    };
+}
+
+any_special! {
+    /// The error function; `Err` for complex tensors.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let z = AnyTensor::from(DynTensor::<num_complex::Complex<f32>>::ones(&[1]));
+    /// assert_eq!(z.erf().unwrap_err().to_string(), "\"erf_vml_cpu\" not implemented for 'ComplexFloat'");
+    /// ```
+    erf => "erf_vml_cpu", "erf_cuda";
+    /// `1 - erf(x)`; `Err` for complex tensors.
+    erfc => "erfc_vml_cpu", "erfc_cuda";
+    /// The inverse error function; `Err` for complex tensors.
+    erfinv => "erfinv_vml_cpu", "erfinv_cuda";
+    /// `ln |Γ(x)|`; `Err` for complex tensors.
+    lgamma => "lgamma_vml_cpu", "lgamma_cuda";
+    /// `Γ'(x) / Γ(x)`; `Err` for complex tensors.
+    digamma => "digamma", "digamma_cuda";
+}
+
+any_unary! {
+    /// Degrees to radians (integers and bool give float32); `Err` for
+    /// complex tensors.
+    deg2rad: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool]
+        else |_d, _device| unsupported("deg2rad is not supported for complex tensors.");
+    /// Radians to degrees (integers and bool give float32); `Err` for
+    /// complex tensors.
+    rad2deg: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool]
+        else |_d, _device| unsupported("rad2deg is not supported for complex tensors.");
+    /// Rounds toward zero; `Err` for complex and bool tensors.
+    trunc: [F16, BF16, F32, F64, U8, I8, I16, I32, I64] else |d, device| match d.is_complex() {
+        true => unsupported("trunc is not supported for complex inputs"),
+        false => not_implemented(kernel_on(device, "trunc_vml_cpu", "trunc_cuda"), d),
+    };
+    /// `x - trunc(x)`; `Err` for all but the real floating dtypes.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<i64>::ones(&[1]));
+    /// assert_eq!(x.frac().unwrap_err().to_string(), "\"frac_cpu\" not implemented for 'Long'");
+    /// ```
+    frac: [F16, BF16, F32, F64] else |d, device| not_implemented(kernel_on(device, "frac_cpu", "frac_cuda"), d);
+    /// 1, -1 or 0 in the same dtype; `Err` for complex tensors (PyTorch's
+    /// text points to `sgn`).
+    sign: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool] else |_d, _device| unsupported(
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."
+    );
+    /// Whether the sign bit is set (bool); `Err` for complex tensors.
+    signbit: [F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool]
+        else |_d, _device| unsupported("signbit is not implemented for complex tensors.");
+}
+
+any_float_unary! {
+    /// `sin(pi x) / (pi x)`, 1 at 0; integers and bool give float32. Never
+    /// fails.
+    sinc;
+    /// The sign, or `z / |z|` for complex tensors. Never fails.
+    sgn;
+    /// `x * x`; bool gives int64. Never fails.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let m = AnyTensor::from(DynTensor::<bool>::ones(&[1]));
+    /// assert_eq!(m.square().unwrap().dtype(), DType::I64);
+    /// ```
+    square;
+}
+
+impl<D: Elementwise> AnyTensor<D> {
+    /// PyTorch's `nan_to_num(nan, posinf, neginf)` on any dtype (integers
+    /// and bool copied unchanged). Never fails.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::full(&[1], f32::NEG_INFINITY));
+    /// let y = x.nan_to_num(0.0, None, None).unwrap();
+    /// assert_eq!(y.downcast::<f32>().unwrap().to_vec(), vec![f32::MIN]);
+    /// ```
+    #[inline]
+    pub fn nan_to_num(
+        &self,
+        nan: f64,
+        posinf: Option<f64>,
+        neginf: Option<f64>,
+    ) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.nan_to_num(nan, posinf, neginf))))
+    }
+}

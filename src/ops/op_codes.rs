@@ -185,6 +185,37 @@ pub enum OpCode {
     Hardswish = 122,
     /// `ln(sigmoid(x))`.
     LogSigmoid = 123,
+    /// The error function.
+    Erf = 124,
+    /// `1 - erf(x)`.
+    Erfc = 125,
+    /// The inverse error function.
+    Erfinv = 126,
+    /// `ln |Γ(x)|`.
+    Lgamma = 127,
+    /// `Γ'(x) / Γ(x)`.
+    Digamma = 128,
+    /// `sin(pi x) / (pi x)`.
+    Sinc = 129,
+    /// Degrees to radians.
+    Deg2rad = 130,
+    /// Radians to degrees.
+    Rad2deg = 131,
+    /// Rounding toward zero.
+    Trunc = 132,
+    /// `x - trunc(x)`.
+    Frac = 133,
+    /// 1, -1 or 0.
+    Sign = 134,
+    /// The sign bit, as bool.
+    Signbit = 135,
+    /// The sign, or `z / |z|`.
+    Sgn = 136,
+    /// `x * x` (bool to int64).
+    Square = 137,
+    /// NaN, +inf and -inf replaced by the three fixed numbers (of the real
+    /// part's type).
+    NanToNum = 138,
 }
 
 /// A reduction, as the device kernels number them (`kernels/reduce.cuh`):
@@ -271,6 +302,12 @@ pub enum Family {
     Promoted,
     /// Elementwise math (`exp` to `pow`), on operands of the kernel's type.
     Math,
+    /// The transcendental functions from `tan` to `rsqrt`, the special
+    /// functions, `sinc`, the angle conversions, `trunc`, `frac`, the
+    /// signs, `square` and `nan_to_num`, on operands of the kernel's type
+    /// (a family apart from [`Family::Math`] so that each family's kernels
+    /// stay small enough to assemble quickly).
+    Special,
 }
 
 impl OpCode {
@@ -310,6 +347,35 @@ impl OpCode {
             | OpCode::IsFinite
             | OpCode::IsReal => Family::Unary,
             OpCode::Cast => Family::Cast,
+            OpCode::Tan
+            | OpCode::Asin
+            | OpCode::Acos
+            | OpCode::Atan
+            | OpCode::Sinh
+            | OpCode::Cosh
+            | OpCode::Asinh
+            | OpCode::Acosh
+            | OpCode::Atanh
+            | OpCode::Exp2
+            | OpCode::Expm1
+            | OpCode::Log10
+            | OpCode::Log1p
+            | OpCode::Rsqrt
+            | OpCode::Erf
+            | OpCode::Erfc
+            | OpCode::Erfinv
+            | OpCode::Lgamma
+            | OpCode::Digamma
+            | OpCode::Sinc
+            | OpCode::Deg2rad
+            | OpCode::Rad2deg
+            | OpCode::Trunc
+            | OpCode::Frac
+            | OpCode::Sign
+            | OpCode::Signbit
+            | OpCode::Sgn
+            | OpCode::Square
+            | OpCode::NanToNum => Family::Special,
             _ => Family::Math,
         }
     }
@@ -323,17 +389,19 @@ impl OpCode {
     /// assert!(!OpCode::Maximum.is_unary());
     /// ```
     pub fn is_unary(self) -> bool {
-        matches!(self.family(), Family::Unary | Family::Cast | Family::Math)
-            && !matches!(
-                self,
-                OpCode::Maximum
-                    | OpCode::Minimum
-                    | OpCode::Pow
-                    | OpCode::MeanOf
-                    | OpCode::Remainder
-                    | OpCode::Fmod
-                    | OpCode::FloorDivide
-            )
+        matches!(
+            self.family(),
+            Family::Unary | Family::Cast | Family::Math | Family::Special
+        ) && !matches!(
+            self,
+            OpCode::Maximum
+                | OpCode::Minimum
+                | OpCode::Pow
+                | OpCode::MeanOf
+                | OpCode::Remainder
+                | OpCode::Fmod
+                | OpCode::FloorDivide
+        )
     }
 }
 
@@ -364,6 +432,8 @@ pub struct KernelOp {
     /// A second fixed number: `clamp`'s upper bound (a value of the
     /// operands' type).
     pub upper: Option<Scalar>,
+    /// A third fixed number: `nan_to_num`'s replacement of -inf.
+    pub third: Option<Scalar>,
 }
 
 impl KernelOp {
@@ -374,6 +444,7 @@ impl KernelOp {
             scalar: None,
             compute: None,
             upper: None,
+            third: None,
         }
     }
 

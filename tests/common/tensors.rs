@@ -323,6 +323,47 @@ pub fn check_case(
     }
 }
 
+/// The line that reports a failed elementwise case of `op(case["a"])`:
+/// the first element where `same_at(got, want, i)` fails, with its input,
+/// or the dtypes and error texts when there are no values to compare.
+pub fn failure_line(
+    case: &Value,
+    got: &Result<AnyTensor, String>,
+    same_at: impl Fn(&Outcome, &Outcome, usize) -> bool,
+) -> String {
+    let detail = match (got, case.get("result")) {
+        (Ok(t), Some(want)) => {
+            let (g, w) = (any_outcome(t), expected(want));
+            let inputs = any_outcome(&any_of(&case["a"])).values;
+            let first = (0..g.values.len().min(w.values.len())).find(|&i| !same_at(&g, &w, i));
+            format!(
+                "dtype {:?}/{:?}, first difference at {first:?}: input {:?}, got {:?}, want {:?}",
+                g.dtype,
+                w.dtype,
+                first.map(|i| inputs[i]),
+                first.map(|i| g.values[i]),
+                first.map(|i| w.values[i])
+            )
+        }
+        _ => format!(
+            "got {:?}, want {:?}",
+            got.as_ref().map(|t| any_outcome(t).dtype),
+            case.get("result").or(case.get("error"))
+        ),
+    };
+    format!("{}: {detail}", case["id"])
+}
+
+/// Outcome `o`'s element `i` alone, as an outcome of its own.
+pub fn element_of(o: &Outcome, i: usize) -> Outcome {
+    Outcome {
+        sizes: vec![1],
+        strides: vec![1],
+        dtype: o.dtype,
+        values: vec![o.values[i]],
+    }
+}
+
 /// Fails with every failure's line, if any.
 pub fn assert_no_failures(failures: &[String], cases: usize) {
     assert!(

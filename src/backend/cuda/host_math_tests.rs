@@ -23,7 +23,7 @@ use crate::ops::op_codes::{KernelOp, OpCode, Side};
 type CpuForm = fn(&AnyTensor) -> Result<AnyTensor, Error>;
 
 /// The functions of one tensor, with their CPU forms.
-const UNARY: [(OpCode, CpuForm); 28] = [
+const UNARY: [(OpCode, CpuForm); 42] = [
     (OpCode::Exp, AnyTensor::exp),
     (OpCode::Ln, AnyTensor::ln),
     (OpCode::Log2, AnyTensor::log2),
@@ -52,6 +52,20 @@ const UNARY: [(OpCode, CpuForm); 28] = [
     (OpCode::Log10, AnyTensor::log10),
     (OpCode::Log1p, AnyTensor::log1p),
     (OpCode::Rsqrt, AnyTensor::rsqrt),
+    (OpCode::Erf, AnyTensor::erf),
+    (OpCode::Erfc, AnyTensor::erfc),
+    (OpCode::Erfinv, AnyTensor::erfinv),
+    (OpCode::Lgamma, AnyTensor::lgamma),
+    (OpCode::Digamma, AnyTensor::digamma),
+    (OpCode::Deg2rad, AnyTensor::deg2rad),
+    (OpCode::Rad2deg, AnyTensor::rad2deg),
+    (OpCode::Sinc, AnyTensor::sinc),
+    (OpCode::Trunc, AnyTensor::trunc),
+    (OpCode::Frac, AnyTensor::frac),
+    (OpCode::Sign, AnyTensor::sign),
+    (OpCode::Signbit, AnyTensor::signbit),
+    (OpCode::Sgn, AnyTensor::sgn),
+    (OpCode::Square, AnyTensor::square),
 ];
 
 /// Every layout's sample operand and the edge values, of `dtype`.
@@ -89,10 +103,61 @@ fn host_unary_math_every_dtype() {
             }
         }
     }
-    // 23 floating functions on all 12 dtypes, abs on 11, rounding and relu
-    // on the 9 real non-bool ones, on every layout.
-    let per_layout = 23 * 12 + 11 + 4 * 9;
+    // 23 floating functions, sinc, sgn and square on all 12 dtypes, abs on
+    // 11, rounding, trunc and relu on the 9 real non-bool ones, the special
+    // functions, sign and signbit on the 10 real ones, frac on 4, on every
+    // layout.
+    let per_layout = 26 * 12 + 11 + 5 * 9 + 9 * 10 + 4;
     assert_eq!(cases, per_layout * (2 * PAIRS.len() + 1));
+}
+
+/// `nan_to_num` with PyTorch's default replacements and given ones, on
+/// every dtype (the replacements of a complex type are of its parts' type).
+#[test]
+fn host_nan_to_num_every_dtype() {
+    let mut cases = 0;
+    for (nan, posinf, neginf) in [
+        (0.0, None, None),
+        (1.5, Some(100.0), Some(-7.25)),
+        (-1.0, Some(1e10), None),
+    ] {
+        for dtype in DType::ALL {
+            for (x, s) in operands(dtype) {
+                let want = x.gathered.nan_to_num(nan, posinf, neginf).unwrap();
+                let op = nan_to_num_op(dtype, nan, posinf, neginf);
+                check(op, &x, s, &want, &format!("nan_to_num {nan} {dtype} {s:?}"));
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 3 * 12 * (2 * PAIRS.len() + 1));
+}
+
+/// The kernel of `nan_to_num` on `dtype`, as the typed method builds it.
+fn nan_to_num_op(dtype: DType, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> KernelOp {
+    use crate::dtype::special::NanToNum;
+    use crate::ops::functions::UnaryFn;
+    use crate::ops::pointwise::ReplaceNonFinite;
+    use half::{bf16, f16};
+    use num_complex::Complex;
+    fn op_of<T: NanToNum>(nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> KernelOp {
+        let f = ReplaceNonFinite(T::replacements(nan, posinf, neginf));
+        UnaryFn::<T, T>::kernel_op(&f).unwrap()
+    }
+    match dtype {
+        DType::F16 => op_of::<f16>(nan, posinf, neginf),
+        DType::BF16 => op_of::<bf16>(nan, posinf, neginf),
+        DType::F32 => op_of::<f32>(nan, posinf, neginf),
+        DType::F64 => op_of::<f64>(nan, posinf, neginf),
+        DType::C64 => op_of::<Complex<f32>>(nan, posinf, neginf),
+        DType::C128 => op_of::<Complex<f64>>(nan, posinf, neginf),
+        DType::U8 => op_of::<u8>(nan, posinf, neginf),
+        DType::I8 => op_of::<i8>(nan, posinf, neginf),
+        DType::I16 => op_of::<i16>(nan, posinf, neginf),
+        DType::I32 => op_of::<i32>(nan, posinf, neginf),
+        DType::I64 => op_of::<i64>(nan, posinf, neginf),
+        DType::Bool => op_of::<bool>(nan, posinf, neginf),
+    }
 }
 
 #[test]

@@ -36,7 +36,7 @@ pub(crate) struct Args {
     pub(crate) out: OperandArgs,
     pub(crate) a: OperandArgs,
     pub(crate) b: OperandArgs,
-    pub(crate) scalar: [u64; 2],
+    pub(crate) scalar: [u64; 3],
     pub(crate) rank: i32,
     pub(crate) op: i32,
     pub(crate) a_scalar: i32,
@@ -156,12 +156,23 @@ pub(crate) fn plan(
         b_dtype: types.b as i32,
         ..Args::default()
     };
+    // `nan_to_num`'s three replacements are numbers of the real part's
+    // type, one word each.
+    let number_type = match (op.code, kernel_type) {
+        (OpCode::NanToNum, DType::C64) => DType::F32,
+        (OpCode::NanToNum, DType::C128) => DType::F64,
+        (_, t) => t,
+    };
     if let Some((_, value)) = op.scalar {
-        args.scalar = scalar_bits(value, kernel_type);
+        let [low, high] = scalar_bits(value, number_type);
+        args.scalar[..2].copy_from_slice(&[low, high]);
     }
     // `clamp`'s bounds are real numbers of at most 8 bytes: one word each.
     if let Some(upper) = op.upper {
-        args.scalar[1] = scalar_bits(upper, kernel_type)[0];
+        args.scalar[1] = scalar_bits(upper, number_type)[0];
+    }
+    if let Some(third) = op.third {
+        args.scalar[2] = scalar_bits(third, number_type)[0];
     }
     let inputs = [a, b];
     let (rank, merged) = merge_dimensions(sizes, out, &inputs)?;
@@ -460,6 +471,7 @@ fn family_name(family: Family) -> &'static str {
         Family::Cast => "cast",
         Family::Promoted => "promoted",
         Family::Math => "math",
+        Family::Special => "special",
     }
 }
 

@@ -74,9 +74,9 @@ use std::sync::{Mutex, OnceLock};
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
 /// `kernels/indexing.cu` (`shaped_gather_*`), `kernels/scan.cu`
 /// (`shaped_scan_*`), `kernels/sort.cu` (`shaped_sort_*`) and
-/// `kernels/sets.cu` (`shaped_sets_*`), compiled
-/// apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 9] = [
+/// `kernels/sets.cu` (`shaped_sets_*`) and `kernels/special.cu`
+/// (`shaped_special_*`), compiled apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 10] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
@@ -86,12 +86,14 @@ static FATBINS: [&[u8]; 9] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/scan.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/sort.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/sets.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/special.fatbin")),
 ];
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 13] = [
+const MODULE_PREFIXES: [(&str, usize); 14] = [
     ("shaped_math_", 1),
+    ("shaped_special_", 9),
     ("shaped_reduce_", 2),
     ("shaped_stats_", 2),
     ("shaped_softmax_", 2),

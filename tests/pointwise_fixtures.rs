@@ -1,0 +1,283 @@
+//! The pointwise catalogue's functions of one tensor checked against
+//! PyTorch 2.15.0 (`tests/fixtures/pointwise.json`, written by
+//! `scripts/fixtures/pointwise.py`): `erf erfc erfinv lgamma digamma sinc
+//! deg2rad rad2deg trunc frac sign sgn signbit square nan_to_num` on every
+//! dtype: edge values (±0, ±inf, NaN, subnormals, poles, ±1 for `erfinv`,
+//! huge magnitudes), random ones, integers at their extremes, complex values
+//! with edge parts, empty and rank-0 tensors, and the refusals' texts.
+//!
+//! Result dtypes, shapes, NaN, infinities and zeros (with their signs) are
+//! exact everywhere. Finite values are exact but where PyTorch's kernels
+//! and `shaped`'s compute by different (equally valid) means, each named in
+//! [`allowed_ulps`]. Each case runs through `AnyTensor`; the typed methods
+//! are checked against it below.
+
+mod common;
+
+use common::tensors::{
+    Outcome, any_of, any_outcome, assert_no_failures, element_of, expected, failure_line,
+};
+use common::{number, ulps};
+use serde_json::Value;
+use shaped::dtype::Scalar;
+use shaped::prelude::*;
+
+fn cases() -> Vec<Value> {
+    let json: Value = serde_json::from_str(include_str!("fixtures/pointwise.json")).unwrap();
+    json["cases"].as_array().unwrap().clone()
+}
+
+/// The case on `AnyTensor`.
+fn run(case: &Value) -> Result<AnyTensor, String> {
+    let a = any_of(&case["a"]);
+    let args = &case["args"];
+    let optional = |name: &str| (!args[name].is_null()).then(|| number(&args[name]));
+    match case["op"].as_str().unwrap() {
+        "erf" => a.erf(),
+        "erfc" => a.erfc(),
+        "erfinv" => a.erfinv(),
+        "lgamma" => a.lgamma(),
+        "digamma" => a.digamma(),
+        "sinc" => a.sinc(),
+        "deg2rad" => a.deg2rad(),
+        "rad2deg" => a.rad2deg(),
+        "trunc" => a.trunc(),
+        "frac" => a.frac(),
+        "sign" => a.sign(),
+        "sgn" => a.sgn(),
+        "signbit" => a.signbit(),
+        "square" => a.square(),
+        "nan_to_num" => a.nan_to_num(number(&args["nan"]), optional("posinf"), optional("neginf")),
+        op => panic!("unknown op {op}"),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// The units in the last place allowed between PyTorch's value and
+/// `shaped`'s, by operation and result dtype (0 elsewhere):
+/// - float16 and bfloat16 results: 1, where both compute in float32 and
+///   round once, but PyTorch's float32 step is its vectorized one;
+/// - `erf`, `erfc` (float32, float64): PyTorch's vectorized kernels are
+///   SLEEF's (`erfc`, float64 `erf`: within 1.5 ulps) and, for float32
+///   `erf`, Abramowitz and Stegun's 7.1.26 (absolute error 1.5e-7, see
+///   [`ERF_ABSOLUTE`]); `shaped` calls the C library's (within 1 ulp);
+/// - `erfinv`, `lgamma`: PyTorch's CPU build calls MKL's (within an ulp);
+///   `shaped` the C library's `lgamma` and a Newton-refined `erfinv`;
+/// - `digamma`: the same algorithm, whose compiled steps may fuse a
+///   multiply and an add in PyTorch's build: a few ulps, and an absolute
+///   allowance near its root.
+///
+/// Complex `sinc`, `sgn` and `square` have their own rule
+/// ([`COMPLEX_EPSILONS`]).
+fn allowed_ulps(op: &str, dtype: DType) -> u64 {
+    match (op, dtype) {
+        (_, DType::F16 | DType::BF16) => 1,
+        ("erf" | "erfc" | "erfinv" | "digamma" | "lgamma", _) => 4,
+        _ => 0,
+    }
+}
+
+/// Complex `sinc`, `sgn` and `square`: PyTorch's kernels are built with
+/// fused multiply-adds (`b - a r` in the division, `re^2 - im^2` in the
+/// square) and its `sgn` takes `|z|` from SLEEF's `hypot`; `shaped` rounds
+/// each step and calls the C library's `hypot`. A part whose terms cancel
+/// then differs by more ulps than it has digits left, so each part is
+/// allowed this many epsilons of the result's magnitude.
+const COMPLEX_EPSILONS: f64 = 4.0;
+
+/// PyTorch's float32 `erf` (Abramowitz and Stegun 7.1.26 on a vector):
+/// within 1.5e-7 of the true value, plus rounding.
+const ERF_ABSOLUTE: f64 = 2.5e-7;
+
+/// Within the tolerance: NaN, infinities and zeros exactly (zeros with
+/// their signs), finite values within [`allowed_ulps`].
+fn close(op: &str, got: &Outcome, want: &Outcome) -> bool {
+    let limit = allowed_ulps(op, want.dtype);
+    let part_dtype = match want.dtype {
+        DType::C64 => DType::F32,
+        DType::C128 => DType::F64,
+        d => d,
+    };
+    let real = |g: f64, w: f64| {
+        if g.is_nan() || w.is_nan() {
+            return g.is_nan() && w.is_nan();
+        }
+        if w.is_infinite() || w == 0.0 || g.is_infinite() || g == 0.0 {
+            let absolute = op == "erf" && part_dtype != DType::F64 && (g - w).abs() <= ERF_ABSOLUTE;
+            return g.to_bits() == w.to_bits() || absolute;
+        }
+        ulps(part_dtype, g, w) <= limit
+            || (op == "erf" && part_dtype != DType::F64 && (g - w).abs() <= ERF_ABSOLUTE)
+            || (op == "digamma" && (g - w).abs() <= digamma_absolute(part_dtype))
+    };
+    let epsilon = if part_dtype == DType::F32 {
+        f64::from(f32::EPSILON)
+    } else {
+        f64::EPSILON
+    };
+    let part = |g: f64, w: f64, magnitude: f64| {
+        let near = matches!(op, "sinc" | "sgn" | "square")
+            && w.is_finite()
+            && w != 0.0
+            && g.is_finite()
+            && g != 0.0;
+        real(g, w) || (near && (g - w).abs() <= COMPLEX_EPSILONS * epsilon * magnitude)
+    };
+    got.dtype == want.dtype
+        && got.sizes == want.sizes
+        && got.values.len() == want.values.len()
+        && got
+            .values
+            .iter()
+            .zip(&want.values)
+            .all(|(g, w)| match (g, w) {
+                (Scalar::Float(g), Scalar::Float(w)) => real(*g, *w),
+                (Scalar::Complex(a, b), Scalar::Complex(c, d)) => {
+                    let magnitude = c.hypot(*d);
+                    part(*a, *c, magnitude) && part(*b, *d, magnitude)
+                }
+                (g, w) => g == w,
+            })
+}
+
+/// The fixtures write every NaN as `"nan"`, without its sign, so `signbit`
+/// of a NaN input (PyTorch's answer depends on the sign bit its conversions
+/// left) is not compared: [`signbit_reads_the_sign_of_nan`] checks it.
+fn without_nan_inputs(case: &Value, got: &mut Outcome, want: &mut Outcome) {
+    let inputs = any_outcome(&any_of(&case["a"])).values;
+    for (i, x) in inputs.iter().enumerate() {
+        if matches!(x, Scalar::Float(v) if v.is_nan()) {
+            got.values[i] = Scalar::Bool(false);
+            want.values[i] = Scalar::Bool(false);
+        }
+    }
+}
+
+#[test]
+fn signbit_reads_the_sign_of_nan() {
+    let x = tensor![f64::NAN, -f64::NAN, -0.0, 0.0];
+    assert_eq!(x.signbit().to_vec(), vec![false, true, true, false]);
+    let h = tensor![half::f16::NAN, -half::f16::NAN];
+    assert_eq!(h.signbit().to_vec(), vec![false, true]);
+}
+
+/// digamma crosses zero near 1.4616: there the last bits of its terms
+/// become an absolute difference.
+fn digamma_absolute(dtype: DType) -> f64 {
+    if dtype == DType::F64 { 4e-16 } else { 4e-7 }
+}
+
+#[test]
+fn pointwise_functions_match_pytorch() {
+    let cases = cases();
+    assert!(cases.len() > 220, "the fixture file lost its cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let op = case["op"].as_str().unwrap();
+        let got = run(case);
+        let ok = match (&got, case.get("result"), case.get("error")) {
+            (Ok(t), Some(want), _) => {
+                let (mut got, mut want) = (any_outcome(t), expected(want));
+                if op == "signbit" && got.values.len() == want.values.len() {
+                    without_nan_inputs(case, &mut got, &mut want);
+                }
+                close(op, &got, &want)
+            }
+            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text.as_str()),
+            _ => false,
+        };
+        if !ok {
+            failures.push(failure_line(case, &got, |g, w, i| {
+                close(op, &element_of(g, i), &element_of(w, i))
+            }));
+        }
+    }
+    assert_no_failures(&failures, cases.len());
+}
+
+/// The typed methods give what `AnyTensor` gives, on a static shape, with
+/// the result types the compiler computes.
+#[test]
+fn typed_forms_agree_with_the_runtime_forms() {
+    let x = tensor![[-3.5f32, -0.25, 0.0], [0.75, 2.5, f32::NAN]];
+    let a = AnyTensor::from(DynTensor::<f32>::from_vec(x.to_vec(), &[2, 3]).unwrap());
+    type Static = Tensor<f32, shape![2, 3]>;
+    let same: [(Static, AnyTensor); 13] = [
+        (x.erf(), a.erf().unwrap()),
+        (x.erfc(), a.erfc().unwrap()),
+        (x.erfinv(), a.erfinv().unwrap()),
+        (x.lgamma(), a.lgamma().unwrap()),
+        (x.digamma(), a.digamma().unwrap()),
+        (x.sinc(), a.sinc().unwrap()),
+        (x.deg2rad(), a.deg2rad().unwrap()),
+        (x.rad2deg(), a.rad2deg().unwrap()),
+        (x.trunc(), a.trunc().unwrap()),
+        (x.frac(), a.frac().unwrap()),
+        (x.sign(), a.sign().unwrap()),
+        (x.sgn(), a.sgn().unwrap()),
+        (
+            x.nan_to_num(1.0, None, None),
+            a.nan_to_num(1.0, None, None).unwrap(),
+        ),
+    ];
+    for (typed, any) in same {
+        let (t, r) = (typed.to_vec(), any.downcast::<f32>().unwrap().to_vec());
+        assert!(
+            t.iter().zip(&r).all(|(p, q)| p.to_bits() == q.to_bits()),
+            "{t:?} vs {r:?}"
+        );
+    }
+    let bits: Tensor<bool, shape![2, 3]> = x.signbit();
+    assert_eq!(
+        bits.to_vec(),
+        a.signbit().unwrap().downcast::<bool>().unwrap().to_vec()
+    );
+    // Integers give float32 for the special functions; bool squares to int64.
+    let n = tensor![[0i64, 1], [2, -3]];
+    let l: Tensor<f32, shape![2, 2]> = n.lgamma();
+    assert_eq!(l.to_vec(), vec![f32::INFINITY, 0.0, 0.0, f32::INFINITY]);
+    let d: Tensor<f32, shape![2, 2]> = n.rad2deg();
+    assert_eq!(d.to_vec()[1], 57.29578);
+    let m: Tensor<i64, shape![2]> = tensor![true, false].square();
+    assert_eq!(m.to_vec(), vec![1, 0]);
+    assert_eq!(n.sign().to_vec(), vec![0, 1, 1, -1]);
+    // Complex tensors have sgn, sinc, square and nan_to_num.
+    let z = tensor![num_complex::Complex::new(f64::INFINITY, f64::NAN)];
+    assert_eq!(
+        z.nan_to_num(0.5, Some(2.0), None).to_vec(),
+        vec![num_complex::Complex::new(2.0, 0.5)]
+    );
+}
+
+/// The special functions on a transposed and a stepped view give what they
+/// give on the same values made contiguous (the strided engine), and
+/// `frac` keeps the sign of its input, as PyTorch's.
+#[test]
+fn views_and_signs() {
+    let x = DynTensor::<f64>::from_vec(
+        (0..24).map(|i| f64::from(i) * 0.37 - 4.1).collect(),
+        &[4, 6],
+    )
+    .unwrap();
+    let t = x.t().unwrap();
+    let contiguous = t.contiguous();
+    let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+    assert_eq!(
+        bits(t.digamma().to_vec()),
+        bits(contiguous.digamma().to_vec())
+    );
+    let (narrow, narrow_contiguous) = (&t / 5.0, &contiguous / 5.0);
+    assert_eq!(
+        bits(narrow.erfinv().to_vec()),
+        bits(narrow_contiguous.erfinv().to_vec())
+    );
+    assert!(narrow.erfinv().to_vec().iter().all(|v| v.is_finite()));
+    let stepped = x.slice(s![.., ..;2]).unwrap();
+    assert_eq!(
+        bits(stepped.lgamma().to_vec()),
+        bits(stepped.contiguous().lgamma().to_vec())
+    );
+    let f = tensor![-2.75f32, -0.0, 3.5].frac();
+    assert_eq!(f.to_vec(), vec![-0.75, 0.0, 0.5]);
+    assert!(f.to_vec()[1].is_sign_positive());
+}
