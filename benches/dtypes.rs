@@ -55,6 +55,19 @@ where
     g.finish();
 }
 
+/// float16 `a / b` (blocks through F16C, as `+`), against the same
+/// division in float32.
+fn div_half(c: &mut Criterion) {
+    let a = Tensor::<f16, Flat>::from_vec(values(1)).unwrap();
+    let b = Tensor::<f16, Flat>::from_vec(values(2)).unwrap();
+    let (a32, b32) = (a.cast::<f32>(), b.cast::<f32>());
+    let mut g = c.benchmark_group("div_16M");
+    g.throughput(Throughput::Bytes(3 * 2 * N as u64));
+    g.bench_function("float16", |bch| bch.iter(|| black_box(&a / &b)));
+    g.bench_function("float32", |bch| bch.iter(|| black_box(&a32 / &b32)));
+    g.finish();
+}
+
 fn dtypes(c: &mut Criterion) {
     add_of::<f16>(c, "float16");
     add_of::<bf16>(c, "bfloat16");
@@ -87,6 +100,6 @@ criterion_group! {
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = dtypes
+    targets = dtypes, div_half
 }
 criterion_main!(benches);

@@ -2795,7 +2795,8 @@ fn activations_on_the_device() -> Result<(), Error> {
 /// `erfinv` and `digamma` as the CPU computes them), `sinc`, the angle
 /// conversions, `trunc`, `frac`, `sign`, `sgn`, `signbit`, `square` and
 /// `nan_to_num`, on every floating dtype, integers and bool where they
-/// take them, and complex values for `sgn`, `sinc`, `square`, `nan_to_num`.
+/// take them, and complex values for `sgn`, `sinc`, `square`, `nan_to_num`;
+/// `float_power` (the promoted `pow` kernels in float64).
 #[test]
 fn pointwise_on_the_device() -> Result<(), Error> {
     let Some(gpu) = gpu("pointwise_on_the_device") else {
@@ -2833,6 +2834,20 @@ fn pointwise_on_the_device() -> Result<(), Error> {
     let n = math_source::<i32>()?;
     let gn = n.to_device(&gpu)?;
     assert_close_on_both!("lgamma i32", 2e-6, gn.lgamma(), n.lgamma());
+    let h = math_source::<half::f16>()?;
+    let gh = h.to_device(&gpu)?;
+    assert_close_on_both!(
+        "float_power i32 f16",
+        1e-13,
+        gn.float_power(&gh),
+        n.float_power(&h)
+    );
+    assert_close_on_both!(
+        "float_powf i32",
+        1e-13,
+        gn.float_powf(0.5),
+        n.float_powf(0.5)
+    );
     assert_close_on_both!("sign i32", 0.0, gn.sign(), n.sign());
     assert_close_on_both!("square i32", 0.0, gn.square(), n.square());
     let m = math_source::<bool>()?;

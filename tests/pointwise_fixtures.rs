@@ -47,6 +47,10 @@ fn run(case: &Value) -> Result<AnyTensor, String> {
         "sgn" => a.sgn(),
         "signbit" => a.signbit(),
         "square" => a.square(),
+        "float_power" => match case.get("b") {
+            Some(b) => a.try_float_power(&any_of(b)),
+            None => a.try_float_power(Scalar::Float(number(&args["exponent"]))),
+        },
         "nan_to_num" => a.nan_to_num(number(&args["nan"]), optional("posinf"), optional("neginf")),
         op => panic!("unknown op {op}"),
     }
@@ -280,4 +284,32 @@ fn views_and_signs() {
     let f = tensor![-2.75f32, -0.0, 3.5].frac();
     assert_eq!(f.to_vec(), vec![-0.75, 0.0, 0.5]);
     assert!(f.to_vec()[1].is_sign_positive());
+}
+
+/// `float_power` on static shapes: the result type float64 (complex128 for
+/// complex operands) and the broadcast shape come from the compiler, the
+/// values from `pow` in float64.
+#[test]
+fn float_power_computes_in_float64() {
+    let a = tensor![[1i32, 2, 3]];
+    let b = tensor![[0.5f32], [-1.0]];
+    let p: Tensor<f64, shape![2, 3]> = a.float_power(&b);
+    assert_eq!(
+        p.to_vec(),
+        vec![1.0, 2f64.sqrt(), 3f64.sqrt(), 1.0, 0.5, 1.0 / 3.0]
+    );
+    let z = tensor![num_complex::Complex::new(0.0f32, 1.0)];
+    let q: Tensor<num_complex::Complex<f64>, shape![1]> = z.float_powf(2.0);
+    assert_eq!(q.to_vec(), vec![num_complex::Complex::new(-1.0, 0.0)]);
+    let h: Tensor<f64, shape![2]> =
+        tensor![half::f16::from_f32(0.1), half::f16::ONE].float_powf(1.0);
+    assert_eq!(h.to_vec()[0], f64::from(half::f16::from_f32(0.1).to_f32()));
+    let d = DynTensor::<f32>::ones(&[2, 3]);
+    let err = d
+        .try_float_power(&DynTensor::<f32>::ones(&[4]))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
+    );
 }

@@ -2,8 +2,8 @@
 # Requires: torch==2.15.0, numpy==2.4.6
 """Elementwise addition of 16M elements in PyTorch (CPU) for the element
 types of `benches/dtypes.rs`: float16, bfloat16, float32, float64, int32,
-complex64, and int32 + float32. GB/s counts 3 x itemsize x n bytes, as the
-Rust benchmark does. Timing: best of --repeat runs of --number calls.
+complex64, and int32 + float32; and `a / b` in float16 and float32. GB/s
+counts 3 x itemsize x n bytes, as the Rust benchmark does. Timing: best of --repeat runs of --number calls.
 
     python3 scripts/bench/dtypes.py
     THP_MEM_ALLOC_ENABLE=1 python3 scripts/bench/dtypes.py
@@ -46,6 +46,11 @@ def main():
         nbytes = a.element_size() * N + b.element_size() * N + itemsize * N
         (a + b)  # warm-up
         t = min(timeit.Timer(lambda: a + b).repeat(args.repeat, args.number)) / args.number
+        print(f"{name:28} {t * 1e3:8.2f} {nbytes / t / 1e9:7.1f}")
+    for name, dtype in [("float16 a / b", torch.float16), ("float32 a / b", torch.float32)]:
+        a, b = values(dtype, 1), values(dtype, 2)
+        nbytes = 3 * a.element_size() * N
+        t = min(timeit.Timer(lambda: a / b).repeat(args.repeat, args.number)) / args.number
         print(f"{name:28} {t * 1e3:8.2f} {nbytes / t / 1e9:7.1f}")
 
 

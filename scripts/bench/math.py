@@ -65,6 +65,14 @@ def main():
         if np_f() is not None:  # numpy has no erf
             report(f"{name}/numpy", best(np_f, args.repeat, args.number), unary_bytes, N)
         report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), unary_bytes, N)
+    # float16: 2 bytes read and 2 written per element.
+    h = t.to(torch.float16)
+    for name, torch_f in [
+        ("exp_f16", lambda: torch.exp(h)),
+        ("tanh_f16", lambda: torch.tanh(h)),
+        ("gelu_f16", lambda: torch.nn.functional.gelu(h)),
+    ]:
+        report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), 2 * 2 * N, N)
     n = 2048 * 4096
     a = values(n).reshape(2048, 4096)
     b = values(n).reshape(2048, 4096)

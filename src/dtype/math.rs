@@ -602,6 +602,31 @@ to_float!(f16 => f16, bf16 => bf16, f32 => f32, f64 => f64,
 /// The type [`FloatMath`] functions of a `T` give.
 pub type FloatOf<T> = <T as ToFloat>::Float;
 
+/// The type PyTorch's `float_power` computes and gives: float64, or
+/// complex128 for complex types. Every type has it.
+///
+/// ```
+/// use shaped::dtype::math::FloatPower;
+/// let x: <i8 as FloatPower>::Output = 1.5f64;
+/// let z: <num_complex::Complex<f32> as FloatPower>::Output = num_complex::Complex::new(1.0f64, 0.0);
+/// # let _ = (x, z);
+/// ```
+pub trait FloatPower: Element {
+    /// float64 or complex128.
+    type Output: Power;
+}
+/// The type `float_power` of a `T` gives.
+pub type FloatPowerOf<T> = <T as FloatPower>::Output;
+macro_rules! float_power {
+    ($($t:ty => $out:ty),*) => {$(
+        impl FloatPower for $t {
+            type Output = $out;
+        }
+    )*};
+}
+float_power!(f16 => f64, bf16 => f64, f32 => f64, f64 => f64, u8 => f64, i8 => f64, i16 => f64,
+    i32 => f64, i64 => f64, bool => f64, Complex<f32> => Complex<f64>, Complex<f64> => Complex<f64>);
+
 /// Element types with `abs`: all but bool. Integers wrap as PyTorch's do
 /// (`abs(-128i8)` is `-128`); a complex value gives its magnitude, of the
 /// real type.

@@ -913,3 +913,36 @@ impl<D: Elementwise> AnyTensor<D> {
         Ok(any_tensor!(@each self, x => AnyTensor::from(x.nan_to_num(nan, posinf, neginf))))
     }
 }
+
+impl<D: Elementwise> AnyTensor<D> {
+    /// PyTorch's `float_power`: `self` to the power `rhs` (a tensor or a
+    /// number) in float64, or complex128 when either is complex, both
+    /// converted first; with broadcasting, and PyTorch's message when the
+    /// shapes do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![2, 3], &[2]).unwrap());
+    /// let p = x.try_float_power(Scalar::Float(2.0)).unwrap();
+    /// assert_eq!(p.dtype(), DType::F64);
+    /// assert_eq!(p.to_scalars(), vec![Scalar::Float(4.0), Scalar::Float(9.0)]);
+    /// ```
+    pub fn try_float_power<'a>(
+        &self,
+        rhs: impl Into<Operand<'a, D>>,
+    ) -> Result<AnyTensor<D>, Error> {
+        let rhs = rhs.into();
+        let complex = self.dtype().is_complex()
+            || match rhs {
+                Operand::Tensor(t) => t.dtype().is_complex(),
+                Operand::Number(s) => matches!(s, Scalar::Complex(..)),
+            };
+        let dtype = if complex { DType::C128 } else { DType::F64 };
+        let base = self.try_to_dtype(dtype)?;
+        match rhs {
+            Operand::Tensor(t) => base.try_pow(&t.try_to_dtype(dtype)?),
+            Operand::Number(e) => base.try_pow(e),
+        }
+    }
+}

@@ -53,8 +53,8 @@ use core::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Shl, Shr, Sub};
 /// for `DynShape`). `Err` when `Dyn` sizes do not broadcast, or a `DynShape`
 /// operand of rank 0 makes PyTorch pick another type than `C`.
 pub(crate) fn promoted_binary<A, B, C, U, Z, D, F>(
-    (a, a_rank): (StridedRef<'_, A, D>, Option<usize>),
-    (b, b_rank): (StridedRef<'_, B, D>, Option<usize>),
+    a: (StridedRef<'_, A, D>, Option<usize>),
+    b: (StridedRef<'_, B, D>, Option<usize>),
     f: F,
 ) -> Result<OwnedParts<U, D, Z>, Error>
 where
@@ -66,11 +66,32 @@ where
     D: Elementwise,
     F: BinaryFn<C, C, U>,
 {
+    promoted_binary_in::<A, B, C, C, U, Z, D, F>(a, b, f)
+}
+
+/// [`promoted_binary`] computed in `K` rather than in the common type `C`
+/// itself (float64 for `float_power`): both operands converted to `K`,
+/// the operands' ranks checked against `C` as PyTorch picks it.
+pub(crate) fn promoted_binary_in<A, B, C, K, U, Z, D, F>(
+    (a, a_rank): (StridedRef<'_, A, D>, Option<usize>),
+    (b, b_rank): (StridedRef<'_, B, D>, Option<usize>),
+    f: F,
+) -> Result<OwnedParts<U, D, Z>, Error>
+where
+    A: Element,
+    B: Element,
+    C: Element,
+    K: Element,
+    U: Element,
+    Z: SizeArray,
+    D: Elementwise,
+    F: BinaryFn<K, K, U>,
+{
     check_runtime_rank::<C>(
         (A::DTYPE, a_rank, a.sizes.len()),
         (B::DTYPE, b_rank, b.sizes.len()),
     )?;
-    let (buffer, layout) = broadcast_map2(a, b, InCommon::<F, C>::new(f))?;
+    let (buffer, layout) = broadcast_map2(a, b, InCommon::<F, K>::new(f))?;
     Ok(owned_parts(buffer, layout))
 }
 

@@ -326,6 +326,17 @@ impl<T: TrueDiv> BinaryFn<T, T, T::Quotient> for Div {
     fn call(&self, a: T, b: T) -> T::Quotient {
         T::true_div(a, b)
     }
+    /// float16 runs convert by blocks (F16C), as `+ - *`.
+    #[inline(always)]
+    fn call_slices(&self, a: &[T], b: &[T], out: &mut [core::mem::MaybeUninit<T::Quotient>]) {
+        crate::backend::cpu::vector_math::halves_or_each(
+            a,
+            b,
+            out,
+            |x, y| self.call(x, y),
+            |x: f32, y: f32| x / y,
+        )
+    }
     fn kernel_op(&self) -> Option<KernelOp> {
         Some(KernelOp::new(OpCode::Div))
     }

@@ -19,7 +19,7 @@
 //! assert_eq!(n.sqrt().to_vec(), vec![1.0f32, 2.0, 3.0]); // int64 -> float32
 //! ```
 
-use super::arith::{operand, promoted_binary};
+use super::arith::{operand, promoted_binary, promoted_binary_in};
 use super::functions::{BinaryFn, ElementOp, UnaryFn, same_type};
 use super::op_codes::{KernelOp, OpCode, Side};
 use super::{broadcast_strides, unary};
@@ -28,7 +28,9 @@ use crate::backend::cpu::vector_math::{self, VectorFn};
 use crate::backend::{Backend, StridedRef};
 use crate::device::Device;
 use crate::dtype::cast::cast;
-use crate::dtype::math::{Abs, Clampable, FloatMath, FloatOf, MaxMin, Power, Rounding, ToFloat};
+use crate::dtype::math::{
+    Abs, Clampable, FloatMath, FloatOf, FloatPower, FloatPowerOf, MaxMin, Power, Rounding, ToFloat,
+};
 use crate::dtype::promote::{
     Common, CommonScalar, CommonType, CommonWithScalar, check_runtime_rank,
 };
@@ -476,6 +478,14 @@ pub trait MathOperand<T: Element, S: Shape, D: Elementwise> {
         lhs: &Tensor<T, S, D, R>,
         f: F,
     ) -> Result<PartsOf<Self::Common, D, Self::Shape>, Error>;
+    /// `f(lhs, self)` elementwise computed in `K`, both operands converted
+    /// to it (`float_power`'s float64); `Err` when `Dyn` sizes do not
+    /// broadcast.
+    fn apply_in<K: Element, R: Repr, F: BinaryFn<K, K, K>>(
+        &self,
+        lhs: &Tensor<T, S, D, R>,
+        f: F,
+    ) -> Result<PartsOf<K, D, Self::Shape>, Error>;
 }
 
 impl<T, S, T2, S2, D, R2> MathOperand<T, S, D> for Tensor<T2, S2, D, R2>
@@ -495,6 +505,17 @@ where
         f: F,
     ) -> Result<PartsOf<Self::Common, D, Self::Shape>, Error> {
         promoted_binary::<_, _, Self::Common, _, _, _, _>(operand!(lhs, S), operand!(self, S2), f)
+    }
+    fn apply_in<K: Element, R: Repr, F: BinaryFn<K, K, K>>(
+        &self,
+        lhs: &Tensor<T, S, D, R>,
+        f: F,
+    ) -> Result<PartsOf<K, D, Self::Shape>, Error> {
+        promoted_binary_in::<_, _, Self::Common, K, _, _, _, _>(
+            operand!(lhs, S),
+            operand!(self, S2),
+            f,
+        )
     }
 }
 
@@ -565,6 +586,62 @@ binary_methods! {
 }
 
 impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
+    /// PyTorch's `float_power`: `self` to the power `other` in float64
+    /// (complex128 when either is complex), both converted first, with
+    /// broadcasting.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let p = tensor![2i32, 4].float_power(&tensor![0.5f32]);
+    /// assert_eq!(p.to_vec(), vec![2f64.sqrt(), 2.0]); // float64
+    /// ```
+    pub fn float_power<O: MathOperand<T, S, D>>(
+        &self,
+        other: &O,
+    ) -> Tensor<FloatPowerOf<O::Common>, O::Shape, D>
+    where
+        O::Common: FloatPower,
+    {
+        from_parts!(other.apply_in(self, Pow).or_panic())
+    }
+
+    /// [`float_power`](Self::float_power), or `Err` with PyTorch's message
+    /// when `Dyn` sizes do not broadcast.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a = DynTensor::<f32>::ones(&[2, 3]);
+    /// assert!(a.try_float_power(&DynTensor::<f32>::ones(&[4])).is_err());
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn try_float_power<O: MathOperand<T, S, D>>(
+        &self,
+        other: &O,
+    ) -> Result<Tensor<FloatPowerOf<O::Common>, O::Shape, D>, Error>
+    where
+        O::Common: FloatPower,
+    {
+        Ok(from_parts!(other.apply_in(self, Pow)?))
+    }
+
+    /// PyTorch's `float_power` with a real number for exponent: `self` in
+    /// float64 (complex128 for complex tensors) to the power `e`, the
+    /// exponents 2, 3, ±0.5, -1 and -2 through multiplication, `sqrt` and
+    /// reciprocals, as `pow`'s.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(tensor![3u8].float_powf(2.0).to_vec(), vec![9.0f64]);
+    /// ```
+    pub fn float_powf(&self, e: f64) -> Tensor<FloatPowerOf<T>, S, D>
+    where
+        T: FloatPower,
+    {
+        let e: FloatPowerOf<T> = cast(e);
+        let f = InCommonUnary::<_, FloatPowerOf<T>>::new(PowScalar(e));
+        from_parts!(unary(StridedRef::new(&self.data, &self.layout), f).or_panic())
+    }
+
     /// `self` to the power `e`, a plain number: an integer or bool tensor
     /// gives float32, as `x.pow(2.5)` in PyTorch.
     ///

@@ -366,7 +366,8 @@ pub(crate) fn one(f: VectorFn, x: f32) -> f32 {
 }
 
 /// `f` of each element of `a` into `out` (as long): [`map_slice`] when the
-/// elements and results are float32, else `scalar` of each.
+/// elements and results are float32, or float16 or bfloat16 ones converted
+/// to float32 by blocks ([`halves_map_slice`]), else `scalar` of each.
 #[inline(always)]
 pub(crate) fn map_or_each<A: 'static + Copy, U: 'static>(
     f: VectorFn,
@@ -377,8 +378,48 @@ pub(crate) fn map_or_each<A: 'static + Copy, U: 'static>(
     if let (Some(a), Some(out)) = (retyped::<A, f32>(a), retyped_out::<U, f32>(out)) {
         return map_slice(f, a, out);
     }
+    if let (Some(a), Some(out)) = (retyped::<A, half::f16>(a), retyped_out::<U, half::f16>(out)) {
+        return halves_map_slice(f, a, out);
+    }
+    if let (Some(a), Some(out)) = (
+        retyped::<A, half::bf16>(a),
+        retyped_out::<U, half::bf16>(out),
+    ) {
+        return halves_map_slice(f, a, out);
+    }
     for (o, &x) in out.iter_mut().zip(a) {
         o.write(scalar(x));
+    }
+}
+
+/// `f` of float16 or bfloat16 elements: blocks converted to float32
+/// (F16C's eight at a time where the machine has it, through `half`'s
+/// slice conversions), [`map_slice`] on each, rounded back once. The bits of
+/// the element functions, which compute in float32 on the same kernel and
+/// round once too.
+fn halves_map_slice<H>(f: VectorFn, a: &[H], out: &mut [MaybeUninit<H>])
+where
+    H: Copy + Default,
+    [H]: half::slice::HalfFloatSliceExt,
+{
+    use half::slice::HalfFloatSliceExt;
+    const BLOCK: usize = 512;
+    let mut wide = [0f32; BLOCK];
+    let mut mapped = [MaybeUninit::new(0f32); BLOCK];
+    let mut narrow = [H::default(); BLOCK];
+    for (a, out) in a.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+        let n = out.len().min(a.len());
+        a[..n].convert_to_f32_slice(&mut wide[..n]);
+        map_slice(f, &wide[..n], &mut mapped[..n]);
+        // SAFETY: every element of `mapped` was initialized when it was
+        // made (and `map_slice` writes only initialized values), so its
+        // first `n` are `n` initialized `f32`s; `MaybeUninit<f32>` has the
+        // layout of `f32`.
+        let mapped = unsafe { core::slice::from_raw_parts(mapped.as_ptr().cast::<f32>(), n) };
+        narrow[..n].convert_from_f32_slice(mapped);
+        for (o, &v) in out.iter_mut().zip(&narrow[..n]) {
+            o.write(v);
+        }
     }
 }
 
@@ -527,6 +568,53 @@ mod tests {
             .collect()
     }
 
+    /// Every vectorized function.
+    const EVERY: [VectorFn; 6] = [
+        VectorFn::Exp,
+        VectorFn::Tanh,
+        VectorFn::Sigmoid,
+        VectorFn::Ln,
+        VectorFn::Gelu,
+        VectorFn::Silu,
+    ];
+
+    /// The half types' blocks (converted to float32, mapped on the
+    /// vectorized kernel, rounded back) give the bits of each element's own
+    /// function, for every float16 and bfloat16 value (the unsafe read of
+    /// the mapped block included), at lengths that end mid-block.
+    #[test]
+    fn half_blocks_match_each_element_for_every_value() {
+        use half::{bf16, f16};
+        // Every value of `$h`, mapped whole and at lengths that end
+        // mid-block, against each element's own function.
+        macro_rules! check {
+            ($h:ty, $f:expr) => {
+                let all: Vec<$h> = (0..=u16::MAX).map(<$h>::from_bits).collect();
+                for n in [all.len(), 700, 1] {
+                    let mut out = vec![MaybeUninit::new(<$h>::ZERO); n];
+                    let own = |x: $h| <$h>::from_f32(one($f, x.to_f32()));
+                    map_or_each($f, &all[..n], &mut out, own);
+                    for (&x, o) in all.iter().zip(&out) {
+                        // SAFETY: map_or_each wrote every element (and each
+                        // was initialized when made).
+                        let got = unsafe { o.assume_init() };
+                        let want = own(x);
+                        assert!(
+                            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                            "{:?} {} {x}",
+                            $f,
+                            stringify!($h)
+                        );
+                    }
+                }
+            };
+        }
+        for f in EVERY {
+            check!(f16, f);
+            check!(bf16, f);
+        }
+    }
+
     #[test]
     fn each_function_is_within_its_bound_of_float64() {
         // `ln` over every 97th positive float32, denormals to the largest.
@@ -558,14 +646,7 @@ mod tests {
     #[test]
     fn every_path_gives_the_same_bits() {
         let xs: Vec<f32> = sweep().into_iter().step_by(13).collect();
-        for f in [
-            VectorFn::Exp,
-            VectorFn::Tanh,
-            VectorFn::Sigmoid,
-            VectorFn::Ln,
-            VectorFn::Gelu,
-            VectorFn::Silu,
-        ] {
+        for f in EVERY {
             let mut wide = vec![MaybeUninit::uninit(); xs.len()];
             map_slice(f, &xs, &mut wide);
             let mut base = vec![MaybeUninit::uninit(); xs.len()];
@@ -584,14 +665,7 @@ mod tests {
 
     #[test]
     fn the_edges_are_pytorchs() {
-        for f in [
-            VectorFn::Exp,
-            VectorFn::Tanh,
-            VectorFn::Sigmoid,
-            VectorFn::Ln,
-            VectorFn::Gelu,
-            VectorFn::Silu,
-        ] {
+        for f in EVERY {
             assert!(one(f, f32::NAN).is_nan(), "{f:?}(NaN)");
         }
         assert_eq!(one(VectorFn::Ln, 0.0), f32::NEG_INFINITY);
@@ -634,6 +708,7 @@ mod tests {
                 (0, (|x, y| x + y) as fn(f32, f32) -> f32),
                 (1, |x, y| x * y),
                 (2, |x, y| x - y),
+                (3, |x, y| x / y),
             ] {
                 let scalar = |x: f16, y: f16| f16::from_f32(wide(x.to_f32(), y.to_f32()));
                 let mut out = vec![MaybeUninit::uninit(); a.len() - 3];
@@ -642,6 +717,14 @@ mod tests {
                     // SAFETY: written above.
                     let got = unsafe { o.assume_init() };
                     let want = scalar(a[i + 3], b[i + 3]);
+                    // (`half`'s own operators round the same float32 value.)
+                    let own = [
+                        a[i + 3] + b[i + 3],
+                        a[i + 3] * b[i + 3],
+                        a[i + 3] - b[i + 3],
+                        a[i + 3] / b[i + 3],
+                    ];
+                    assert!(own[op].to_bits() == want.to_bits() || want.is_nan());
                     assert!(
                         got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                         "op {op}: {:?} and {partner:#x}: {got:?} vs {want:?}",
