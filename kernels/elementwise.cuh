@@ -102,6 +102,8 @@ enum {
     OP_ERF = 124, OP_ERFC = 125, OP_ERFINV = 126, OP_LGAMMA = 127, OP_DIGAMMA = 128, OP_SINC = 129,
     OP_DEG2RAD = 130, OP_RAD2DEG = 131, OP_TRUNC = 132, OP_FRAC = 133, OP_SIGN = 134, OP_SIGNBIT = 135,
     OP_SGN = 136, OP_SQUARE = 137, OP_NAN_TO_NUM = 138,
+    OP_ATAN2 = 139, OP_HYPOT = 140, OP_COPYSIGN = 141, OP_NEXTAFTER = 142, OP_LOGADDEXP = 143,
+    OP_LOGADDEXP2 = 144, OP_XLOGY = 145,
 };
 
 // Element type codes (`Args::out_dtype`, `a_dtype`, `b_dtype`), mirroring
@@ -628,6 +630,23 @@ __host__ __device__ inline Pack<T, N> load_vector(const Input<T>& x, uint64_t of
     return r;
 }
 
+// Steps k, k + step, ... of `vector_loop`, one vector of N elements each,
+// through the offsets of any rank: the general path of `vector_loop`, and
+// the whole vector path of `run_compute`.
+template <int N, class A, class B, class U, class F>
+__device__ void vector_steps(const Args& p, F f, const Input<A>& a, const Input<B>& b, uint64_t k,
+                             uint64_t step, uint64_t packs) {
+    for (; k < packs; k += step) {
+        uint64_t oo, ao, bo;
+        offsets_of(p, k * N, oo, ao, bo);
+        Pack<A, N> x = load_vector<Typed, A, N>(a, ao, p.a_inner);
+        Pack<B, N> y = load_vector<Typed, B, N>(b, bo, p.b_inner);
+        Pack<U, N> r;
+        for (int j = 0; j < N; ++j) r.v[j] = f(x.v[j], y.v[j]);
+        Typed::store_pack(p.out.ptr, oo, 0, r);
+    }
+}
+
 // out = f(a, b) over every element, vectorized by N elements.
 template <int N, class A, class B, class U, class F>
 __device__ void vector_loop(const Args& p, F f) {
@@ -663,16 +682,9 @@ __device__ void vector_loop(const Args& p, F f) {
         }
         return;
     }
-    for (; k < packs; k += step) {
-        uint64_t oo, ao, bo;
-        offsets_of(p, k * N, oo, ao, bo);
-        Pack<A, N> x = load_vector<Typed, A, N>(a, ao, p.a_inner);
-        Pack<B, N> y = load_vector<Typed, B, N>(b, bo, p.b_inner);
-        Pack<U, N> r;
-        for (int j = 0; j < N; ++j) r.v[j] = f(x.v[j], y.v[j]);
-        Typed::store_pack(p.out.ptr, oo, 0, r);
-    }
+    vector_steps<N, A, B, U>(p, f, a, b, k, step, packs);
 }
+
 
 // out = f(a, b) over every element, one at a time, any strides.
 template <class A, class B, class U, class F>
@@ -713,12 +725,44 @@ __device__ void run(const Args& p, F f) {
     else strided_loop<A, B, U>(p, f);
 }
 
+// `run` for the math and special families, whose functions cost more than
+// their loads and stores: one vector per step at any rank, of at most 4
+// elements (16 bytes of the widest type, as `run`'s, but 8 bytes of a half
+// type and 4 of a byte type), no unrolling. Each function's code is
+// compiled N + 1 times, not 3N + 1 with N up to 16 (`vector_loop` unrolls
+// its one-dimensional path for the memory-bound arithmetic). With the
+// operation chosen per element inside one loop pair per result type
+// (math.cuh), the two families' PTX went from 44 to 8 MB.
+template <int N> struct ComputeVectorized {
+    template <class A, class B, class U, class F> __device__ static void go(const Args& p, F f) {
+        uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+        uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+        vector_steps<N, A, B, U>(p, f, input_a<A>(p), input_b<B>(p), k, step, p.numel / N);
+    }
+};
+template <> struct ComputeVectorized<1> {
+    template <class A, class B, class U, class F> __device__ static void go(const Args&, F) {}
+};
+template <class A, class B, class U, class F>
+__device__ void run_compute(const Args& p, F f) {
+    constexpr int W = 16 / widest(int(sizeof(A)), int(sizeof(B)), int(sizeof(U)));
+    constexpr int N = W < 4 ? W : 4;
+    if (N > 1 && p.vec == N) ComputeVectorized<N>::template go<A, B, U>(p, f);
+    else strided_loop<A, B, U>(p, f);
+}
+
 // How the kernels of the direct families run an operation on Ts giving Us
 // (the operation dispatchers below take a `Run`; the promoted kernels have
 // their own, `Lanes`).
 struct Direct {
     template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
         run<T, T, U>(p, f);
+    }
+};
+// `Direct` for the math and special families (`run_compute`).
+struct Computed {
+    template <class T, class U, class F> __device__ static void go(const Args& p, F f) {
+        run_compute<T, T, U>(p, f);
     }
 };
 
@@ -1015,7 +1059,10 @@ template <class C, bool numeric, int N> __device__ void promoted_loop(const Args
         v.y = load_vector<Converted, C, N>(b, bo, p.b_inner);
         v.kind = -1;
         if (p.op >= OP_EQ && p.op <= OP_LOGICAL_XOR) Families<C, numeric>::compare_(p, v);
-        else if (p.op >= OP_CLAMP) math_binary<C>(p, v);
+        else if (p.op >= OP_ATAN2) {
+            SpecialPair<C> f = {p.op};
+            When<HasPairs<C>::value>::template go<C, C>(p, v, f);
+        } else if (p.op >= OP_CLAMP) math_binary<C>(p, v);
         else Families<C, numeric>::arith_(p, v);
         if (v.kind == 0) Converted::store_pack(p.out.ptr, oo, p.out_dtype, v.same);
         else if (v.kind == 1) Converted::store_pack(p.out.ptr, oo, p.out_dtype, v.flag);

@@ -54,6 +54,8 @@ SHAPED_LIBM2(hypot)
 SHAPED_LIBM2(atan2)
 SHAPED_LIBM2(copysign)
 SHAPED_LIBM2(fmod)
+__host__ __device__ inline float m_fma(float x, float y, float z) { return fmaf(x, y, z); }
+__host__ __device__ inline double m_fma(double x, double y, double z) { return fma(x, y, z); }
 #undef SHAPED_LIBM1
 #undef SHAPED_LIBM2
 // ln |Γ(x)|: on the host through the reentrant lgamma_r, as the CPU backend
@@ -760,6 +762,147 @@ template <> struct HasMeanOf<float> { static const bool value = true; };
 template <> struct HasMeanOf<double> { static const bool value = true; };
 template <class R> struct HasMeanOf<complex<R> > { static const bool value = true; };
 
+// ------------------------------------------------ functions of two numbers
+// (src/dtype/pairs.rs): atan2, hypot and copysign the C library's;
+// logaddexp, logaddexp2 and xlogy PyTorch's formulas; nextafter on the
+// bits. float16 and bfloat16 compute in f32 and round once (nextafter and
+// copysign on their own bits).
+
+// One step of the bit pattern `a` toward `b` (neither NaN, not equal): the
+// smallest subnormal of b's sign from a zero, else down when |a| > |b| or
+// the signs differ, else up.
+template <class B> __host__ __device__ inline B next_bits(B a, B b) {
+    const B sign = B(B(1) << (sizeof(B) * 8 - 1));
+    const B magnitude = B(~sign);
+    if ((a & magnitude) == 0) return B((b & sign) | B(1));
+    bool away = (a & magnitude) > (b & magnitude) || ((a ^ b) & sign) != 0;
+    return away ? B(a - 1) : B(a + 1);
+}
+__host__ __device__ inline float f_nextafter(float x, float y) {
+    if (is_nan(x) || is_nan(y)) return x + y;
+    if (x == y) return y;
+    return f32_of_bits(next_bits<uint32_t>(bits_of(x), bits_of(y)));
+}
+__host__ __device__ inline double f_nextafter(double x, double y) {
+    if (is_nan(x) || is_nan(y)) return x + y;
+    if (x == y) return y;
+    return word_as<double>(next_bits<uint64_t>(raw_bits(x), raw_bits(y)));
+}
+template <class R> __host__ __device__ inline R f_atan2(R a, R b) { return m_atan2(a, b); }
+template <class R> __host__ __device__ inline R f_hypot2(R a, R b) { return m_hypot(a, b); }
+template <class R> __host__ __device__ inline R f_copysign(R a, R b) { return m_copysign(a, b); }
+// max + log1p(exp(-|a - b|)) (`std::max`: a unless a < b); an infinity
+// with itself gives itself.
+template <class R> __host__ __device__ inline R f_logaddexp(R a, R b) {
+    if (is_inf(a) && a == b) return a;
+    R high = a < b ? b : a;
+    return high + m_log1p(m_exp(-m_fabs(a - b)));
+}
+template <class R> __host__ __device__ inline R f_logaddexp2(R a, R b) {
+    if (is_inf(a) && a == b) return a;
+    R high = a < b ? b : a;
+    // PyTorch's `m + log1p(..) * inv_log_2`, which its build fuses.
+    return m_fma(m_log1p(m_exp2(-m_fabs(a - b))), R(1.0 / 0.693147180559945309417232121458176568), high);
+}
+// NaN where y is NaN, 0 where x is 0, else x ln(y).
+template <class R> __host__ __device__ inline R f_xlogy(R x, R y) {
+    if (is_nan(y)) return quiet_nan<R>();
+    if (x == R(0)) return R(0);
+    return x * m_log(y);
+}
+#define SHAPED_HALF_PAIRS(H, from)                                                              \
+    __host__ __device__ inline H f_atan2(H a, H b) { return from(m_atan2(to_f32(a), to_f32(b))); } \
+    __host__ __device__ inline H f_hypot2(H a, H b) { return from(m_hypot(to_f32(a), to_f32(b))); } \
+    __host__ __device__ inline H f_copysign(H a, H b) {                                         \
+        return H{uint16_t((a.bits & 0x7fffu) | (b.bits & 0x8000u))};                            \
+    }                                                                                           \
+    __host__ __device__ inline H f_nextafter(H x, H y) {                                        \
+        float fx = to_f32(x), fy = to_f32(y);                                                   \
+        if (is_nan(fx) || is_nan(fy)) return from(fx + fy);                                     \
+        if (fx == fy) return y;                                                                 \
+        return H{next_bits<uint16_t>(x.bits, y.bits)};                                          \
+    }                                                                                           \
+    __host__ __device__ inline H f_logaddexp(H a, H b) { return from(f_logaddexp(to_f32(a), to_f32(b))); } \
+    __host__ __device__ inline H f_logaddexp2(H a, H b) { return from(f_logaddexp2(to_f32(a), to_f32(b))); } \
+    __host__ __device__ inline H f_xlogy(H a, H b) {                                           \
+        float x = to_f32(a), y = to_f32(b);                                                     \
+        if (is_nan(y)) return from(quiet_nan<float>());                                         \
+        if (x == 0.0f) return from(0.0f);                                                       \
+        return from(x * to_f32(from(m_log(y))));                                                \
+    }
+SHAPED_HALF_PAIRS(f16, f16_from)
+SHAPED_HALF_PAIRS(bf16, bf16_from)
+#undef SHAPED_HALF_PAIRS
+
+// PyTorch's `_log_add_exp_helper` of complex numbers (logaddexp, and
+// logcumsumexp in scan.cuh): the smaller and the larger by their real
+// parts, NaN (in either part) spreading as NaN.
+template <class R> __host__ __device__ inline complex<R> log_add_exp(complex<R> x, complex<R> y) {
+    bool x_nan = is_nan(x.re) || is_nan(x.im), y_nan = is_nan(y.re) || is_nan(y.im);
+    complex<R> lo, hi;
+    if (y_nan) {
+        lo = y;
+        hi = y;
+    } else if (x_nan) {
+        lo = x;
+        hi = x;
+    } else if (x.re < y.re) {
+        lo = x;
+        hi = y;
+    } else {
+        lo = y;
+        hi = x;
+    }
+    if (is_nan(lo.re) || is_nan(lo.im)) return complex<R>{quiet_nan<R>(), quiet_nan<R>()};
+    if (!is_finite(lo.re) && lo.re == hi.re) {
+        if (lo.re < R(0)) return lo;
+        return f_ln(add(f_exp(lo), f_exp(hi)));
+    }
+    complex<R> e = f_exp(complex<R>{lo.re - hi.re, lo.im - hi.im});
+    return add(f_ln(add(complex<R>{R(1), R(0)}, e)), hi);
+}
+
+// Which types have them: the real floating types all, the complex types
+// logaddexp (the Rust traits RealPair, FloatPair, LogAddExp; integers and
+// bool compute in float32).
+template <class T> struct PairTraits { static const bool real = false, complex = false; };
+template <> struct PairTraits<float> { static const bool real = true, complex = false; };
+template <> struct PairTraits<double> { static const bool real = true, complex = false; };
+template <> struct PairTraits<f16> { static const bool real = true, complex = false; };
+template <> struct PairTraits<bf16> { static const bool real = true, complex = false; };
+template <class R> struct PairTraits<complex<R> > { static const bool real = false, complex = true; };
+
+template <bool Real, bool Complex> struct PairFns {
+    template <class T> __host__ __device__ static T call(int, T, T) { return T(); }
+};
+template <> struct PairFns<true, false> {
+    template <class T> __host__ __device__ static T call(int op, T a, T b) {
+        switch (op) {
+            case OP_ATAN2: return f_atan2(a, b);
+            case OP_HYPOT: return f_hypot2(a, b);
+            case OP_COPYSIGN: return f_copysign(a, b);
+            case OP_NEXTAFTER: return f_nextafter(a, b);
+            case OP_LOGADDEXP: return f_logaddexp(a, b);
+            case OP_LOGADDEXP2: return f_logaddexp2(a, b);
+            default: return f_xlogy(a, b);
+        }
+    }
+};
+template <> struct PairFns<false, true> {
+    template <class T> __host__ __device__ static T call(int, T a, T b) { return log_add_exp(a, b); }
+};
+// The functions of two operands of the special family, on Ts (operands of
+// other types come converted, in the promoted kernels).
+template <class T> struct SpecialPair {
+    int op;
+    __host__ __device__ T operator()(T a, T b) const {
+        return PairFns<PairTraits<T>::real, PairTraits<T>::complex>::call(op, a, b);
+    }
+};
+template <class T> struct HasPairs {
+    static const bool value = PairTraits<T>::real || PairTraits<T>::complex;
+};
+
 // --------------------------------------------------------- activations
 
 // The activations of torch.nn.functional, as src/dtype/math.rs computes
@@ -915,7 +1058,7 @@ template <> struct When<false> {
 
 // The functions with a second operand: clamp and pow with fixed numbers,
 // maximum, minimum and pow of two operands (or one and a number), computed
-// in T: `Direct` on Ts, `Lanes` in the promoted kernels (operands of any
+// in T: `Computed` on Ts, `Lanes` in the promoted kernels (operands of any
 // types).
 template <class T, class Run> __device__ void math_binary(const Args& p, Run& run) {
     typedef MathTraits<T> M;
@@ -952,28 +1095,149 @@ template <class T, class Run> __device__ void math_binary(const Args& p, Run& ru
     }
 }
 
-// The functions of one tensor of Ts, and the binary ones on Ts.
-template <class T> __device__ void math(const Args& p) {
-    typedef MathTraits<T> M;
-    typedef typename FloatOf<T>::type F;
-    Direct direct;
-    switch (p.op) {
-        case OP_EXP: run<T, T, F>(p, Exp()); break;
-        case OP_LN: run<T, T, F>(p, Ln()); break;
-        case OP_LOG2: run<T, T, F>(p, Log2()); break;
-        case OP_SQRT: run<T, T, F>(p, Sqrt()); break;
-        case OP_SIN: run<T, T, F>(p, Sin()); break;
-        case OP_COS: run<T, T, F>(p, Cos()); break;
-        case OP_TANH: run<T, T, F>(p, Tanh()); break;
-        case OP_SIGMOID: run<T, T, F>(p, Sigmoid()); break;
-        case OP_RECIP: run<T, T, F>(p, Recip()); break;
-        case OP_ABS: When<M::abs>::template go<T, typename AbsOf<T>::type>(p, direct, AbsFn()); break;
-        case OP_FLOOR: When<M::rounding>::template go<T, T>(p, direct, Floor()); break;
-        case OP_CEIL: When<M::rounding>::template go<T, T>(p, direct, Ceil()); break;
-        case OP_ROUND: When<M::rounding>::template go<T, T>(p, direct, Round()); break;
-        case OP_RELU: When<M::clamp>::template go<T, T>(p, direct, Relu()); break;
-        default: math_binary<T>(p, direct); break;
+// `IfHas` of a function of two operands.
+template <bool On> struct IfHas2 {
+    template <class U, class F, class T> __host__ __device__ static U call(F f, T a, T b) { return f(a, b); }
+};
+template <> struct IfHas2<false> {
+    template <class U, class F, class T> __host__ __device__ static U call(F, T, T) { return U(); }
+};
+
+// The math family's functions, the operation chosen per element as the
+// special family's (`SpecialToFloat`): those giving FloatOf<T>, ...
+template <class T> struct MathToFloat {
+    int op;
+    __host__ __device__ typename FloatOf<T>::type operator()(T a, T) const {
+        switch (op) {
+            case OP_EXP: return Exp()(a, a);
+            case OP_LN: return Ln()(a, a);
+            case OP_LOG2: return Log2()(a, a);
+            case OP_SQRT: return Sqrt()(a, a);
+            case OP_SIN: return Sin()(a, a);
+            case OP_COS: return Cos()(a, a);
+            case OP_TANH: return Tanh()(a, a);
+            case OP_SIGMOID: return Sigmoid()(a, a);
+            default: return Recip()(a, a);
+        }
     }
+};
+// ... and those giving T, of one operand or two (clamp's bound and
+// softplus's threshold the second fixed number).
+template <class T> struct MathToSame {
+    int op;
+    T second;
+    __host__ __device__ T operator()(T a, T b) const {
+        typedef MathTraits<T> M;
+        typedef ActivationTraits<T> A;
+        switch (op) {
+            case OP_FLOOR: return IfHas2<M::rounding>::template call<T>(Floor(), a, b);
+            case OP_CEIL: return IfHas2<M::rounding>::template call<T>(Ceil(), a, b);
+            case OP_ROUND: return IfHas2<M::rounding>::template call<T>(Round(), a, b);
+            case OP_RELU: return IfHas2<M::clamp>::template call<T>(Relu(), a, b);
+            case OP_CLAMP: {
+                Clamp<T> f = {second};
+                return IfHas2<M::clamp>::template call<T>(f, a, b);
+            }
+            case OP_POW_SCALAR: return IfHas2<M::power>::template call<T>(PowScalar(), a, b);
+            case OP_MAXIMUM: return IfHas2<M::maxmin>::template call<T>(Maximum(), a, b);
+            case OP_MINIMUM: return IfHas2<M::maxmin>::template call<T>(Minimum(), a, b);
+            case OP_POW: return IfHas2<M::power>::template call<T>(Pow(), a, b);
+            case OP_MEAN_OF: return IfHas2<HasMeanOf<T>::value>::template call<T>(MeanOf(), a, b);
+            case OP_REMAINDER: return IfHas2<M::modular>::template call<T>(Remainder(), a, b);
+            case OP_FMOD: return IfHas2<M::modular>::template call<T>(Fmod(), a, b);
+            case OP_FLOOR_DIVIDE: return IfHas2<M::modular>::template call<T>(FloorDivide(), a, b);
+            case OP_GELU: return IfHas2<A::act>::template call<T>(Gelu(), a, b);
+            case OP_GELU_TANH: return IfHas2<A::act>::template call<T>(GeluTanh(), a, b);
+            case OP_SILU: return IfHas2<A::silu>::template call<T>(Silu(), a, b);
+            case OP_SOFTPLUS: {
+                Softplus<T> f = {second};
+                return IfHas2<A::act>::template call<T>(f, a, b);
+            }
+            case OP_MISH: return IfHas2<A::act>::template call<T>(Mish(), a, b);
+            case OP_ELU: return IfHas2<A::act>::template call<T>(Elu(), a, b);
+            case OP_LEAKY_RELU: return IfHas2<A::act>::template call<T>(LeakyRelu(), a, b);
+            case OP_HARDSIGMOID: return IfHas2<A::act>::template call<T>(Hardsigmoid(), a, b);
+            case OP_HARDSWISH: return IfHas2<A::act>::template call<T>(Hardswish(), a, b);
+            default: return IfHas2<A::act>::template call<T>(LogSigmoid(), a, b);
+        }
+    }
+};
+
+// The functions of one tensor of Ts, and the binary ones on Ts: one loop
+// per result type.
+template <class T> __device__ void math(const Args& p) {
+    if (p.op >= OP_EXP && p.op <= OP_RECIP) {
+        MathToFloat<T> f = {p.op};
+        run_compute<T, T, typename FloatOf<T>::type>(p, f);
+    } else if (p.op == OP_ABS) {
+        Computed direct;
+        When<MathTraits<T>::abs>::template go<T, typename AbsOf<T>::type>(p, direct, AbsFn());
+    } else {
+        MathToSame<T> f = {p.op, second_scalar_of<T>(p)};
+        run_compute<T, T, T>(p, f);
+    }
+}
+
+// `f(a, a)` where the type has the function (`On`), else a zero that no
+// caller reads (the Rust types never ask a kernel for it).
+template <bool On> struct IfHas {
+    template <class U, class F, class T> __host__ __device__ static U call(F f, T a) { return f(a, a); }
+};
+template <> struct IfHas<false> {
+    template <class U, class F, class T> __host__ __device__ static U call(F, T) { return U(); }
+};
+
+// The special family's functions giving FloatOf<T> (from `tan` to `rsqrt`,
+// `sinc`, the special functions and the angle conversions), the operation
+// chosen per element: one loop per type for all of them (a loop per
+// operation made this family's PTX 3.6 times as large).
+template <class T> struct SpecialToFloat {
+    int op;
+    typedef typename FloatOf<T>::type F;
+    __host__ __device__ F operator()(T a, T) const {
+        const bool real = MathTraits<T>::real;
+        switch (op) {
+            case OP_TAN: return Tan()(a, a);
+            case OP_ASIN: return Asin()(a, a);
+            case OP_ACOS: return Acos()(a, a);
+            case OP_ATAN: return Atan()(a, a);
+            case OP_SINH: return Sinh()(a, a);
+            case OP_COSH: return Cosh()(a, a);
+            case OP_ASINH: return Asinh()(a, a);
+            case OP_ACOSH: return Acosh()(a, a);
+            case OP_ATANH: return Atanh()(a, a);
+            case OP_EXP2: return Exp2()(a, a);
+            case OP_EXPM1: return Expm1()(a, a);
+            case OP_LOG10: return Log10()(a, a);
+            case OP_LOG1P: return Log1p()(a, a);
+            case OP_RSQRT: return Rsqrt()(a, a);
+            case OP_SINC: return Sinc()(a, a);
+            case OP_ERF: return IfHas<real>::template call<F>(Erf(), a);
+            case OP_ERFC: return IfHas<real>::template call<F>(Erfc(), a);
+            case OP_ERFINV: return IfHas<real>::template call<F>(Erfinv(), a);
+            case OP_LGAMMA: return IfHas<real>::template call<F>(Lgamma(), a);
+            case OP_DIGAMMA: return IfHas<real>::template call<F>(Digamma(), a);
+            case OP_DEG2RAD: return IfHas<real>::template call<F>(Deg2rad(), a);
+            default: return IfHas<real>::template call<F>(Rad2deg(), a);
+        }
+    }
+};
+// The ones giving T: trunc, frac, sign, sgn, nan_to_num.
+template <class T> struct SpecialToSame {
+    int op;
+    NanToNum<T> replace;
+    __host__ __device__ T operator()(T a, T) const {
+        switch (op) {
+            case OP_TRUNC: return IfHas<MathTraits<T>::rounding>::template call<T>(Trunc(), a);
+            case OP_FRAC: return IfHas<Floating<T>::value>::template call<T>(Frac(), a);
+            case OP_SIGN: return IfHas<MathTraits<T>::real>::template call<T>(SignFn(), a);
+            case OP_SGN: return Sgn()(a, a);
+            default: return replace(a, a);
+        }
+    }
+};
+__host__ __device__ inline bool is_special_to_float(int op) {
+    return (op >= OP_TAN && op <= OP_RSQRT) || (op >= OP_ERF && op <= OP_RAD2DEG);
 }
 
 // The special family: the catalogue's transcendental functions from `tan`
@@ -985,37 +1249,29 @@ template <class T> __device__ void math(const Args& p) {
 template <class T> __device__ void special(const Args& p) {
     typedef MathTraits<T> M;
     typedef typename FloatOf<T>::type F;
-    Direct direct;
+    Computed direct;
+    if (p.op >= OP_ATAN2) {
+        SpecialPair<T> f = {p.op};
+        When<HasPairs<T>::value>::template go<T, T>(p, direct, f);
+        return;
+    }
+    if (is_special_to_float(p.op)) {
+        SpecialToFloat<T> f = {p.op};
+        run_compute<T, T, F>(p, f);
+        return;
+    }
     switch (p.op) {
-        case OP_TAN: run<T, T, F>(p, Tan()); break;
-        case OP_ASIN: run<T, T, F>(p, Asin()); break;
-        case OP_ACOS: run<T, T, F>(p, Acos()); break;
-        case OP_ATAN: run<T, T, F>(p, Atan()); break;
-        case OP_SINH: run<T, T, F>(p, Sinh()); break;
-        case OP_COSH: run<T, T, F>(p, Cosh()); break;
-        case OP_ASINH: run<T, T, F>(p, Asinh()); break;
-        case OP_ACOSH: run<T, T, F>(p, Acosh()); break;
-        case OP_ATANH: run<T, T, F>(p, Atanh()); break;
-        case OP_EXP2: run<T, T, F>(p, Exp2()); break;
-        case OP_EXPM1: run<T, T, F>(p, Expm1()); break;
-        case OP_LOG10: run<T, T, F>(p, Log10()); break;
-        case OP_LOG1P: run<T, T, F>(p, Log1p()); break;
-        case OP_RSQRT: run<T, T, F>(p, Rsqrt()); break;
-        case OP_ERF: When<M::real>::template go<T, F>(p, direct, Erf()); break;
-        case OP_ERFC: When<M::real>::template go<T, F>(p, direct, Erfc()); break;
-        case OP_ERFINV: When<M::real>::template go<T, F>(p, direct, Erfinv()); break;
-        case OP_LGAMMA: When<M::real>::template go<T, F>(p, direct, Lgamma()); break;
-        case OP_DIGAMMA: When<M::real>::template go<T, F>(p, direct, Digamma()); break;
-        case OP_DEG2RAD: When<M::real>::template go<T, F>(p, direct, Deg2rad()); break;
-        case OP_RAD2DEG: When<M::real>::template go<T, F>(p, direct, Rad2deg()); break;
-        case OP_SINC: run<T, T, F>(p, Sinc()); break;
-        case OP_TRUNC: When<M::rounding>::template go<T, T>(p, direct, Trunc()); break;
-        case OP_FRAC: When<Floating<T>::value>::template go<T, T>(p, direct, Frac()); break;
-        case OP_SIGN: When<M::real>::template go<T, T>(p, direct, SignFn()); break;
+        case OP_TRUNC:
+        case OP_FRAC:
+        case OP_SIGN:
+        case OP_SGN:
+        case OP_NAN_TO_NUM: {
+            SpecialToSame<T> f = {p.op, nan_to_num_of<T>(p)};
+            run_compute<T, T, T>(p, f);
+            break;
+        }
         case OP_SIGNBIT: When<M::real>::template go<T, bool>(p, direct, Signbit()); break;
-        case OP_SGN: run<T, T, T>(p, Sgn()); break;
-        case OP_SQUARE: run<T, T, typename SquareOf<T>::type>(p, Square()); break;
-        case OP_NAN_TO_NUM: run<T, T, T>(p, nan_to_num_of<T>(p)); break;
+        case OP_SQUARE: run_compute<T, T, typename SquareOf<T>::type>(p, Square()); break;
         default: break;
     }
 }

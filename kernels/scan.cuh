@@ -104,32 +104,6 @@ template <class R> __host__ __device__ inline R log_add_exp(R x, R y) {
     return x;
 }
 
-// ... of complex numbers: the smaller and the larger by their real parts,
-// NaN (in either part) spreading as NaN.
-template <class R> __host__ __device__ inline complex<R> log_add_exp(complex<R> x, complex<R> y) {
-    bool x_nan = is_nan(x.re) || is_nan(x.im), y_nan = is_nan(y.re) || is_nan(y.im);
-    complex<R> lo, hi;
-    if (y_nan) {
-        lo = y;
-        hi = y;
-    } else if (x_nan) {
-        lo = x;
-        hi = x;
-    } else if (x.re < y.re) {
-        lo = x;
-        hi = y;
-    } else {
-        lo = y;
-        hi = x;
-    }
-    if (is_nan(lo.re) || is_nan(lo.im)) return complex<R>{quiet_nan<R>(), quiet_nan<R>()};
-    if (!is_finite(lo.re) && lo.re == hi.re) {
-        if (lo.re < R(0)) return lo;
-        return f_ln(add(f_exp(lo), f_exp(hi)));
-    }
-    complex<R> e = f_exp(complex<R>{lo.re - hi.re, lo.im - hi.im});
-    return add(f_ln(add(complex<R>{R(1), R(0)}, e)), hi);
-}
 
 template <class A> __host__ __device__ inline A negative_infinity();
 template <> __host__ __device__ inline float negative_infinity<float>() {

@@ -2866,3 +2866,42 @@ fn pointwise_on_the_device() -> Result<(), Error> {
     );
     Ok(())
 }
+
+/// The functions of two tensors (`atan2`, `hypot`, `copysign`,
+/// `nextafter`, `logaddexp`, `logaddexp2`, `xlogy`) by the special family's
+/// kernels, with a broadcast row, on every floating dtype; integer and
+/// float16 operands by the promoted kernels (in float16), integers in
+/// float32, and complex `logaddexp`.
+#[test]
+fn pairs_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("pairs_on_the_device") else {
+        return Ok(());
+    };
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let x = math_source::<$t>()?;
+            let g = x.to_device(&gpu)?;
+            let (row, grow) = (x.slice(s![3..4, ..])?, g.slice(s![3..4, ..])?);
+            let tol = math_tol(<$t as shaped::dtype::Element>::DTYPE);
+            let what = stringify!($t);
+            assert_close_on_both!(format!("atan2 {what}"), tol, g.atan2(&grow), x.atan2(&row));
+            assert_close_on_both!(format!("hypot {what}"), tol, g.hypot(&grow), x.hypot(&row));
+            assert_close_on_both!(format!("copysign {what}"), 0.0, g.copysign(&grow), x.copysign(&row));
+            assert_close_on_both!(format!("nextafter {what}"), 0.0, g.nextafter(&grow), x.nextafter(&row));
+            assert_close_on_both!(format!("logaddexp {what}"), tol, g.logaddexp(&grow), x.logaddexp(&row));
+            assert_close_on_both!(format!("logaddexp2 {what}"), tol, g.logaddexp2(&grow), x.logaddexp2(&row));
+            assert_close_on_both!(format!("xlogy {what}"), tol, g.t()?.xlogy(&g.t()?), x.t()?.xlogy(&x.t()?));
+        )*};
+    }
+    each!(half::f16, half::bf16, f32, f64);
+    let (n, h) = (math_source::<i32>()?, math_source::<half::f16>()?);
+    let (gn, gh) = (n.to_device(&gpu)?, h.to_device(&gpu)?);
+    let tol = math_tol(DType::F16);
+    assert_close_on_both!("atan2 i32 f16", tol, gn.atan2(&gh), n.atan2(&h));
+    assert_close_on_both!("nextafter i32 f16", 0.0, gn.nextafter(&gh), n.nextafter(&h));
+    assert_close_on_both!("xlogy i32", 2e-6, gn.xlogy(&gn), n.xlogy(&n));
+    let z = math_source::<num_complex::Complex<f64>>()?;
+    let gz = z.to_device(&gpu)?;
+    assert_close_on_both!("logaddexp c128", 1e-13, gz.logaddexp(&gz), z.logaddexp(&z));
+    Ok(())
+}

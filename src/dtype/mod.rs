@@ -9,6 +9,7 @@
 pub mod cast;
 pub mod logic;
 pub mod math;
+pub mod pairs;
 pub mod promote;
 pub mod special;
 

@@ -39,6 +39,7 @@ pub mod moments;
 pub mod normalize;
 pub mod norms;
 pub mod op_codes;
+pub mod pairs;
 pub mod pointwise;
 pub mod reductions;
 pub mod scans;

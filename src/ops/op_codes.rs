@@ -216,6 +216,20 @@ pub enum OpCode {
     /// NaN, +inf and -inf replaced by the three fixed numbers (of the real
     /// part's type).
     NanToNum = 138,
+    /// `atan2(a, b)`.
+    Atan2 = 139,
+    /// `sqrt(a² + b²)`.
+    Hypot = 140,
+    /// `|a|` with the sign of `b`.
+    Copysign = 141,
+    /// The next number after `a` toward `b`.
+    Nextafter = 142,
+    /// `ln(e^a + e^b)`.
+    LogAddExp = 143,
+    /// `log2(2^a + 2^b)`.
+    LogAddExp2 = 144,
+    /// `a ln(b)`, 0 where `a` is 0.
+    Xlogy = 145,
 }
 
 /// A reduction, as the device kernels number them (`kernels/reduce.cuh`):
@@ -375,7 +389,14 @@ impl OpCode {
             | OpCode::Signbit
             | OpCode::Sgn
             | OpCode::Square
-            | OpCode::NanToNum => Family::Special,
+            | OpCode::NanToNum
+            | OpCode::Atan2
+            | OpCode::Hypot
+            | OpCode::Copysign
+            | OpCode::Nextafter
+            | OpCode::LogAddExp
+            | OpCode::LogAddExp2
+            | OpCode::Xlogy => Family::Special,
             _ => Family::Math,
         }
     }
@@ -401,6 +422,13 @@ impl OpCode {
                 | OpCode::Remainder
                 | OpCode::Fmod
                 | OpCode::FloorDivide
+                | OpCode::Atan2
+                | OpCode::Hypot
+                | OpCode::Copysign
+                | OpCode::Nextafter
+                | OpCode::LogAddExp
+                | OpCode::LogAddExp2
+                | OpCode::Xlogy
         )
     }
 }

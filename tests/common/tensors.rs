@@ -340,7 +340,7 @@ pub fn failure_line(
                 "dtype {:?}/{:?}, first difference at {first:?}: input {:?}, got {:?}, want {:?}",
                 g.dtype,
                 w.dtype,
-                first.map(|i| inputs[i]),
+                first.and_then(|i| inputs.get(i)),
                 first.map(|i| g.values[i]),
                 first.map(|i| w.values[i])
             )

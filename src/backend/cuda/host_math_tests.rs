@@ -492,3 +492,107 @@ fn host_activations_every_floating_dtype() {
     }
     assert_eq!(cases, (4 * 11 + 2) * (2 * PAIRS.len() + 1));
 }
+
+/// `atan2`, `hypot`, `copysign`, `nextafter`, `logaddexp`, `logaddexp2`
+/// and `xlogy` of `x` and `y` (one dtype) by the CPU's element functions;
+/// `None` for a function the dtype lacks.
+fn cpu_pair(code: OpCode, x: &AnyTensor, y: &AnyTensor) -> Option<AnyTensor> {
+    use crate::ops::pairs::{Atan2, Copysign, Hypot, LogAddExp, LogAddExp2, Nextafter, Xlogy};
+    macro_rules! real {
+        ($($v:ident),*) => {
+            match (x, y) {
+                $((AnyTensor::$v(a), AnyTensor::$v(b)) => Some(match code {
+                    OpCode::Atan2 => cpu_map(a, b, Atan2),
+                    OpCode::Hypot => cpu_map(a, b, Hypot),
+                    OpCode::Copysign => cpu_map(a, b, Copysign),
+                    OpCode::Nextafter => cpu_map(a, b, Nextafter),
+                    OpCode::LogAddExp => cpu_map(a, b, LogAddExp),
+                    OpCode::LogAddExp2 => cpu_map(a, b, LogAddExp2),
+                    _ => cpu_map(a, b, Xlogy),
+                }),)*
+                (AnyTensor::C64(a), AnyTensor::C64(b)) if code == OpCode::LogAddExp => {
+                    Some(cpu_map(a, b, LogAddExp))
+                }
+                (AnyTensor::C128(a), AnyTensor::C128(b)) if code == OpCode::LogAddExp => {
+                    Some(cpu_map(a, b, LogAddExp))
+                }
+                _ => None,
+            }
+        };
+    }
+    real!(F16, BF16, F32, F64)
+}
+
+/// The functions of two tensors on every floating dtype (complex ones for
+/// `logaddexp`): the samples on every pair of layouts and the edge values
+/// against each other (zeros of both signs, infinities, NaN, huge and tiny
+/// numbers), by the special family's kernels; and mixed dtypes (an int64
+/// and a float16 operand) computed in float16 by the promoted kernels.
+#[test]
+fn host_pairs_every_floating_dtype() {
+    const CODES: [OpCode; 7] = [
+        OpCode::Atan2,
+        OpCode::Hypot,
+        OpCode::Copysign,
+        OpCode::Nextafter,
+        OpCode::LogAddExp,
+        OpCode::LogAddExp2,
+        OpCode::Xlogy,
+    ];
+    let (column, row) = (
+        spec(16, &[16, 1], &[1, 1], 0),
+        spec(16, &[1, 16], &[16, 1], 0),
+    );
+    let mut cases = 0;
+    for dtype in DType::ALL {
+        for code in CODES {
+            let (x, y) = (edge_operand_as(dtype, column), edge_operand_as(dtype, row));
+            let Some(want) = cpu_pair(code, &x.gathered, &y.gathered) else {
+                continue;
+            };
+            let (a, b) = (x.input(0, &[1, 0]), y.input(0, &[0, 1]));
+            let got = run_planned(
+                KernelOp::new(code),
+                Types::new(dtype, dtype),
+                &[16, 16],
+                a,
+                b,
+            );
+            assert_same(&got, &want, &format!("{code:?} {dtype} edges"));
+            for &(sa, sb) in PAIRS {
+                let (xa, xb) = (sample_operand(dtype, sa, 2), sample_operand(dtype, sb, 9));
+                let (sizes, st_a, st_b) = broadcast_pair(sa, sb);
+                let (a, b) = (xa.input(sa.offset, &st_a), xb.input(sb.offset, &st_b));
+                let want = cpu_pair(code, &xa.gathered, &xb.gathered).unwrap();
+                let got = run_planned(KernelOp::new(code), Types::new(dtype, dtype), &sizes, a, b);
+                assert_same(&got, &want, &format!("{code:?} {dtype} {sa:?} {sb:?}"));
+            }
+            cases += 1;
+        }
+    }
+    // Seven functions on four floating dtypes, logaddexp on two complex.
+    assert_eq!(cases, 7 * 4 + 2);
+    for code in CODES {
+        let s = PAIRS[0].0;
+        let (x, y) = (
+            sample_operand(DType::I64, s, 3),
+            sample_operand(DType::F16, s, 4),
+        );
+        let st = s.strides.to_vec();
+        let types = Types {
+            a: DType::I64,
+            b: DType::F16,
+            output: DType::F16,
+        };
+        let got = run_planned(
+            KernelOp::new(code).computed_in(DType::F16),
+            types,
+            s.sizes,
+            x.input(s.offset, &st),
+            y.input(s.offset, &st),
+        );
+        let converted = x.gathered.to_dtype(DType::F16);
+        let want = cpu_pair(code, &converted, &y.gathered).unwrap();
+        assert_same(&got, &want, &format!("{code:?} int64 with float16"));
+    }
+}

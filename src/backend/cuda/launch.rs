@@ -198,13 +198,16 @@ pub(crate) fn plan(
         &[&args.out, &args.a, &args.b],
     );
     (args.narrow, args.magic, args.shift) = (steps.narrow, steps.magic, steps.shift);
-    // Elements per vector, as the kernels have them (`run`, `promoted`): 16
-    // bytes of the widest type or, for the promoted kernels, of the compute
-    // type and at most 4.
-    let vec = if family == Family::Promoted {
-        (16 / dtype_bytes(kernel_type)).min(4)
-    } else {
-        16 / dtype_bytes(types.a).max(dtype_bytes(types.output))
+    // Elements per vector, as the kernels have them (`run`, `run_compute`,
+    // `promoted`): 16 bytes of the widest type, at most 4 elements in the
+    // math and special families; for the promoted kernels, 16 bytes of the
+    // compute type and at most 4.
+    let vec = match family {
+        Family::Promoted => (16 / dtype_bytes(kernel_type)).min(4),
+        Family::Math | Family::Special => {
+            (16 / dtype_bytes(types.a).max(dtype_bytes(types.output))).min(4)
+        }
+        _ => 16 / dtype_bytes(types.a).max(dtype_bytes(types.output)),
     };
     let mut work = numel as u64;
     if vec > 1 && vectorizable(&args, vec, types) {

@@ -14,6 +14,7 @@
 //! complex128, integers and bool in int64 (whose result they give).
 
 use crate::dtype::Element;
+use crate::dtype::pairs::log_add_exp_complex;
 use crate::ops::reductions::reducers::{Accumulator, Direction, Extremum};
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -169,35 +170,6 @@ fn log_add_exp_real<F: Float>(x: F, y: F) -> F {
         (min - max).exp().ln_1p() + max
     } else {
         x
-    }
-}
-
-/// PyTorch's `_log_add_exp_helper` of complex numbers: the smaller and
-/// larger by their real parts, NaN (in either part) spreading as NaN.
-#[inline(always)]
-fn log_add_exp_complex<F: Float>(x: Complex<F>, y: Complex<F>) -> Complex<F> {
-    let nan = |c: Complex<F>| c.re.is_nan() || c.im.is_nan();
-    let (min, max) = if nan(y) {
-        (y, y)
-    } else if nan(x) {
-        (x, x)
-    } else if x.re < y.re {
-        (x, y)
-    } else {
-        (y, x)
-    };
-    if nan(min) {
-        Complex::new(F::nan(), F::nan())
-    } else if !min.re.is_finite() && min.re == max.re {
-        if min.re < F::zero() {
-            min
-        } else {
-            (min.exp() + max.exp()).ln()
-        }
-    } else {
-        let e = (min - max).exp();
-        // log1p of a complex number: ln(1 + e).
-        (Complex::new(F::one(), F::zero()) + e).ln() + max
     }
 }
 
