@@ -58,6 +58,22 @@ fn unary(c: &mut Criterion) {
     g.bench_function("exp/ndarray_mapv", |b| {
         b.iter(|| black_box(nd.mapv(f32::exp)))
     });
+    // In place (repeated tanh stays in (-1, 1)): the vectorized kernel on
+    // chunks of the run, against tanh into a new tensor above.
+    let mut y = x.clone();
+    g.bench_function("tanh_inplace/shaped", |b| {
+        b.iter(|| {
+            y.tanh_();
+            black_box(&y);
+        })
+    });
+    let mut nd_y = nd.clone();
+    g.bench_function("tanh_inplace/ndarray_mapv_inplace", |b| {
+        b.iter(|| {
+            nd_y.mapv_inplace(f32::tanh);
+            black_box(&nd_y);
+        })
+    });
     g.bench_function("sigmoid/shaped", |b| b.iter(|| black_box(x.sigmoid())));
     g.bench_function("sigmoid/ndarray_mapv", |b| {
         b.iter(|| black_box(nd.mapv(|v| 1.0 / (1.0 + (-v).exp()))))

@@ -2905,3 +2905,30 @@ fn pairs_on_the_device() -> Result<(), Error> {
     assert_close_on_both!("logaddexp c128", 1e-13, gz.logaddexp(&gz), z.logaddexp(&z));
     Ok(())
 }
+
+/// The in-place functions (`exp_`, `erf_`, `sign_` on a stepped writable
+/// view, `nan_to_num_`) update a CUDA tensor through the kernels of their
+/// out-of-place forms.
+#[test]
+fn in_place_functions_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("in_place_functions_on_the_device") else {
+        return Ok(());
+    };
+    let x = math_source::<f32>()?;
+    let tol = math_tol(DType::F32);
+    let mut g = x.to_device(&gpu)?;
+    g.exp_();
+    assert_close_on_both!("exp_", tol, g, x.exp());
+    let mut g = x.to_device(&gpu)?;
+    g.erf_();
+    assert_close_on_both!("erf_", tol, g, x.erf());
+    let mut g = x.to_device(&gpu)?;
+    g.slice_mut(s![.., ..;2])?.sign_();
+    let mut c = x.clone();
+    c.slice_mut(s![.., ..;2])?.sign_();
+    assert_close_on_both!("sign_ on a view", 0.0, g, c);
+    let mut g = x.to_device(&gpu)?;
+    g.nan_to_num_(0.0, None, None);
+    assert_close_on_both!("nan_to_num_", 0.0, g, x.nan_to_num(0.0, None, None));
+    Ok(())
+}

@@ -316,3 +316,126 @@ fn float_power_computes_in_float64() {
         "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
     );
 }
+
+/// Each in-place form (`exp_`, `erf_`, `sign_`, `nan_to_num_`, ...) leaves
+/// what its out-of-place form returns, bit for bit: on owned tensors of
+/// every floating dtype and complex ones (the vectorized runs, in chunks),
+/// and on a stepped writable view, whose other elements stay as they were.
+#[test]
+fn in_place_forms_store_what_the_functions_return() {
+    macro_rules! check {
+        ($x:expr, $($name:ident, $in_place:ident);*) => {$({
+            let x = $x;
+            let want = x.$name();
+            let mut y = x.clone();
+            y.$in_place();
+            let same = y
+                .to_vec()
+                .iter()
+                .zip(want.to_vec())
+                .all(|(a, b)| format!("{a:?}") == format!("{b:?}"));
+            assert!(same, "{} of {:?}", stringify!($in_place), x.to_vec());
+        })*};
+    }
+    let values: Vec<f64> = (0..600).map(|i| f64::from(i) * 0.0173 - 5.0).collect();
+    let f32s =
+        DynTensor::<f32>::from_vec(values.iter().map(|&v| v as f32).collect(), &[600]).unwrap();
+    let f64s = DynTensor::<f64>::from_vec(values.clone(), &[20, 30]).unwrap();
+    let f16s = DynTensor::<half::f16>::from_vec(
+        values.iter().map(|&v| half::f16::from_f64(v)).collect(),
+        &[600],
+    )
+    .unwrap();
+    macro_rules! every {
+        ($x:expr) => {
+            check!($x, exp, exp_; ln, ln_; log2, log2_; sqrt, sqrt_; sin, sin_; cos, cos_;
+                tanh, tanh_; sigmoid, sigmoid_; recip, recip_; tan, tan_; asin, asin_;
+                acos, acos_; atan, atan_; sinh, sinh_; cosh, cosh_; asinh, asinh_;
+                acosh, acosh_; atanh, atanh_; exp2, exp2_; expm1, expm1_; log10, log10_;
+                log1p, log1p_; rsqrt, rsqrt_; floor, floor_; ceil, ceil_; round, round_;
+                relu, relu_; erf, erf_; erfc, erfc_; erfinv, erfinv_; lgamma, lgamma_;
+                digamma, digamma_; deg2rad, deg2rad_; rad2deg, rad2deg_; sinc, sinc_;
+                trunc, trunc_; frac, frac_; sign, sign_; sgn, sgn_; square, square_)
+        };
+    }
+    every!(f32s.clone());
+    every!(f64s.clone());
+    every!(f16s.clone());
+    let z = DynTensor::<num_complex::Complex<f64>>::from_vec(
+        values
+            .iter()
+            .map(|&v| num_complex::Complex::new(v, 1.0 - v))
+            .collect(),
+        &[600],
+    )
+    .unwrap();
+    check!(z.clone(), exp, exp_; ln, ln_; sqrt, sqrt_; tanh, tanh_; sgn, sgn_; square, square_);
+    // Integers keep the functions whose results they hold.
+    let n = tensor![-3i32, 0, 7];
+    check!(n.clone(), sign, sign_; square, square_; floor, floor_; relu, relu_);
+    // A stepped writable view: the elements in it change, the others not.
+    let mut m = f64s.clone();
+    m.slice_mut(s![.., ..;2]).unwrap().exp_();
+    let (before, after) = (f64s.to_vec(), m.to_vec());
+    for (k, (b, a)) in before.iter().zip(&after).enumerate() {
+        let want = if k % 2 == 0 { b.exp() } else { *b };
+        assert_eq!(a.to_bits(), want.to_bits(), "element {k}");
+    }
+    let mut q = tensor![f32::NAN, f32::INFINITY, -1.5];
+    q.nan_to_num_(0.5, None, None);
+    assert_eq!(q.to_vec(), vec![0.5, f32::MAX, -1.5]);
+}
+
+/// `AnyTensor`'s in-place forms: the values of the typed ones, and
+/// PyTorch's texts (recorded from PyTorch 2.15.0) where the result does not
+/// fit the dtype or the function refuses it.
+#[test]
+fn any_tensor_in_place_forms_and_their_texts() {
+    let x = DynTensor::<f32>::from_vec(vec![-2.5, 0.0, 0.75, f32::NAN], &[4]).unwrap();
+    let mut a = AnyTensor::from(x.clone());
+    a.tanh_().unwrap();
+    let mut typed = x.clone();
+    typed.tanh_();
+    assert_eq!(
+        format!("{:?}", a.downcast::<f32>().unwrap().to_vec()),
+        format!("{:?}", typed.to_vec())
+    );
+    let text = |r: Result<(), shaped::Error>| r.unwrap_err().to_string();
+    let ints = || AnyTensor::from(DynTensor::<i64>::from_vec(vec![1, 2], &[2]).unwrap());
+    assert_eq!(
+        text(ints().exp_()),
+        "result type Float can't be cast to the desired output type Long"
+    );
+    let bools = || AnyTensor::from(DynTensor::<bool>::from_vec(vec![true], &[1]).unwrap());
+    assert_eq!(
+        text(bools().square_()),
+        "result type Long can't be cast to the desired output type Bool"
+    );
+    assert_eq!(
+        text(bools().sigmoid_()),
+        "result type Float can't be cast to the desired output type Bool"
+    );
+    let complex = || {
+        AnyTensor::from(
+            DynTensor::<num_complex::Complex<f32>>::from_vec(
+                vec![num_complex::Complex::new(1.0, 1.0)],
+                &[1],
+            )
+            .unwrap(),
+        )
+    };
+    assert_eq!(
+        text(complex().erf_()),
+        "\"erf_vml_cpu\" not implemented for 'ComplexFloat'"
+    );
+    assert_eq!(
+        text(complex().floor_()),
+        "floor is not supported for complex inputs"
+    );
+    let mut n = AnyTensor::from(DynTensor::<i32>::from_vec(vec![-3, 4], &[2]).unwrap());
+    n.sign_().unwrap();
+    assert_eq!(n.downcast::<i32>().unwrap().to_vec(), vec![-1, 1]);
+    let mut m = ints();
+    m.nan_to_num_(0.0, None, None).unwrap();
+    assert_eq!(m.downcast::<i64>().unwrap().to_vec(), vec![1, 2]);
+}

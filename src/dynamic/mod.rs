@@ -25,6 +25,7 @@
 //! ```
 
 mod any;
+mod any_in_place;
 mod any_index;
 mod any_math;
 mod any_moments;

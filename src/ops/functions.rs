@@ -289,6 +289,52 @@ pub(crate) fn retyped_out<A: 'static, C: 'static>(
     same_type::<A, C>().then(|| unsafe { core::slice::from_raw_parts_mut(ptr, len) })
 }
 
+/// A function of one element stored back into its argument's type: the
+/// in-place forms (`exp_`, `sign_`, ...), whose result type `U` PyTorch's
+/// casting rule lets into the tensor (the methods ask for
+/// [`StorableIn`](crate::dtype::promote::StorableIn)). On a device it is
+/// the function's own kernel when `U` is the tensor's type, which is every
+/// case the methods compile for.
+#[derive(Debug)]
+pub struct StoreInPlace<F, U>(pub F, PhantomData<fn() -> U>);
+
+impl<F, U> StoreInPlace<F, U> {
+    /// `f`, its result stored back.
+    pub fn new(f: F) -> Self {
+        StoreInPlace(f, PhantomData)
+    }
+}
+impl<F: Copy, U> Clone for StoreInPlace<F, U> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F: Copy, U> Copy for StoreInPlace<F, U> {}
+
+impl<T: Element, U: Element, F: UnaryFn<T, U>> UnaryFn<T, T> for StoreInPlace<F, U> {
+    #[inline(always)]
+    fn call(&self, x: T) -> T {
+        cast(self.0.call(x))
+    }
+    /// `f`'s own runs (its vectorized kernel) when `U` is `T`.
+    #[inline(always)]
+    fn call_slice(&self, a: &[T], out: &mut [core::mem::MaybeUninit<T>]) {
+        if let Some(out) = retyped_out::<T, U>(out) {
+            return self.0.call_slice(a, out);
+        }
+        for (o, &x) in out.iter_mut().zip(a) {
+            o.write(self.call(x));
+        }
+    }
+    fn kernel_op(&self) -> Option<KernelOp> {
+        if same_type::<T, U>() {
+            self.0.kernel_op()
+        } else {
+            None
+        }
+    }
+}
+
 /// A conversion to `U` (PyTorch's `to(dtype)`; see [`crate::dtype::cast`]).
 pub struct Cast<U>(PhantomData<fn() -> U>);
 impl<U> Cast<U> {

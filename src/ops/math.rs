@@ -230,9 +230,10 @@ binary_fns! {
     Pow: |a, b| [Power] Power::power(a, b);
 }
 
-/// Element-function methods of one tensor, each with its doc lines.
+/// Element-function methods of one tensor, each with its doc lines, and
+/// its in-place form (`name, name_`) where PyTorch has one.
 macro_rules! unary_methods {
-    ($($(#[$doc:meta])* $name:ident => $Fn:ident: $bound:ident -> $out:ty;)*) => {
+    ($($(#[$doc:meta])* $name:ident $(, $in_place:ident)? => $Fn:ident: $bound:ident -> $out:ty;)*) => {
         impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
             $(#[$doc])*
             pub fn $name(&self) -> Tensor<$out, S, D>
@@ -242,8 +243,41 @@ macro_rules! unary_methods {
                 from_parts!(unary(StridedRef::new(&self.data, &self.layout), $Fn).or_panic())
             }
         )*}
+        impl<T: Element, S: Shape, D: Elementwise, R: $crate::storage::Writable> Tensor<T, S, D, R> {$($(
+            $crate::ops::math::in_place_method!($name, $in_place, $Fn, $bound, $out);
+        )?)*}
     };
 }
+
+/// The in-place form `$in_place` of the element-function method `$name`:
+/// the result stored back where PyTorch's casting rule lets it
+/// ([`StorableIn`](crate::dtype::promote::StorableIn): an integer tensor
+/// has no `exp_`, as PyTorch's "result type Float can't be cast to the
+/// desired output type Long").
+macro_rules! in_place_method {
+    ($name:ident, $in_place:ident, $Fn:ident, $bound:ident, $out:ty) => {
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place (PyTorch's `", stringify!($in_place), "`), on a tensor whose dtype holds the result.")]
+        ///
+        /// ```
+        /// use shaped::prelude::*;
+        /// let mut x = tensor![[0.5f32, -2.25], [1.0, 3.5]];
+        #[doc = concat!("let want = x.", stringify!($name), "();")]
+        #[doc = concat!("x.", stringify!($in_place), "();")]
+        /// let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        /// assert_eq!(bits(x.to_vec()), bits(want.to_vec()));
+        /// ```
+        pub fn $in_place(&mut self)
+        where
+            T: $bound,
+            $out: $crate::dtype::promote::StorableIn<T>,
+        {
+            let ptr = R::ptr_mut(&mut self.data);
+            let f = $crate::ops::functions::StoreInPlace::<_, $out>::new($Fn);
+            D::update1($crate::ops::assign::output(self, ptr), f).or_panic();
+        }
+    };
+}
+pub(crate) use in_place_method;
 pub(crate) use unary_methods;
 
 impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
@@ -277,182 +311,182 @@ unary_methods! {
     /// assert_eq!(tensor![0.0f64].exp().to_vec(), vec![1.0]);
     /// assert_eq!(tensor![0i32].exp().dtype(), DType::F32);
     /// ```
-    exp => Exp: ToFloat -> FloatOf<T>;
+    exp, exp_ => Exp: ToFloat -> FloatOf<T>;
     /// The natural logarithm elementwise (PyTorch's `log`).
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1.0f32].ln().to_vec(), vec![0.0]);
     /// ```
-    ln => Ln: ToFloat -> FloatOf<T>;
+    ln, ln_ => Ln: ToFloat -> FloatOf<T>;
     /// The base-2 logarithm elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![8u8].log2().to_vec(), vec![3.0f32]);
     /// ```
-    log2 => Log2: ToFloat -> FloatOf<T>;
+    log2, log2_ => Log2: ToFloat -> FloatOf<T>;
     /// The square root elementwise (NaN for negative reals).
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![4.0f32].sqrt().to_vec(), vec![2.0]);
     /// ```
-    sqrt => Sqrt: ToFloat -> FloatOf<T>;
+    sqrt, sqrt_ => Sqrt: ToFloat -> FloatOf<T>;
     /// The sine elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].sin().to_vec(), vec![0.0]);
     /// ```
-    sin => Sin: ToFloat -> FloatOf<T>;
+    sin, sin_ => Sin: ToFloat -> FloatOf<T>;
     /// The cosine elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].cos().to_vec(), vec![1.0]);
     /// ```
-    cos => Cos: ToFloat -> FloatOf<T>;
+    cos, cos_ => Cos: ToFloat -> FloatOf<T>;
     /// The hyperbolic tangent elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].tanh().to_vec(), vec![0.0]);
     /// ```
-    tanh => Tanh: ToFloat -> FloatOf<T>;
+    tanh, tanh_ => Tanh: ToFloat -> FloatOf<T>;
     /// The logistic function `1 / (1 + e^-x)` elementwise.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].sigmoid().to_vec(), vec![0.5]);
     /// ```
-    sigmoid => Sigmoid: ToFloat -> FloatOf<T>;
+    sigmoid, sigmoid_ => Sigmoid: ToFloat -> FloatOf<T>;
     /// `1 / x` elementwise (PyTorch's `reciprocal`); integers give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![4i64].recip().to_vec(), vec![0.25f32]);
     /// ```
-    recip => Recip: ToFloat -> FloatOf<T>;
+    recip, recip_ => Recip: ToFloat -> FloatOf<T>;
     /// The tangent elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].tan().to_vec(), vec![0.0]);
     /// ```
-    tan => Tan: ToFloat -> FloatOf<T>;
+    tan, tan_ => Tan: ToFloat -> FloatOf<T>;
     /// The inverse sine elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1.0f64].asin().to_vec(), vec![core::f64::consts::FRAC_PI_2]);
     /// ```
-    asin => Asin: ToFloat -> FloatOf<T>;
+    asin, asin_ => Asin: ToFloat -> FloatOf<T>;
     /// The inverse cosine elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1.0f32].acos().to_vec(), vec![0.0]);
     /// ```
-    acos => Acos: ToFloat -> FloatOf<T>;
+    acos, acos_ => Acos: ToFloat -> FloatOf<T>;
     /// The inverse tangent elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0i32].atan().to_vec(), vec![0.0f32]);
     /// ```
-    atan => Atan: ToFloat -> FloatOf<T>;
+    atan, atan_ => Atan: ToFloat -> FloatOf<T>;
     /// The hyperbolic sine elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f64].sinh().to_vec(), vec![0.0]);
     /// ```
-    sinh => Sinh: ToFloat -> FloatOf<T>;
+    sinh, sinh_ => Sinh: ToFloat -> FloatOf<T>;
     /// The hyperbolic cosine elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0u8].cosh().to_vec(), vec![1.0f32]);
     /// ```
-    cosh => Cosh: ToFloat -> FloatOf<T>;
+    cosh, cosh_ => Cosh: ToFloat -> FloatOf<T>;
     /// The inverse hyperbolic sine elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].asinh().to_vec(), vec![0.0]);
     /// ```
-    asinh => Asinh: ToFloat -> FloatOf<T>;
+    asinh, asinh_ => Asinh: ToFloat -> FloatOf<T>;
     /// The inverse hyperbolic cosine elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1.0f64].acosh().to_vec(), vec![0.0]);
     /// ```
-    acosh => Acosh: ToFloat -> FloatOf<T>;
+    acosh, acosh_ => Acosh: ToFloat -> FloatOf<T>;
     /// The inverse hyperbolic tangent elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].atanh().to_vec(), vec![0.0]);
     /// ```
-    atanh => Atanh: ToFloat -> FloatOf<T>;
+    atanh, atanh_ => Atanh: ToFloat -> FloatOf<T>;
     /// `2^x` elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![3i64].exp2().to_vec(), vec![8.0f32]);
     /// ```
-    exp2 => Exp2: ToFloat -> FloatOf<T>;
+    exp2, exp2_ => Exp2: ToFloat -> FloatOf<T>;
     /// `e^x - 1`, accurate near 0 elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f64].expm1().to_vec(), vec![0.0]);
     /// ```
-    expm1 => Expm1: ToFloat -> FloatOf<T>;
+    expm1, expm1_ => Expm1: ToFloat -> FloatOf<T>;
     /// The base-10 logarithm elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![100.0f64].log10().to_vec(), vec![2.0]);
     /// ```
-    log10 => Log10: ToFloat -> FloatOf<T>;
+    log10, log10_ => Log10: ToFloat -> FloatOf<T>;
     /// `ln(1 + x)`, accurate near 0 elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].log1p().to_vec(), vec![0.0]);
     /// ```
-    log1p => Log1p: ToFloat -> FloatOf<T>;
+    log1p, log1p_ => Log1p: ToFloat -> FloatOf<T>;
     /// `1 / sqrt(x)` elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![4.0f32].rsqrt().to_vec(), vec![0.5]);
     /// ```
-    rsqrt => Rsqrt: ToFloat -> FloatOf<T>;
+    rsqrt, rsqrt_ => Rsqrt: ToFloat -> FloatOf<T>;
     /// The largest integer not above each element; integers are unchanged.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-0.5f32, 1.5].floor().to_vec(), vec![-1.0, 1.0]);
     /// ```
-    floor => Floor: Rounding -> T;
+    floor, floor_ => Floor: Rounding -> T;
     /// The smallest integer not below each element; integers are unchanged.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-0.5f32, 1.5].ceil().to_vec(), vec![-0.0, 2.0]);
     /// ```
-    ceil => Ceil: Rounding -> T;
+    ceil, ceil_ => Ceil: Rounding -> T;
     /// The nearest integer to each element, half to even (as PyTorch).
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.5f64, 1.5, 2.5].round().to_vec(), vec![0.0, 2.0, 2.0]);
     /// ```
-    round => Round: Rounding -> T;
+    round, round_ => Round: Rounding -> T;
     /// `max(x, 0)` elementwise; NaN stays NaN. Not for complex or bool
     /// tensors.
     ///
@@ -460,7 +494,7 @@ unary_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-2i32, 3].relu().to_vec(), vec![0, 3]);
     /// ```
-    relu => Relu: Clampable -> T;
+    relu, relu_ => Relu: Clampable -> T;
 }
 
 /// The other operand of `maximum`, `minimum` and `pow`: a tensor whose

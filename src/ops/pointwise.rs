@@ -25,7 +25,7 @@
 //! ```
 
 use super::functions::UnaryFn;
-use super::math::{unary_fns, unary_methods};
+use super::math::{in_place_method, unary_fns, unary_methods};
 use super::op_codes::{KernelOp, OpCode, Side};
 use super::unary;
 use crate::backend::{Elementwise, StridedRef};
@@ -37,7 +37,7 @@ use crate::dtype::special::{
 };
 use crate::error::OrPanic;
 use crate::shape::Shape;
-use crate::storage::Repr;
+use crate::storage::{Repr, Writable};
 use crate::tensor::{Tensor, from_parts};
 
 /// A [`Special`] function: `x` converted to the compute type, the function
@@ -102,7 +102,7 @@ impl<T: NanToNum> UnaryFn<T, T> for ReplaceNonFinite<T::Part> {
 /// complex tensor's `erf()` is [`Special`]'s error, in words, not "method
 /// exists but its trait bounds were not satisfied".
 macro_rules! special_methods {
-    ($($(#[$doc:meta])* $name:ident => $Fn:ident;)*) => {
+    ($($(#[$doc:meta])* $name:ident, $in_place:ident => $Fn:ident;)*) => {
         impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {$(
             $(#[$doc])*
             pub fn $name<U: Element>(&self) -> Tensor<U, S, D>
@@ -111,6 +111,9 @@ macro_rules! special_methods {
             {
                 from_parts!(unary(StridedRef::new(&self.data, &self.layout), $Fn).or_panic())
             }
+        )*}
+        impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {$(
+            in_place_method!($name, $in_place, $Fn, Special, RealOf<T>);
         )*}
     };
 }
@@ -123,7 +126,7 @@ special_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0i32].erf().to_vec(), vec![0.0f32]);
     /// ```
-    erf => Erf;
+    erf, erf_ => Erf;
     /// `1 - erf(x)` elementwise, accurate where `erf` is near 1; integers
     /// and bool give float32.
     ///
@@ -131,7 +134,7 @@ special_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f64].erfc().to_vec(), vec![1.0]);
     /// ```
-    erfc => Erfc;
+    erfc, erfc_ => Erfc;
     /// The inverse error function elementwise: ±inf at ±1, NaN beyond;
     /// integers and bool give float32.
     ///
@@ -139,7 +142,7 @@ special_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1.0f32, -1.0].erfinv().to_vec(), vec![f32::INFINITY, f32::NEG_INFINITY]);
     /// ```
-    erfinv => Erfinv;
+    erfinv, erfinv_ => Erfinv;
     /// `ln |Γ(x)|` elementwise (+inf at 0 and the negative integers);
     /// integers and bool give float32.
     ///
@@ -147,7 +150,7 @@ special_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![1i64, 2].lgamma().to_vec(), vec![0.0f32, 0.0]);
     /// ```
-    lgamma => Lgamma;
+    lgamma, lgamma_ => Lgamma;
     /// The digamma function `Γ'(x) / Γ(x)` elementwise (`-inf` at `+0`,
     /// `+inf` at `-0`, NaN at the negative integers); integers and bool
     /// give float32.
@@ -156,21 +159,21 @@ special_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f64].digamma().to_vec(), vec![f64::NEG_INFINITY]);
     /// ```
-    digamma => Digamma;
+    digamma, digamma_ => Digamma;
     /// Degrees to radians elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![180.0f64].deg2rad().to_vec(), vec![core::f64::consts::PI]);
     /// ```
-    deg2rad => Deg2rad;
+    deg2rad, deg2rad_ => Deg2rad;
     /// Radians to degrees elementwise; integers and bool give float32.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![core::f64::consts::PI].rad2deg().to_vec(), vec![180.0]);
     /// ```
-    rad2deg => Rad2deg;
+    rad2deg, rad2deg_ => Rad2deg;
 }
 
 unary_methods! {
@@ -181,7 +184,7 @@ unary_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![0.0f32].sinc().to_vec(), vec![1.0]);
     /// ```
-    sinc => Sinc: ToFloat -> FloatOf<T>;
+    sinc, sinc_ => Sinc: ToFloat -> FloatOf<T>;
     /// Each element rounded toward zero; integers are unchanged. Not for
     /// complex or bool tensors.
     ///
@@ -189,7 +192,7 @@ unary_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-1.5f32, 1.5].trunc().to_vec(), vec![-1.0, 1.0]);
     /// ```
-    trunc => Trunc: Rounding -> T;
+    trunc, trunc_ => Trunc: Rounding -> T;
     /// The fractional part `x - trunc(x)` elementwise (NaN for infinities);
     /// real floating tensors only.
     ///
@@ -197,7 +200,7 @@ unary_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-1.25f64, 2.5].frac().to_vec(), vec![-0.25, 0.5]);
     /// ```
-    frac => Frac: Fractional -> T;
+    frac, frac_ => Frac: Fractional -> T;
     /// 1, -1 or 0 elementwise, in the same dtype (±0 and NaN give 0, as
     /// PyTorch's). Not for complex tensors: [`sgn`](Self::sgn) is.
     ///
@@ -205,7 +208,7 @@ unary_methods! {
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-7i32, 0, 3].sign().to_vec(), vec![-1, 0, 1]);
     /// ```
-    sign => Sign: Signs -> T;
+    sign, sign_ => Sign: Signs -> T;
     /// Whether each element's sign bit is set (true for `-0.0`). Not for
     /// complex tensors.
     ///
@@ -223,14 +226,14 @@ unary_methods! {
     /// let z = tensor![Complex::new(0.0f64, -2.0)];
     /// assert_eq!(z.sgn().to_vec(), vec![Complex::new(0.0, -1.0)]);
     /// ```
-    sgn => SgnFn: Sgn -> T;
+    sgn, sgn_ => SgnFn: Sgn -> T;
     /// `x * x` elementwise; integers wrap; bool gives int64.
     ///
     /// ```
     /// use shaped::prelude::*;
     /// assert_eq!(tensor![-3i8, 12].square().to_vec(), vec![9, -112]);
     /// ```
-    square => SquareFn: Square -> T::Output;
+    square, square_ => SquareFn: Square -> T::Output;
 }
 
 impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
@@ -253,5 +256,24 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     {
         let f = ReplaceNonFinite(T::replacements(nan, posinf, neginf));
         from_parts!(unary(StridedRef::new(&self.data, &self.layout), f).or_panic())
+    }
+}
+
+impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
+    /// [`nan_to_num`](Self::nan_to_num) in place (PyTorch's `nan_to_num_`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = tensor![f32::NAN, f32::NEG_INFINITY, 0.5];
+    /// x.nan_to_num_(0.0, None, Some(-1.0));
+    /// assert_eq!(x.to_vec(), vec![0.0, -1.0, 0.5]);
+    /// ```
+    pub fn nan_to_num_(&mut self, nan: f64, posinf: Option<f64>, neginf: Option<f64>)
+    where
+        T: NanToNum,
+    {
+        let f = ReplaceNonFinite(T::replacements(nan, posinf, neginf));
+        let ptr = R::ptr_mut(&mut self.data);
+        D::update1(crate::ops::assign::output(self, ptr), f).or_panic();
     }
 }

@@ -761,8 +761,22 @@ unsafe fn update1_row<T: Element, F: UnaryFn<T, T>>(po: CpuPtr<T>, r: Row<1>, f:
         let o = po.as_ptr().add(r.offsets[0]);
         match r.strides {
             [1] => {
-                for o in core::slice::from_raw_parts_mut(o, r.len) {
-                    *o = f.call(*o);
+                // The function's runs (its vectorized kernel, if any) on a
+                // copy of each chunk: the run is read and written at once.
+                const CHUNK: usize = 256;
+                let run = core::slice::from_raw_parts_mut(o, r.len);
+                for chunk in run.chunks_mut(CHUNK) {
+                    let mut copy = [chunk[0]; CHUNK];
+                    let copy = &mut copy[..chunk.len()];
+                    copy.copy_from_slice(chunk);
+                    let len = chunk.len();
+                    // `MaybeUninit<T>` has `T`'s layout; every element is
+                    // initialized and the function only writes values.
+                    let out = core::slice::from_raw_parts_mut(
+                        chunk.as_mut_ptr().cast::<core::mem::MaybeUninit<T>>(),
+                        len,
+                    );
+                    f.call_slice(copy, out);
                 }
             }
             [so] => {
