@@ -8,12 +8,17 @@
 //! and the 2-norm of f32 along the rows and the columns; `cumsum`, `cummax`
 //! and `logcumsumexp` along them and of all elements as one line. Sorts,
 //! `topk`, and the sets and bins (`unique`, `bincount`, `searchsorted`,
-//! `histc`) in elements per second. Then 4096 x 4096 matrix products, in
-//! TFLOP/s.
+//! `histc`) in elements per second. The math kernels (`exp`, `tanh`, `gelu`,
+//! `abs`) of 256M f32 and f16 elements. Then 4096 x 4096 matrix products and a
+//! batch of 64 of 512 x 512 (f32, bf16, f16, f64), in TFLOP/s.
 //!
 //! ```sh
 //! cargo run --release --features cuda --example cuda_bandwidth
+//! cargo run --release --features cuda --example cuda_bandwidth -- math matmul
 //! ```
+//!
+//! Groups named after `--` run alone: `add`, `index`, `normalize`, `scan`,
+//! `sort`, `math`, `matmul`.
 //!
 //! Bandwidth counts the bytes every operation must move: a copy of n bytes
 //! reads n and writes n; `a + b` reads both operands (a broadcast operand
@@ -31,10 +36,15 @@ const ROWS: usize = 16384;
 const COLS: usize = N / ROWS;
 const REPEATS: u32 = 20;
 
-/// Seconds per run of `f`, after a warm-up, waiting for the device.
+/// Seconds per run of `f`, after a warm-up, waiting for the device. With
+/// `SHAPED_BENCH_ONCE` set, `f` runs once and is not timed (for a
+/// profiler: one launch per case).
 fn time<R>(gpu: &Cuda, mut f: impl FnMut() -> R) -> Result<f64, Error> {
     drop(f());
     gpu.synchronize()?;
+    if std::env::var_os("SHAPED_BENCH_ONCE").is_some() {
+        return Ok(f64::NAN);
+    }
     let start = Instant::now();
     for _ in 0..REPEATS {
         drop(f());
@@ -398,22 +408,58 @@ fn sets(gpu: &Cuda) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Matrix products of `M` x `M` matrices (the tiled kernel of
-/// `kernels/matmul.cuh`), in TFLOP/s (2 M^3 operations each).
+/// The math and special kernel families (one loop per result type, the
+/// operation chosen per element) on 256M elements: each reads its input and
+/// writes its output once.
+macro_rules! math {
+    ($gpu:expr, $t:ty, $name:expr) => {{
+        let gpu = $gpu;
+        let bytes = N * size_of::<$t>();
+        let copy = copy_bandwidth(gpu, bytes)?;
+        let values: Vec<f32> = (0..N).map(|i| (i % 2001) as f32 / 250.0 - 4.0).collect();
+        let a = DynTensor::<f32>::from_vec(values, &[ROWS, COLS])?
+            .cast::<$t>()
+            .to_device(gpu)?;
+        let cases = [
+            ("a.exp()", time(gpu, || a.exp())?, 2 * bytes),
+            ("a.tanh()", time(gpu, || a.tanh())?, 2 * bytes),
+            ("a.gelu() (erf)", time(gpu, || a.gelu())?, 2 * bytes),
+            ("a.abs()", time(gpu, || a.abs::<$t>())?, 2 * bytes),
+        ];
+        report($name, 36, &cases, copy);
+    }};
+}
+
+/// Matrix products of `M` x `M` matrices and a batch of 64 products of
+/// 512 x 512 (cuBLAS for floats when it is found, else the tiled kernel of
+/// `kernels/matmul.cuh`), in TFLOP/s (2 M N K operations each).
 fn matmul<T: shaped::dtype::Numeric + shaped::ops::matmul::MatmulElement>(
     gpu: &Cuda,
     name: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    const M: usize = 4096;
-    let a = DynTensor::<T, Cuda>::full_on(gpu, &[M, M], T::ONE)?;
-    let b = DynTensor::<T, Cuda>::full_on(gpu, &[M, M], T::ONE)?;
-    let seconds = time(gpu, || a.matmul(&b).expect("a product"))?;
-    let tflops = 2.0 * (M as f64).powi(3) / seconds / 1e12;
-    println!(
-        "{name}: {:<36} {:8.3} ms {tflops:6.1} TFLOP/s",
-        format!("a.matmul(&b) ({M}x{M})"),
-        seconds * 1e3
-    );
+    for (batch, m, case) in [
+        (1, 4096, "a.matmul(&b) (4096x4096)"),
+        (64, 512, "a.bmm(&b) (64x512x512)"),
+    ] {
+        let sizes: &[usize] = if batch == 1 { &[m, m] } else { &[batch, m, m] };
+        let a = DynTensor::<T, Cuda>::full_on(gpu, sizes, T::ONE)?;
+        let b = DynTensor::<T, Cuda>::full_on(gpu, sizes, T::ONE)?;
+        let seconds = time(gpu, || a.matmul(&b).expect("a product"))?;
+        let tflops = 2.0 * batch as f64 * (m as f64).powi(3) / seconds / 1e12;
+        // The host's share: queueing alone (what a short product's time
+        // is bounded by when the host is slower than the device).
+        let start = Instant::now();
+        for _ in 0..REPEATS {
+            drop(a.matmul(&b).expect("a product"));
+        }
+        let queued = start.elapsed().as_secs_f64() / f64::from(REPEATS);
+        gpu.synchronize()?;
+        println!(
+            "{name}: {case:<36} {:8.3} ms {tflops:6.1} TFLOP/s (queued in {:.1} us)",
+            seconds * 1e3,
+            queued * 1e6
+        );
+    }
     Ok(())
 }
 
@@ -426,15 +472,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     println!("device: {}", gpu.name()?);
-    run::<f32>(&gpu, "f32")?;
-    run::<half::bf16>(&gpu, "bf16")?;
-    mixed(&gpu)?;
-    indexing(&gpu)?;
-    normalize(&gpu)?;
-    scans(&gpu)?;
-    sort(&gpu)?;
-    sets(&gpu)?;
-    matmul::<f32>(&gpu, "f32")?;
-    matmul::<half::bf16>(&gpu, "bf16")?;
+    println!("products: {:?}", gpu.blas_library());
+    // Groups named on the command line run alone (`cuda_bandwidth math`).
+    let chosen: Vec<String> = std::env::args().skip(1).collect();
+    let runs = |group: &str| chosen.is_empty() || chosen.iter().any(|c| c == group);
+    if runs("add") {
+        run::<f32>(&gpu, "f32")?;
+        run::<half::bf16>(&gpu, "bf16")?;
+        mixed(&gpu)?;
+    }
+    if runs("index") {
+        indexing(&gpu)?;
+    }
+    if runs("normalize") {
+        normalize(&gpu)?;
+    }
+    if runs("scan") {
+        scans(&gpu)?;
+    }
+    if runs("sort") {
+        sort(&gpu)?;
+        sets(&gpu)?;
+    }
+    if runs("math") {
+        math!(&gpu, f32, "math f32");
+        math!(&gpu, half::f16, "math f16");
+    }
+    if runs("matmul") {
+        matmul::<f32>(&gpu, "f32")?;
+        matmul::<half::bf16>(&gpu, "bf16")?;
+        matmul::<half::f16>(&gpu, "f16")?;
+        matmul::<f64>(&gpu, "f64")?;
+    }
     Ok(())
 }

@@ -82,7 +82,8 @@ const Entry<shaped::GatherArgs> GATHER_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED
 #undef SHAPED_GATHER_ENTRIES
 }  // namespace
 
-#define SHAPED_SCATTER_ENTRIES(name, T, numeric) {"shaped_scatter_" #name, shaped_scatter_##name},
+#define SHAPED_SCATTER_ENTRIES(name, T, numeric) {"shaped_scatter_" #name, shaped_scatter_##name}, \
+    {"shaped_combine_" #name, shaped_combine_##name},
 namespace {
 const Entry<shaped::ScatterArgs> SCATTER_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_SCATTER_ENTRIES)};
 }  // namespace

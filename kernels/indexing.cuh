@@ -305,12 +305,19 @@ template <class T> struct Extremes<T, false> {
     __device__ static void min(const ScatterArgs&) {}
 };
 
-template <class T> __device__ void scatter(const ScatterArgs& p) {
+// Plain writes (OP_IDENTITY) and sums (OP_ADD): a kernel of their own
+// (`shaped_scatter_<dtype>`), so that the compare-and-swap loops of the
+// other combinations do not set its registers. With them in one kernel it
+// held 3 blocks of 256 per multiprocessor, alone 4; `scatter_add_` of
+// (16384, 16384) float32 took 5.6 ms against 3.96 ms alone, on an H100.
+template <class T> __device__ void scatter(const ScatterArgs& p) { scatter_with<T>(p, Add()); }
+
+// Products and extremes (`shaped_combine_<dtype>`).
+template <class T> __device__ void scatter_combine(const ScatterArgs& p) {
     switch (p.op) {
         case OP_MUL: scatter_with<T>(p, Mul()); break;
         case OP_MAXIMUM: Extremes<T>::max(p); break;
-        case OP_MINIMUM: Extremes<T>::min(p); break;
-        default: scatter_with<T>(p, Add()); break;  // OP_ADD, and OP_IDENTITY's plain stores
+        default: Extremes<T>::min(p); break;  // OP_MINIMUM
     }
 }
 
@@ -497,6 +504,10 @@ template <class T> __device__ void compact(const CompactArgs& p) {
 #define SHAPED_SCATTER_KERNELS(name, T, numeric)                                            \
     extern "C" __global__ void SHAPED_INDEX_BOUNDS shaped_scatter_##name(shaped::ScatterArgs p) { \
         shaped::scatter<T>(p);                                                              \
+    }                                                                                       \
+    extern "C" __global__ void SHAPED_INDEX_BOUNDS shaped_combine_##name(            \
+        shaped::ScatterArgs p) {                                                            \
+        shaped::scatter_combine<T>(p);                                                      \
     }
 
 #define SHAPED_GATHER_KERNELS(name, T, numeric)                                             \

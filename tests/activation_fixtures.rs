@@ -12,9 +12,7 @@
 
 mod common;
 
-use common::tensors::{
-    Outcome, any_of, any_outcome, assert_no_failures, element_of, expected, failure_line,
-};
+use common::tensors::{Outcome, any_of, any_outcome, check_elementwise_cases};
 use common::{number, ulps};
 use serde_json::Value;
 use shaped::dtype::Scalar;
@@ -127,32 +125,16 @@ fn close(got: &Outcome, want: &Outcome, inputs: &[Scalar], erf_bound: bool) -> b
 fn activations_match_pytorch() {
     let cases = cases();
     assert!(cases.len() > 140, "the fixture file lost its cases");
-    let mut failures = Vec::new();
-    for case in &cases {
-        let got = run(case);
+    check_elementwise_cases(&cases, run, |case, got, want, element| {
         let inputs = any_outcome(&any_of(&case["a"])).values;
+        let inputs = element.map_or(&inputs[..], |i| &inputs[i..=i]);
         let erf_bound = case["op"] == "gelu"
             && case["args"]["approximate"] == "none"
             && case["a"]["dtype"]
                 .as_str()
                 .is_some_and(|d| d.starts_with("float") || d == "bfloat16");
-        let ok = match (&got, case.get("result"), case.get("error")) {
-            (Ok(t), Some(want), _) => close(&any_outcome(t), &expected(want), &inputs, erf_bound),
-            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text.as_str()),
-            _ => false,
-        };
-        if !ok {
-            failures.push(failure_line(case, &got, |g, w, i| {
-                close(
-                    &element_of(g, i),
-                    &element_of(w, i),
-                    &inputs[i..=i],
-                    erf_bound,
-                )
-            }));
-        }
-    }
-    assert_no_failures(&failures, cases.len());
+        close(got, want, inputs, erf_bound)
+    });
 }
 
 /// The typed methods give what `AnyTensor` gives, on a static shape, and

@@ -744,13 +744,20 @@ fn close(got: &AnyTensor, want: &AnyTensor, tol: f64) -> bool {
 macro_rules! assert_close_on_both {
     ($what:expr, $tol:expr, $gpu:expr, $cpu:expr) => {{
         let (got, want) = (AnyTensor::from($gpu.to_cpu()?), AnyTensor::from($cpu));
-        assert!(
-            close(&got, &want, $tol),
-            "{}: got {:?}, want {:?}",
-            $what,
-            got.to_scalars(),
-            want.to_scalars()
-        );
+        if !close(&got, &want, $tol) {
+            let message = format!(
+                "{}: got {:?}, want {:?}",
+                $what,
+                got.to_scalars(),
+                want.to_scalars()
+            );
+            // On a lent device, one run lists every difference.
+            if std::env::var_os("SHAPED_CUDA_REPORT_ALL").is_some() {
+                let _ = writeln!(std::io::stderr(), "MISMATCH {message}");
+            } else {
+                panic!("{message}");
+            }
+        }
     }};
 }
 
@@ -1284,6 +1291,54 @@ macro_rules! products_of {
             gv.matmul(&gv)?,
             v.matmul(&v)?
         );
+        // Layouts cuBLAS cannot read (stepped columns, a broadcast row) are
+        // copied first; a broadcast batch and a permuted one are read in
+        // place (one strided call, one call per outer element).
+        assert_close_on_both!(
+            format!("stepped slices of {what}"),
+            $tol,
+            ga.slice(s![.., .., ..;2])?.matmul(&gb.slice(s![..;2, ..])?)?,
+            a.slice(s![.., .., ..;2])?.matmul(&b.slice(s![..;2, ..])?)?
+        );
+        let (grow, row) = (
+            gb.narrow(0, 3, 1)?.expand(&[45, 33])?,
+            b.narrow(0, 3, 1)?.expand(&[45, 33])?,
+        );
+        assert_close_on_both!(
+            format!("a broadcast row of {what}"),
+            $tol,
+            ga.matmul(&grow)?,
+            a.matmul(&row)?
+        );
+        let (gbb, bb) = (
+            gb.unsqueeze(0)?.expand(&[3, 45, 33])?,
+            b.unsqueeze(0)?.expand(&[3, 45, 33])?,
+        );
+        assert_close_on_both!(
+            format!("a broadcast batch of {what}"),
+            $tol,
+            ga.matmul(&gbb)?,
+            a.matmul(&bb)?
+        );
+        let p = DynTensor::<$t>::from_vec(values::<$t>(3 * 2 * 20 * 45, 4), &[3, 2, 20, 45])?;
+        let q = DynTensor::<$t>::from_vec(values::<$t>(2 * 3 * 45 * 7, 5), &[2, 3, 45, 7])?;
+        let (gp, gq) = (p.to_device($gpu)?, q.to_device($gpu)?);
+        assert_close_on_both!(
+            format!("a permuted batch of {what}"),
+            $tol,
+            gp.permute(&[1, 0, 2, 3])?.matmul(&gq)?,
+            p.permute(&[1, 0, 2, 3])?.matmul(&q)?
+        );
+        let (e, f) = (
+            DynTensor::<$t>::from_vec(vec![], &[4, 0])?,
+            DynTensor::<$t>::from_vec(vec![], &[0, 5])?,
+        );
+        assert_close_on_both!(
+            format!("an empty inner dimension of {what}"),
+            0.0,
+            e.to_device($gpu)?.matmul(&f.to_device($gpu)?)?,
+            e.matmul(&f)?
+        );
     }};
 }
 
@@ -1578,6 +1633,13 @@ fn matmul_on_the_device() -> Result<(), Error> {
     products_of!(&gpu, u8, 0.0);
     products_of!(&gpu, i32, 0.0);
     products_of!(&gpu, i64, 0.0);
+    // The float products ran through cuBLAS when the device has it (the
+    // machines lent so far do).
+    let library = gpu.blas_library();
+    let _ = writeln!(std::io::stderr(), "matmul_on_the_device: {library:?}");
+    if std::env::var_os("SHAPED_CUDA_EXPECT_CUBLAS").is_some() {
+        assert!(library.is_ok(), "{library:?}");
+    }
     // The static form: the product's shape computed at compile time.
     let a = Tensor::<f32, shape![2, 3]>::from_vec((0..6).map(|i| i as f32).collect())?;
     let b = Tensor::<f32, shape![4, 3, 5]>::from_vec((0..60).map(|i| i as f32 * 0.5).collect())?;

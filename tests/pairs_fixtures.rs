@@ -15,9 +15,7 @@
 
 mod common;
 
-use common::tensors::{
-    Outcome, any_of, any_outcome, assert_no_failures, element_of, expected, failure_line,
-};
+use common::tensors::{Outcome, any_of, check_elementwise_cases};
 use common::ulps;
 use serde_json::Value;
 use shaped::dtype::Scalar;
@@ -116,22 +114,9 @@ fn close(op: &str, got: &Outcome, want: &Outcome) -> bool {
 fn pair_functions_match_pytorch() {
     let cases = cases();
     assert!(cases.len() > 170, "the fixture file lost its cases");
-    let mut failures = Vec::new();
-    for case in &cases {
-        let op = case["op"].as_str().unwrap();
-        let got = run(case);
-        let ok = match (&got, case.get("result"), case.get("error")) {
-            (Ok(t), Some(want), _) => close(op, &any_outcome(t), &expected(want)),
-            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text.as_str()),
-            _ => false,
-        };
-        if !ok {
-            failures.push(failure_line(case, &got, |g, w, i| {
-                close(op, &element_of(g, i), &element_of(w, i))
-            }));
-        }
-    }
-    assert_no_failures(&failures, cases.len());
+    check_elementwise_cases(&cases, run, |case, got, want, _| {
+        close(case["op"].as_str().unwrap(), got, want)
+    });
 }
 
 /// The typed methods give what `AnyTensor` gives, with the result types

@@ -2,7 +2,7 @@
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
 copy, sums; f32 + bf16; the indexing cases; softmax, logsumexp, var and
 the 2-norm along rows and columns; the scans; the sorts and the sets, in elements per
-second), bandwidth as bytes read and written against the
+second; exp, tanh, gelu and abs of f32 and f16), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
 
@@ -137,9 +137,25 @@ for case, count, f in [
     s = seconds(f)
     print(f"sets: {case:<40} {s * 1e3:7.3f} ms {count / s / 1e9:6.2f} G elements/s")
 del ints, floats, bounds, wide
-for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16")]:
-    m = 4096
-    x = torch.ones(m, m, dtype=dtype, device="cuda")
-    s = seconds(lambda: x @ x)
-    print(f"{name}: {'a @ b (' + str(m) + 'x' + str(m) + ')':<40} {s * 1e3:7.3f} ms {2 * m**3 / s / 1e12:6.1f} TFLOP/s"
-          f" (tf32 {torch.backends.cuda.matmul.allow_tf32})")
+for dtype, name in [(torch.float32, "math f32"), (torch.float16, "math f16")]:
+    nbytes = N * torch.tensor([], dtype=dtype).element_size()
+    src = torch.zeros(nbytes, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    copy = 2 * nbytes / seconds(lambda: dst.copy_(src)) / 1e9
+    del src, dst
+    a = ((torch.arange(N, device="cuda") % 2001).float() / 250 - 4).to(dtype).reshape(ROWS, COLS)
+    for case, f in [
+        ("a.exp()", lambda: a.exp()),
+        ("a.tanh()", lambda: a.tanh()),
+        ("a.gelu() (erf)", lambda: torch.nn.functional.gelu(a)),
+        ("a.abs()", lambda: a.abs()),
+    ]:
+        report(name, case, seconds(f), 2 * nbytes, copy)
+    del a
+for dtype, name in [(torch.float32, "f32"), (torch.bfloat16, "bf16"), (torch.float16, "f16"), (torch.float64, "f64")]:
+    for batch, m in [(1, 4096), (64, 512)]:
+        x = torch.ones(*([batch] if batch > 1 else []), m, m, dtype=dtype, device="cuda")
+        case = f"a @ b ({m}x{m})" if batch == 1 else f"a.bmm(b) ({batch}x{m}x{m})"
+        s = seconds(lambda: x @ x)
+        print(f"{name}: {case:<40} {s * 1e3:7.3f} ms {2 * batch * m**3 / s / 1e12:6.1f} TFLOP/s"
+              f" (tf32 {torch.backends.cuda.matmul.allow_tf32})")

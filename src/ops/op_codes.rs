@@ -389,16 +389,31 @@ impl OpCode {
             | OpCode::Signbit
             | OpCode::Sgn
             | OpCode::Square
-            | OpCode::NanToNum
-            | OpCode::Atan2
-            | OpCode::Hypot
-            | OpCode::Copysign
-            | OpCode::Nextafter
-            | OpCode::LogAddExp
-            | OpCode::LogAddExp2
-            | OpCode::Xlogy => Family::Special,
+            | OpCode::NanToNum => Family::Special,
+            _ if self.is_pair() => Family::Special,
             _ => Family::Math,
         }
+    }
+
+    /// The functions of two tensors of the special family (`atan2` ..
+    /// `xlogy`: `SpecialPair` in kernels/math.cuh).
+    ///
+    /// ```
+    /// use shaped::ops::op_codes::OpCode;
+    /// assert!(OpCode::Hypot.is_pair());
+    /// assert!(!OpCode::Maximum.is_pair());
+    /// ```
+    pub fn is_pair(self) -> bool {
+        matches!(
+            self,
+            OpCode::Atan2
+                | OpCode::Hypot
+                | OpCode::Copysign
+                | OpCode::Nextafter
+                | OpCode::LogAddExp
+                | OpCode::LogAddExp2
+                | OpCode::Xlogy
+        )
     }
 
     /// Whether the operation reads one operand (`b` is ignored), else two
@@ -413,23 +428,17 @@ impl OpCode {
         matches!(
             self.family(),
             Family::Unary | Family::Cast | Family::Math | Family::Special
-        ) && !matches!(
-            self,
-            OpCode::Maximum
-                | OpCode::Minimum
-                | OpCode::Pow
-                | OpCode::MeanOf
-                | OpCode::Remainder
-                | OpCode::Fmod
-                | OpCode::FloorDivide
-                | OpCode::Atan2
-                | OpCode::Hypot
-                | OpCode::Copysign
-                | OpCode::Nextafter
-                | OpCode::LogAddExp
-                | OpCode::LogAddExp2
-                | OpCode::Xlogy
-        )
+        ) && !self.is_pair()
+            && !matches!(
+                self,
+                OpCode::Maximum
+                    | OpCode::Minimum
+                    | OpCode::Pow
+                    | OpCode::MeanOf
+                    | OpCode::Remainder
+                    | OpCode::Fmod
+                    | OpCode::FloorDivide
+            )
     }
 }
 

@@ -60,7 +60,7 @@ where
 }
 
 /// A result as the fixture writes it: sizes, strides, dtype, values.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub sizes: Vec<usize>,
     pub strides: Vec<usize>,
@@ -362,6 +362,33 @@ pub fn element_of(o: &Outcome, i: usize) -> Outcome {
         dtype: o.dtype,
         values: vec![o.values[i]],
     }
+}
+
+/// Checks every elementwise fixture case: `run(case)` against the case's
+/// result, within `close(case, got, want, element)` (`element`: the index
+/// of the one element compared when a failure's line is written, else
+/// `None`), or against its error text exactly; fails with a line per case
+/// that differs.
+pub fn check_elementwise_cases(
+    cases: &[Value],
+    run: impl Fn(&Value) -> Result<AnyTensor, String>,
+    close: impl Fn(&Value, &Outcome, &Outcome, Option<usize>) -> bool,
+) {
+    let mut failures = Vec::new();
+    for case in cases {
+        let got = run(case);
+        let ok = match (&got, case.get("result"), case.get("error")) {
+            (Ok(t), Some(want), _) => close(case, &any_outcome(t), &expected(want), None),
+            (Err(text), _, Some(error)) => error["message"].as_str() == Some(text.as_str()),
+            _ => false,
+        };
+        if !ok {
+            failures.push(failure_line(case, &got, |g, w, i| {
+                close(case, &element_of(g, i), &element_of(w, i), Some(i))
+            }));
+        }
+    }
+    assert_no_failures(&failures, cases.len());
 }
 
 /// Fails with every failure's line, if any.

@@ -765,11 +765,18 @@ unsafe fn update1_row<T: Element, F: UnaryFn<T, T>>(po: CpuPtr<T>, r: Row<1>, f:
                 // copy of each chunk: the run is read and written at once.
                 const CHUNK: usize = 256;
                 let run = core::slice::from_raw_parts_mut(o, r.len);
+                let mut buffer = [core::mem::MaybeUninit::<T>::uninit(); CHUNK];
                 for chunk in run.chunks_mut(CHUNK) {
-                    let mut copy = [chunk[0]; CHUNK];
-                    let copy = &mut copy[..chunk.len()];
-                    copy.copy_from_slice(chunk);
                     let len = chunk.len();
+                    // The chunk's `len <= CHUNK` elements are copied into
+                    // the buffer before they are read as `T`s (no pass
+                    // filling the buffer first).
+                    core::ptr::copy_nonoverlapping(
+                        chunk.as_ptr(),
+                        buffer.as_mut_ptr().cast::<T>(),
+                        len,
+                    );
+                    let copy = core::slice::from_raw_parts(buffer.as_ptr().cast::<T>(), len);
                     // `MaybeUninit<T>` has `T`'s layout; every element is
                     // initialized and the function only writes values.
                     let out = core::slice::from_raw_parts_mut(

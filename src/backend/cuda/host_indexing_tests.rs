@@ -525,7 +525,7 @@ fn check_scatter<T: Sample, F: crate::ops::functions::BinaryFn<T, T, T>>(
     // (`scatter_args_layout_matches_the_kernels`); the target holds 12
     // elements, the source and index `n`, and every index is in range.
     let status =
-        unsafe { shaped_host_scatter_launch(name.as_ptr(), launch.grid(4, 2), 4, &launch.args) };
+        unsafe { shaped_host_scatter_launch(name.as_ptr(), launch.grid(4), 4, &launch.args) };
     assert_eq!(status, 0, "{} ran on the host", launch.kernel);
     #[allow(clippy::eq_op)]
     let same = got

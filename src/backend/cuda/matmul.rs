@@ -1,19 +1,21 @@
-//! `MatmulBackend` for [`Cuda`]: a product (or a batch of them, as
-//! [`MatmulPlan`] lays it out) as one launch of `shaped_matmul_<dtype>`
-//! (`kernels/matmul.cuh`), a shared-memory tiled kernel that reads the
-//! operands in place through their strides.
+//! `MatmulBackend` for [`Cuda`]: float products (or batches of them, as
+//! [`MatmulPlan`] lays them out) through cuBLAS (see [`blas`](super::blas));
+//! integer products, and float ones where cuBLAS is missing, as one launch
+//! of `shaped_matmul_<dtype>` (`kernels/matmul.cuh`), a shared-memory tiled
+//! kernel that reads the operands in place through their strides.
 //!
 //! The planning knows nothing of devices, so the tests run the same
 //! arguments through the kernels compiled for the host.
 
+use super::blas;
 use super::elementwise::same_device;
 use super::launch::{MAX_RANK, dtype_name, queue};
-use super::{Cuda, CudaBuffer};
-use crate::backend::StridedRef;
+use super::{Cuda, CudaBuffer, DeviceState};
+use crate::backend::{Elementwise, StridedMut, StridedRef};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::layout::checked_numel;
-use crate::ops::matmul::{MatmulBackend, MatmulElement, MatmulPlan};
+use crate::layout::{checked_numel, contiguous_strides};
+use crate::ops::matmul::{MatmulBackend, MatmulElement, MatmulOperand, MatmulPlan};
 
 /// The side of an output tile, in elements (`SHAPED_MATMUL_TILE`).
 pub(crate) const TILE: u64 = 16;
@@ -128,6 +130,9 @@ impl MatmulBackend for Cuda {
         };
         let state = super::state(device)?;
         state.make_current()?;
+        if blas_product(plan, a, b, buffer.ptr().addr, state)? {
+            return Ok(buffer);
+        }
         let kernel = kernel_name(T::DTYPE);
         let function = state.function(&kernel)?;
         let grid = args.grid(state.resident_blocks(&kernel, &function, MATMUL_BLOCK)?);
@@ -140,4 +145,108 @@ impl MatmulBackend for Cuda {
         unsafe { queue(state, &function, grid, MATMUL_BLOCK, args) }?;
         Ok(buffer)
     }
+}
+
+/// `x` copied into a new contiguous buffer, with its contiguous strides.
+fn contiguous_copy<T: MatmulElement>(
+    x: StridedRef<'_, T, Cuda>,
+) -> Result<(CudaBuffer<T>, Vec<usize>), Error> {
+    let strides: Vec<usize> = contiguous_strides(x.sizes);
+    let copy = CudaBuffer::<T>::uninit(x.ptr.device, checked_numel(x.sizes)?)?;
+    let out = StridedMut {
+        ptr: copy.ptr(),
+        sizes: x.sizes,
+        strides: &strides,
+        offset: 0,
+    };
+    <Cuda as Elementwise>::copy_into(out, x)?;
+    Ok((copy, strides))
+}
+
+/// Queues `plan`'s product into `out` through cuBLAS when it has one for
+/// `T` and can be opened on this device: `Ok(true)` once queued,
+/// `Ok(false)` for the tiled kernel (integers, a product with `k = 0`
+/// (zeros), sizes beyond cuBLAS's 32-bit arguments, or no cuBLAS, said
+/// once). An operand cuBLAS cannot read through its strides is copied
+/// contiguous first; the copies are freed in stream order, after the
+/// product.
+fn blas_product<T: MatmulElement>(
+    plan: &MatmulPlan,
+    a: StridedRef<'_, T, Cuda>,
+    b: StridedRef<'_, T, Cuda>,
+    out: u64,
+    state: &DeviceState,
+) -> Result<bool, Error> {
+    if blas::types_of(T::DTYPE).is_none() || plan.mkn().1 == 0 {
+        return Ok(false);
+    }
+    let lib = match blas::cublas() {
+        Ok(lib) => lib,
+        Err(why) => {
+            blas::say_fallback(why);
+            return Ok(false);
+        }
+    };
+    let handle = match blas::handle(lib, state.index, state.stream.as_inner().cast()) {
+        Ok(handle) => handle,
+        Err(why) => {
+            blas::say_fallback(&why);
+            return Ok(false);
+        }
+    };
+    let (copy_a, copy_b) = blas::needs_copies(plan);
+    let a_copy = copy_a.then(|| contiguous_copy(a)).transpose()?;
+    let b_copy = copy_b.then(|| contiguous_copy(b)).transpose()?;
+    let replanned;
+    let plan = if copy_a || copy_b {
+        let strides = |x: &StridedRef<'_, T, Cuda>, copy: &Option<(CudaBuffer<T>, Vec<usize>)>| {
+            copy.as_ref().map_or(x.strides.to_vec(), |c| c.1.clone())
+        };
+        let (a_strides, b_strides) = (strides(&a, &a_copy), strides(&b, &b_copy));
+        replanned = MatmulPlan::new(
+            MatmulOperand {
+                sizes: a.sizes,
+                strides: &a_strides,
+            },
+            MatmulOperand {
+                sizes: b.sizes,
+                strides: &b_strides,
+            },
+        )?;
+        &replanned
+    } else {
+        plan
+    };
+    let Some(calls) = blas::gemm_calls(plan) else {
+        return Ok(false);
+    };
+    let bytes = size_of::<T>() as u64;
+    let start = |x: &StridedRef<'_, T, Cuda>, copy: &Option<(CudaBuffer<T>, Vec<usize>)>| match copy
+    {
+        Some((buffer, _)) => buffer.ptr().addr,
+        None => x
+            .ptr
+            .addr
+            .wrapping_add((x.offset as u64).wrapping_mul(bytes)),
+    };
+    // SAFETY: the calls come from the plan of these two operands (or of
+    // their contiguous copies, whose addresses are passed then), checked
+    // tensors on this device of a float dtype cuBLAS has; `out` is the new
+    // contiguous buffer of the plan's output; the device is current.
+    unsafe {
+        blas::queue_gemm(
+            lib,
+            handle,
+            T::DTYPE,
+            &calls,
+            start(&a, &a_copy),
+            start(&b, &b_copy),
+            out,
+        )
+    }
+    .map_err(|message| Error::Cuda {
+        message,
+        during: "a cuBLAS matrix product",
+    })?;
+    Ok(true)
 }

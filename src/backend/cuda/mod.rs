@@ -8,6 +8,7 @@
 //! driver's stream-ordered memory pool (`cuMemAllocAsync`), which keeps freed
 //! memory for reuse as PyTorch's caching allocator does.
 
+mod blas;
 mod buffer;
 mod elementwise;
 #[cfg(test)]
@@ -49,6 +50,7 @@ mod sets;
 mod softmax;
 mod sort;
 mod transfer;
+mod vendor;
 
 pub use buffer::{CudaBuffer, CudaPtr};
 pub use mixed::CpuOperandOfCudaOp;
@@ -91,7 +93,7 @@ static FATBINS: [&[u8]; 10] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 14] = [
+const MODULE_PREFIXES: [(&str, usize); 15] = [
     ("shaped_math_", 1),
     ("shaped_special_", 9),
     ("shaped_reduce_", 2),
@@ -102,6 +104,7 @@ const MODULE_PREFIXES: [(&str, usize); 14] = [
     ("shaped_matmul_", 4),
     ("shaped_gather_", 5),
     ("shaped_scatter_", 5),
+    ("shaped_combine_", 5),
     ("shaped_compact_", 5),
     ("shaped_scan_", 6),
     ("shaped_sort_", 7),
@@ -174,6 +177,32 @@ impl Cuda {
             .device
             .name()
             .map_err(cuda_error("reading the device name"))
+    }
+
+    /// What runs this device's float matrix products: `Ok` with cuBLAS's
+    /// version and where it was found, or `Err` with why the built-in tiled
+    /// kernel runs them instead (it always runs integer products). cuBLAS is
+    /// looked up at run time: under the path in `SHAPED_CUBLAS` when that is
+    /// set, else as `libcublas.so.13`, `.12`, `.11` through the system's
+    /// loader and in `$CUDA_PATH/lib64`, `$CUDA_HOME/lib64` and
+    /// `/usr/local/cuda/lib64`.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// match gpu.blas_library() {
+    ///     Ok(library) => println!("products by {library}"),
+    ///     Err(why) => println!("products by the tiled kernel: {why}"),
+    /// }
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn blas_library(&self) -> Result<String, String> {
+        let state = state(self.index).map_err(|e| e.to_string())?;
+        state.make_current().map_err(|e| e.to_string())?;
+        let lib = blas::cublas().map_err(str::to_string)?;
+        blas::handle(lib, self.index, state.stream.as_inner().cast())?;
+        let [major, minor, patch] = lib.version;
+        Ok(format!("cuBLAS {major}.{minor}.{patch} ({})", lib.path))
     }
 
     /// Waits until every operation queued on the device has finished (on

@@ -34,7 +34,7 @@ pub use crate::backend::MatmulBackend;
 pub use crate::backend::cpu::matmul::Product;
 pub use crate::backend::cpu::matmul::{BATCH_PARALLEL_MAX_MKN, MatmulElement, PARALLEL_MIN_MKN};
 pub use crate::error::MatmulError;
-#[cfg(all(feature = "cuda", test))]
+#[cfg(feature = "cuda")]
 pub(crate) use plan::Operand as MatmulOperand;
 pub use plan::{MatmulPlan, MatrixStrides};
 
