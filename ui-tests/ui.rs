@@ -9,7 +9,7 @@
 //!   with the `cuda` feature only.
 //!
 //! After a deliberate change of wording, regenerate the `.stderr` files with
-//! `TRYBUILD=overwrite cargo test --test ui` and read them.
+//! `TRYBUILD=overwrite cargo test -p shaped-ui-tests` and read them.
 //!
 //! Two `TestCases`: trybuild checks compile-fail cases in one parallel cargo
 //! run only when no pass case shares their `TestCases`; otherwise it builds
@@ -19,25 +19,25 @@
 #[test]
 fn ui_pass() {
     let t = trybuild::TestCases::new();
-    t.pass("ui-tests/pass/*.rs");
+    t.pass("pass/*.rs");
 }
 
 #[test]
 fn ui_fail() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui-tests/fail/*.rs");
+    t.compile_fail("fail/*.rs");
 }
 
 #[cfg(feature = "cuda")]
 #[test]
 fn ui_cuda_pass() {
     let t = trybuild::TestCases::new();
-    t.pass("ui-tests/cuda/pass/*.rs");
+    t.pass("cuda/pass/*.rs");
 }
 
 #[cfg(feature = "cuda")]
 #[test]
 fn ui_cuda_fail() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui-tests/cuda/fail/*.rs");
+    t.compile_fail("cuda/fail/*.rs");
 }
