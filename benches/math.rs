@@ -12,6 +12,9 @@
 //!   `iter().sum()`.
 //! - `map(|x| x * 2.0 + 1.0)` (a user closure, one pass) against the
 //!   built-in `&(&x * 2.0) + 1.0` (two passes) and ndarray's `mapv`.
+//! - `lerp` (a number weight and a weight tensor), `addcmul` and `addcdiv`
+//!   of 16M `f32` (`ternary_16M`) against ndarray's `Zip::map_collect` of
+//!   the same formulas (one thread).
 //! - `cat` of two contiguous (2048, 4096) `f32` along axis 0 and axis 1:
 //!   `shaped`'s static `(&a, &b).cat::<AXIS>()` and `ndarray::concatenate`.
 //!
@@ -186,5 +189,66 @@ fn cat(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, unary, unary_half, cat);
+/// The functions of three tensors, 16M `f32` each: 3 reads and a write per
+/// element (2 reads for `lerp` by a number).
+fn ternary(c: &mut Criterion) {
+    let x = Tensor::<f32, Flat>::from_vec(values(N)).unwrap();
+    let y = x.map(|v| v * 0.5 + 1.0);
+    let w = x.map(|v| (v + 4.0) * 0.125);
+    let (nx, ny, nw) = (
+        Array1::from_vec(x.to_vec()),
+        Array1::from_vec(y.to_vec()),
+        Array1::from_vec(w.to_vec()),
+    );
+    let mut g = c.benchmark_group("ternary_16M");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    g.throughput(Throughput::Bytes(3 * 4 * N as u64));
+    g.bench_function("lerp_number/shaped", |b| {
+        b.iter(|| black_box(x.lerp(&y, 0.3)))
+    });
+    g.bench_function("lerp_number/ndarray_zip", |b| {
+        b.iter(|| {
+            black_box(
+                ndarray::Zip::from(&nx)
+                    .and(&ny)
+                    .map_collect(|&s, &e| 0.3f32.mul_add(e - s, s)),
+            )
+        })
+    });
+    g.throughput(Throughput::Bytes(4 * 4 * N as u64));
+    g.bench_function("lerp_tensor/shaped", |b| {
+        b.iter(|| black_box(x.lerp(&y, &w)))
+    });
+    g.bench_function("addcmul/shaped", |b| {
+        b.iter(|| black_box(x.addcmul(&y, &w, 0.5)))
+    });
+    g.bench_function("addcmul/ndarray_zip", |b| {
+        b.iter(|| {
+            black_box(
+                ndarray::Zip::from(&nx)
+                    .and(&ny)
+                    .and(&nw)
+                    .map_collect(|&s, &t1, &t2| (0.5 * t1).mul_add(t2, s)),
+            )
+        })
+    });
+    g.bench_function("addcdiv/shaped", |b| {
+        b.iter(|| black_box(x.addcdiv(&y, &w, 0.5)))
+    });
+    g.bench_function("addcdiv/ndarray_zip", |b| {
+        b.iter(|| {
+            black_box(
+                ndarray::Zip::from(&nx)
+                    .and(&ny)
+                    .and(&nw)
+                    .map_collect(|&s, &t1, &t2| s + 0.5 * t1 / t2),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, unary, unary_half, ternary, cat);
 criterion_main!(benches);

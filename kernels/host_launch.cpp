@@ -39,6 +39,10 @@ namespace {
 #define SHAPED_WHERE_ENTRIES(name, T, numeric) {"shaped_where_" #name, shaped_where_##name},
 const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
 #undef SHAPED_WHERE_ENTRIES
+#define SHAPED_TERNARY_ENTRIES(name, T, numeric) {"shaped_ternary_" #name, shaped_ternary_##name},
+const Entry<shaped::TernaryArgs> TERNARY_KERNELS[] = {
+    SHAPED_FOR_EACH_DTYPE(SHAPED_TERNARY_ENTRIES)};
+#undef SHAPED_TERNARY_ENTRIES
 
 // The entry of `table` named `name`, or null.
 template <class A, size_t N>
@@ -145,6 +149,12 @@ extern "C" void shaped_host_gather_args_layout(uint64_t* out) {
 extern "C" int shaped_host_where_launch(const char* name, unsigned grid, unsigned block,
                                         const shaped::WhereArgs* args) {
     return run_sequential(WHERE_KERNELS, name, grid, block, args);
+}
+
+// Runs the kernel of three operands `name` (see run_sequential).
+extern "C" int shaped_host_ternary_launch(const char* name, unsigned grid, unsigned block,
+                                          const shaped::TernaryArgs* args) {
+    return run_sequential(TERNARY_KERNELS, name, grid, block, args);
 }
 
 namespace {
@@ -461,6 +471,24 @@ extern "C" void shaped_host_reduce_args_layout(uint64_t* out) {
     out[9] = offsetof(shaped::ReduceArgs, out_red_stride);
     out[10] = offsetof(shaped::ReduceArgs, param);
     out[11] = offsetof(shaped::ReduceArgs, flags);
+}
+
+// The layout of `shaped::TernaryArgs` as this compiler sees it: size, then
+// the offsets of sizes, out, c, value_re, value_int, value_kind, rank,
+// c_dtype, op, narrow and shift.
+extern "C" void shaped_host_ternary_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::TernaryArgs);
+    out[1] = offsetof(shaped::TernaryArgs, sizes);
+    out[2] = offsetof(shaped::TernaryArgs, out);
+    out[3] = offsetof(shaped::TernaryArgs, c);
+    out[4] = offsetof(shaped::TernaryArgs, value_re);
+    out[5] = offsetof(shaped::TernaryArgs, value_int);
+    out[6] = offsetof(shaped::TernaryArgs, value_kind);
+    out[7] = offsetof(shaped::TernaryArgs, rank);
+    out[8] = offsetof(shaped::TernaryArgs, c_dtype);
+    out[9] = offsetof(shaped::TernaryArgs, op);
+    out[10] = offsetof(shaped::TernaryArgs, narrow);
+    out[11] = offsetof(shaped::TernaryArgs, shift);
 }
 
 // The layout of `shaped::WhereArgs` as this compiler sees it: size, then

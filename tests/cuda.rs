@@ -2968,6 +2968,61 @@ fn pairs_on_the_device() -> Result<(), Error> {
     Ok(())
 }
 
+/// `lerp` (weight tensor and number), `addcmul` and `addcdiv` on the
+/// device: one dtype and mixed (converted as loaded), broadcast, a
+/// transposed operand, and in place on a writable view. The kernels compute
+/// with the CPU's fused multiply-adds, so real results are exact.
+#[test]
+fn ternary_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("ternary_on_the_device") else {
+        return Ok(());
+    };
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let x = math_source::<$t>()?;
+            let g = x.to_device(&gpu)?;
+            let (row, grow) = (x.slice(s![3..4, ..])?, g.slice(s![3..4, ..])?);
+            // The same values, laid out column by column.
+            let (xc, gc) = (x.t()?.contiguous(), g.t()?.contiguous());
+            let (xt, gt) = (xc.t()?, gc.t()?);
+            let what = stringify!($t);
+            assert_close_on_both!(format!("lerp {what}"), 0.0, g.lerp(&grow, &gt), x.lerp(&row, &xt));
+            assert_close_on_both!(format!("lerp number {what}"), 0.0, g.lerp(&grow, 0.3), x.lerp(&row, 0.3));
+            assert_close_on_both!(format!("addcmul {what}"), 0.0, g.addcmul(&grow, &gt, 0.5), x.addcmul(&row, &xt, 0.5));
+            assert_close_on_both!(format!("addcdiv {what}"), 0.0, g.addcdiv(&grow, &gt, -2.0), x.addcdiv(&row, &xt, -2.0));
+            let (mut xc, mut gc) = (x.clone(), g.clone());
+            xc.addcmul_(&row, &row, 2.0)?;
+            gc.addcmul_(&grow, &grow, 2.0)?;
+            assert_close_on_both!(format!("addcmul_ {what}"), 0.0, gc, xc);
+        )*};
+    }
+    each!(half::f16, half::bf16, f32, f64);
+    let (n, h) = (math_source::<i32>()?, math_source::<f32>()?);
+    let (gn, gh) = (n.to_device(&gpu)?, h.to_device(&gpu)?);
+    assert_close_on_both!(
+        "addcmul i32",
+        0.0,
+        gn.addcmul(&gn, &gn, 3.0),
+        n.addcmul(&n, &n, 3.0)
+    );
+    assert_close_on_both!(
+        "addcdiv i32 f32",
+        0.0,
+        gn.addcdiv(&gn, &gh, 0.5),
+        n.addcdiv(&n, &h, 0.5)
+    );
+    let z = math_source::<num_complex::Complex<f64>>()?;
+    let gz = z.to_device(&gpu)?;
+    assert_close_on_both!("lerp c128", 1e-15, gz.lerp(&gz, 0.7), z.lerp(&z, 0.7));
+    assert_close_on_both!(
+        "addcdiv c128",
+        1e-15,
+        gz.addcdiv(&gz, &gz, 1.0),
+        z.addcdiv(&z, &z, 1.0)
+    );
+    Ok(())
+}
+
 /// The in-place functions (`exp_`, `erf_`, `sign_` on a stepped writable
 /// view, `nan_to_num_`) update a CUDA tensor through the kernels of their
 /// out-of-place forms.

@@ -5,7 +5,10 @@
 //! against each other (±0, ±inf, NaN, subnormals, huge and tiny
 //! magnitudes), random values, integer and bool operands (float32 where
 //! PyTorch promotes them, its texts where it refuses them), mixed dtypes,
-//! complex `logaddexp`, empty and rank-0 operands, and a shape mismatch.
+//! complex `logaddexp`, empty and rank-0 operands, and a shape mismatch;
+//! and the number forms `copysign(t, number)`, `xlogy(t, number)`,
+//! `xlogy(number, t)` and `float_power(number, t)` on every real dtype
+//! with edge numbers (±0, NaN, ±inf, subnormal, int, bool, complex).
 //!
 //! Result dtypes, shapes, NaN, infinities and zeros (with their signs) are
 //! exact everywhere; finite values are exact but where PyTorch's kernels
@@ -14,6 +17,8 @@
 //! are checked against it below.
 
 mod common;
+/// `lerp`, `addcmul` and `addcdiv` (`tests/ternary/mod.rs`).
+mod ternary;
 
 use common::tensors::{Outcome, any_of, check_elementwise_cases};
 use common::ulps;
@@ -28,6 +33,9 @@ fn cases() -> Vec<Value> {
 
 /// The case on `AnyTensor`.
 fn run(case: &Value) -> Result<AnyTensor, String> {
+    if case.get("number").is_some() {
+        return run_number(case);
+    }
     let (a, b) = (any_of(&case["a"]), any_of(&case["b"]));
     match case["op"].as_str().unwrap() {
         "atan2" => a.try_atan2(&b),
@@ -42,6 +50,28 @@ fn run(case: &Value) -> Result<AnyTensor, String> {
     .map_err(|e| e.to_string())
 }
 
+/// A number form: `copysign(a, number)`, `xlogy(a, number)`,
+/// `xlogy(number, a)` or `float_power(number, a)`.
+fn run_number(case: &Value) -> Result<AnyTensor, String> {
+    let a = any_of(&case["a"]);
+    let n = &case["number"];
+    let number = match n {
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Object(_) => Scalar::Complex(common::number(&n["re"]), common::number(&n["im"])),
+        Value::Number(i) if i.is_i64() => Scalar::Int(i.as_i64().unwrap()),
+        other => Scalar::Float(common::number(other)),
+    };
+    let left = case["side"] == "left";
+    match (case["op"].as_str().unwrap(), left) {
+        ("copysign", false) => a.try_copysign(number),
+        ("xlogy", false) => a.try_xlogy(number),
+        ("xlogy", true) => AnyTensor::try_xlogy_scalar_self(number, &a),
+        ("float_power", true) => AnyTensor::try_float_power_scalar(number, &a),
+        (op, _) => panic!("unknown number form {op}"),
+    }
+    .map_err(|e| e.to_string())
+}
+
 /// The units in the last place allowed between PyTorch's value and
 /// `shaped`'s (0 elsewhere): PyTorch's vectorized float32 and float64
 /// kernels are SLEEF's (`atan2`, `exp`, `exp2`, `log1p` within 1 ulp,
@@ -52,6 +82,9 @@ fn run(case: &Value) -> Result<AnyTensor, String> {
 fn allowed_ulps(op: &str, dtype: DType) -> u64 {
     match (op, dtype) {
         ("copysign" | "nextafter" | "xlogy", _) => 0,
+        // A number to tensor powers: PyTorch's vectorized `pow` (SLEEF)
+        // is 1 ulp from the C library's at 2^0.5.
+        ("float_power", _) => 1,
         (_, DType::F16 | DType::BF16) => 1,
         ("logaddexp" | "logaddexp2", _) => 2,
         _ => 1,

@@ -73,6 +73,18 @@ def main():
         ("gelu_f16", lambda: torch.nn.functional.gelu(h)),
     ]:
         report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), 2 * 2 * N, N)
+    # The functions of three tensors: 3 reads and a write per element (2
+    # reads for lerp by a number).
+    y = x * np.float32(0.5) + np.float32(1.0)
+    w = (x + np.float32(4.0)) * np.float32(0.125)
+    ty, tw = torch.from_numpy(y.copy()), torch.from_numpy(w.copy())
+    for name, n_bytes, torch_f in [
+        ("lerp_number", 3 * 4 * N, lambda: torch.lerp(t, ty, 0.3)),
+        ("lerp_tensor", 4 * 4 * N, lambda: torch.lerp(t, ty, tw)),
+        ("addcmul", 4 * 4 * N, lambda: torch.addcmul(t, ty, tw, value=0.5)),
+        ("addcdiv", 4 * 4 * N, lambda: torch.addcdiv(t, ty, tw, value=0.5)),
+    ]:
+        report(f"{name}/torch_2_threads", best(torch_f, args.repeat, args.number), n_bytes, N)
     n = 2048 * 4096
     a = values(n).reshape(2048, 4096)
     b = values(n).reshape(2048, 4096)

@@ -30,7 +30,7 @@ use crate::device::Device;
 use crate::dtype::{Element, IndexElement};
 use crate::error::Error;
 use crate::layout::StridedLayout;
-use crate::ops::functions::{BinaryFn, UnaryFn};
+use crate::ops::functions::{BinaryFn, TernaryFn, UnaryFn};
 use crate::ops::matmul::MatmulElement;
 use crate::ops::matmul::plan::MatmulPlan;
 use crate::ops::reductions::Reducer;
@@ -188,6 +188,30 @@ pub trait Elementwise: Backend {
     fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(
         out: StridedMut<'_, T, Self>,
         b: StridedRef<'_, B, Self>,
+        f: F,
+    ) -> Result<(), Error>;
+
+    /// `f(a, b, c)` over `sizes`, into a new contiguous buffer; the three
+    /// are already broadcast to `sizes`. A device converts each operand's
+    /// elements to `U` as it loads them and runs `f`'s kernel in `U` (the
+    /// callers' functions compute in the common type, which is `U`). `Err`
+    /// when the buffer cannot be allocated, the operands live on different
+    /// devices, or `f` has no device kernel.
+    fn map3<A: Element, B: Element, C: Element, U: Element, F: TernaryFn<A, B, C, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Self>,
+        b: StridedRef<'_, B, Self>,
+        c: StridedRef<'_, C, Self>,
+        f: F,
+    ) -> Result<Self::Buffer<U>, Error>;
+
+    /// `out = f(out, b, c)` for every element of `out`; `b` and `c` are
+    /// broadcast to `out`'s sizes (a device converts them to `T`). `Err`
+    /// when a device reports a failure.
+    fn update3<T: Element, B: Element, C: Element, F: TernaryFn<T, B, C, T>>(
+        out: StridedMut<'_, T, Self>,
+        b: StridedRef<'_, B, Self>,
+        c: StridedRef<'_, C, Self>,
         f: F,
     ) -> Result<(), Error>;
 

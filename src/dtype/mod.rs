@@ -12,6 +12,7 @@ pub mod math;
 pub mod pairs;
 pub mod promote;
 pub mod special;
+pub mod ternary;
 
 use core::fmt::Debug;
 use half::{bf16, f16};

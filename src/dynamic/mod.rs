@@ -35,6 +35,7 @@ mod any_scans;
 mod any_scatter;
 pub mod any_sets;
 mod any_sort;
+mod any_ternary;
 mod construct;
 mod convert;
 

@@ -775,6 +775,24 @@ pub enum Error {
         /// The value tensor's rank.
         rank: usize,
     },
+    /// `lerp` with `end` or `weight` of another dtype than `self`.
+    LerpDType {
+        /// `end` or `weight`.
+        arg: &'static str,
+        /// `self`'s dtype.
+        expected: DType,
+        /// The argument's dtype.
+        got: DType,
+    },
+    /// `addcdiv` of two integer (or bool) tensors.
+    AddcdivIntegers,
+    /// A kernel that PyTorch runs in complex32 (`ComplexHalf`, not one of
+    /// the twelve dtypes), which refuses it: `lerp` of float16 tensors by a
+    /// rank-0 complex weight.
+    NotImplementedForComplexHalf {
+        /// PyTorch's kernel name.
+        op: &'static str,
+    },
     /// A number that the tensor's dtype cannot hold (PyTorch's checked
     /// cast).
     ScalarOverflow {
@@ -1434,25 +1452,25 @@ impl fmt::Display for Error {
                 _ => write!(
                     f,
                     "{op} only supports boolean masks, but got mask with dtype {}",
-                    match dtype {
-                        DType::F32 => "float",
-                        DType::F64 => "double",
-                        DType::I64 => "long int",
-                        DType::I32 => "int",
-                        DType::I16 => "short int",
-                        DType::I8 => "signed char",
-                        DType::U8 => "unsigned char",
-                        DType::F16 => "c10::Half",
-                        DType::BF16 => "c10::BFloat16",
-                        DType::C64 => "c10::complex<float>",
-                        DType::C128 => "c10::complex<double>",
-                        DType::Bool => "bool",
-                    }
+                    type_id_name(*dtype)
                 ),
             },
             Error::MaskedFillValueRank { rank } => write!(
                 f,
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {rank} dimension(s)."
+            ),
+            Error::LerpDType { arg, expected, got } => write!(
+                f,
+                "expected dtype {} for `{arg}` but got dtype {}",
+                type_id_name(*expected),
+                type_id_name(*got)
+            ),
+            Error::NotImplementedForComplexHalf { op } => {
+                write!(f, "\"{op}\" not implemented for 'ComplexHalf'")
+            }
+            Error::AddcdivIntegers => write!(
+                f,
+                "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
             ),
             Error::ScalarOverflow { type_name } => write!(
                 f,
@@ -1882,6 +1900,25 @@ impl fmt::Display for SixDigits {
             let decimals = (5 - exponent).max(0) as usize;
             write!(f, "{}", trim(&format!("{x:.decimals$}")))
         }
+    }
+}
+
+/// A dtype's element type as C++'s `typeid` names it (`long int`,
+/// `c10::Half`), which PyTorch prints in some dtype errors.
+fn type_id_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::I64 => "long int",
+        DType::I32 => "int",
+        DType::I16 => "short int",
+        DType::I8 => "signed char",
+        DType::U8 => "unsigned char",
+        DType::F16 => "c10::Half",
+        DType::BF16 => "c10::BFloat16",
+        DType::C64 => "c10::complex<float>",
+        DType::C128 => "c10::complex<double>",
+        DType::Bool => "bool",
     }
 }
 

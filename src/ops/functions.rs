@@ -6,7 +6,7 @@
 //!
 //! [`kernel_op`]: UnaryFn::kernel_op
 
-use super::op_codes::{KernelOp, OpCode, Side};
+use super::op_codes::{KernelOp, OpCode, Side, TernaryOp};
 use crate::dtype::cast::cast;
 use crate::dtype::logic::{Bitwise, Shiftable};
 use crate::dtype::math::Modular;
@@ -60,6 +60,31 @@ pub trait BinaryFn<A, B, U>: Copy + Send + Sync {
     }
     /// The device kernel that computes the same (`None`: host only).
     fn kernel_op(&self) -> Option<KernelOp> {
+        None
+    }
+}
+
+/// A function of three elements, applied by
+/// [`Elementwise::map3`](crate::backend::Elementwise::map3) (`lerp`,
+/// `addcmul`, `addcdiv`).
+pub trait TernaryFn<A, B, C, U>: Copy + Send + Sync {
+    /// The result for one triple of elements.
+    fn call(&self, a: A, b: B, c: C) -> U;
+    /// The result for each triple of `a`, `b` and `c` (as long as `out`),
+    /// into `out`: what a contiguous run computes.
+    #[inline(always)]
+    fn call_slices(&self, a: &[A], b: &[B], c: &[C], out: &mut [core::mem::MaybeUninit<U>])
+    where
+        A: Copy,
+        B: Copy,
+        C: Copy,
+    {
+        for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(c) {
+            o.write(self.call(x, y, z));
+        }
+    }
+    /// The device kernel that computes the same (`None`: host only).
+    fn kernel_op(&self) -> Option<TernaryOp> {
         None
     }
 }

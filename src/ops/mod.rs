@@ -45,6 +45,7 @@ pub mod reductions;
 pub mod scans;
 pub mod sets;
 pub mod sorting;
+pub mod ternary;
 
 use crate::backend::{Elementwise, StridedRef};
 use crate::dtype::Element;

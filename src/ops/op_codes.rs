@@ -534,3 +534,35 @@ impl KernelOp {
         }
     }
 }
+
+/// An operation of three operands, as the device kernels number them
+/// (`kernels/select.cuh`, `shaped_ternary_<dtype>`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum TernaryCode {
+    /// `lerp(a, b, c)`: `c` the weight tensor.
+    Lerp = 0,
+    /// `lerp(a, b, value)`: the weight a number; `c` is not read.
+    LerpNumber = 1,
+    /// `a + value * b * c`.
+    Addcmul = 2,
+    /// `a + value * b / c`.
+    Addcdiv = 3,
+}
+
+/// A device kernel's operation of three operands and its number (the
+/// weight or `value`; unused by [`TernaryCode::Lerp`]).
+///
+/// ```
+/// use shaped::dtype::Scalar;
+/// use shaped::ops::op_codes::{TernaryCode, TernaryOp};
+/// let op = TernaryOp { code: TernaryCode::Addcmul, value: Scalar::Float(0.5) };
+/// assert_eq!(op.code as i32, 2);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TernaryOp {
+    /// The operation.
+    pub code: TernaryCode,
+    /// Its number, converted by the kernel as PyTorch's `value.to<opmath_t>()`.
+    pub value: Scalar,
+}

@@ -14,7 +14,7 @@ use crate::dtype::Element;
 use crate::dtype::cast::cast;
 use crate::error::{Error, OrPanic};
 use crate::layout::{contiguous_strides, is_contiguous, numel};
-use crate::ops::functions::{BinaryFn, Cast, Identity, UnaryFn};
+use crate::ops::functions::{BinaryFn, Cast, Identity, TernaryFn, UnaryFn};
 use core::mem::MaybeUninit;
 
 /// Writes `f(a)` for every element of `a`, in row-major order, into `dst`
@@ -368,6 +368,53 @@ impl Elementwise for Cpu {
             // attached): distinct runs, each of at least one index, touch
             // distinct elements.
             unsafe { update1_row(po, r, f) }
+        });
+        Ok(())
+    }
+
+    fn map3<A: Element, B: Element, C: Element, U: Element, F: TernaryFn<A, B, C, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Cpu>,
+        b: StridedRef<'_, B, Cpu>,
+        c: StridedRef<'_, C, Cpu>,
+        f: F,
+    ) -> Result<CpuBuffer<U>, Error> {
+        let (pa, pb, pc) = (a.ptr, b.ptr, c.ptr);
+        let fill = |dst: &mut [MaybeUninit<U>]| {
+            let po = CpuPtr::from_mut(dst);
+            engine::run_contiguous_output(
+                sizes,
+                [&[], a.strides, b.strides, c.strides],
+                [0, a.offset, b.offset, c.offset],
+                // SAFETY: the engine visits each output index once, inside
+                // the fresh output; the inputs' offsets are indices of their
+                // layouts broadcast to `sizes`, which lie inside their
+                // storages (checked when the layouts were attached to the
+                // tensors), and nothing writes them meanwhile.
+                |r: Row<4>| unsafe { map3_row(po, pa, pb, pc, r, f) },
+            )
+        };
+        // SAFETY: the engine visits each index of `sizes` once, and
+        // `map3_row` writes the output element of each index it is given.
+        unsafe { CpuBuffer::try_new_with(numel(sizes), fill) }
+    }
+
+    fn update3<T: Element, B: Element, C: Element, F: TernaryFn<T, B, C, T>>(
+        out: StridedMut<'_, T, Cpu>,
+        b: StridedRef<'_, B, Cpu>,
+        c: StridedRef<'_, C, Cpu>,
+        f: F,
+    ) -> Result<(), Error> {
+        let (po, pb, pc) = (out.ptr, b.ptr, c.ptr);
+        let strides = [out.strides, b.strides, c.strides];
+        let offsets = [out.offset, b.offset, c.offset];
+        engine::run(out.sizes, strides, offsets, |r: Row<3>| {
+            // SAFETY: as in `update2`: `out` is an exclusively borrowed
+            // writable layout (distinct indices, inside its storage), so
+            // distinct runs write distinct elements; `b` and `c` are shared
+            // borrows of other storages whose offsets, indices of their
+            // layouts broadcast to `out`'s sizes, lie inside them.
+            unsafe { update3_row(po, pb, pc, r, f) }
         });
         Ok(())
     }
@@ -834,6 +881,69 @@ unsafe fn update2_row<T: Element, B: Element, F: BinaryFn<T, B, T>>(
                     *o = f.call(*o, *b.add(i * sb));
                 }
             }
+        }
+    }
+}
+
+/// One run of `map3`: a contiguous run of all four through
+/// `call_slices`, else element by element.
+///
+/// # Safety
+/// The run's `len` output elements from `r.offsets[0]` (stride
+/// `r.strides[0]`) lie in `dst` and nothing else touches them; each input's
+/// `len` elements from its offset, at its stride, lie in its storage.
+#[inline(always)]
+unsafe fn map3_row<A: Element, B: Element, C: Element, U: Element, F: TernaryFn<A, B, C, U>>(
+    dst: CpuPtr<MaybeUninit<U>>,
+    pa: CpuPtr<A>,
+    pb: CpuPtr<B>,
+    pc: CpuPtr<C>,
+    r: Row<4>,
+    f: F,
+) {
+    // SAFETY: the caller upholds this function's contract.
+    unsafe {
+        let o = dst.as_ptr().add(r.offsets[0]);
+        let a = pa.as_ptr().add(r.offsets[1]);
+        let b = pb.as_ptr().add(r.offsets[2]);
+        let c = pc.as_ptr().add(r.offsets[3]);
+        let n = r.len;
+        if r.strides == [1, 1, 1, 1] {
+            let o = core::slice::from_raw_parts_mut(o, n);
+            let a = core::slice::from_raw_parts(a, n);
+            let b = core::slice::from_raw_parts(b, n);
+            let c = core::slice::from_raw_parts(c, n);
+            f.call_slices(a, b, c, o);
+            return;
+        }
+        let [so, sa, sb, sc] = r.strides;
+        for i in 0..n {
+            (*o.add(i * so)).write(f.call(*a.add(i * sa), *b.add(i * sb), *c.add(i * sc)));
+        }
+    }
+}
+
+/// One run of `update3`.
+///
+/// # Safety
+/// As [`map3_row`], with the output read before it is written.
+#[inline(always)]
+unsafe fn update3_row<T: Element, B: Element, C: Element, F: TernaryFn<T, B, C, T>>(
+    po: CpuPtr<T>,
+    pb: CpuPtr<B>,
+    pc: CpuPtr<C>,
+    r: Row<3>,
+    f: F,
+) {
+    // SAFETY: the caller upholds this function's contract.
+    unsafe {
+        let o = po.as_ptr().add(r.offsets[0]);
+        let b = pb.as_ptr().add(r.offsets[1]);
+        let c = pc.as_ptr().add(r.offsets[2]);
+        let [so, sb, sc] = r.strides;
+        for i in 0..r.len {
+            let o = o.add(i * so);
+            *o = f.call(*o, *b.add(i * sb), *c.add(i * sc));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! launch per part.
 
 use super::launch::{BLOCK, Input, Operand, Types, launch_on, plan, queue};
-use super::select::{WhereOperands, plan_where};
+use super::select::{TernaryOperands, WhereOperands, plan_ternary, plan_where};
 use super::{Cuda, CudaBuffer, CudaPtr};
 use crate::backend::StridedRef;
 use crate::backend::{Elementwise, StridedMut};
@@ -11,7 +11,8 @@ use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::Error;
 use crate::layout::numel;
-use crate::ops::functions::{BinaryFn, UnaryFn};
+use crate::ops::functions::{BinaryFn, TernaryFn, UnaryFn};
+use crate::ops::op_codes::TernaryOp;
 use crate::ops::op_codes::{KernelOp, OpCode};
 
 /// The kernel for an element function, or `Err` when it has none.
@@ -19,6 +20,50 @@ fn kernel_op<F>(op: Option<KernelOp>) -> Result<KernelOp, Error> {
     op.ok_or(Error::NoDeviceKernel {
         function: core::any::type_name::<F>(),
     })
+}
+
+/// The kernel of a function of three operands, or `Err` when it has none.
+fn ternary_op<F>(op: Option<TernaryOp>) -> Result<TernaryOp, Error> {
+    op.ok_or(Error::NoDeviceKernel {
+        function: core::any::type_name::<F>(),
+    })
+}
+
+fn operand_of<T>(ptr: CudaPtr<T>, offset: usize, strides: &[usize]) -> Operand<'_> {
+    Operand {
+        addr: ptr.addr,
+        offset,
+        strides,
+    }
+}
+
+/// Plans and queues `shaped_ternary_<dtype>` on `device`.
+///
+/// # Safety
+/// Every operand's layout over `sizes` lies inside its buffer on `device`,
+/// the output's indices are distinct, and nothing else writes the output
+/// (or reads it, unless it is `a`) until the launch completes.
+unsafe fn launch_ternary(
+    device: usize,
+    sizes: &[usize],
+    op: TernaryOp,
+    operands: TernaryOperands<'_>,
+) -> Result<(), Error> {
+    let Some(launch) = plan_ternary(sizes, op, operands)? else {
+        return Ok(());
+    };
+    let state = super::state(device)?;
+    state.make_current()?;
+    let function = state.function(&launch.kernel)?;
+    let grid = launch.grid(
+        BLOCK,
+        state.resident_blocks(&launch.kernel, &function, BLOCK)?,
+    );
+    // SAFETY: the kernels of three operands take one `shaped::TernaryArgs`
+    // by value, which `TernaryArgs` mirrors field for field (`repr(C)`,
+    // checked by the host tests); its addresses are the caller's (this
+    // function's contract).
+    unsafe { queue(state, &function, grid, BLOCK, launch.args) }
 }
 
 fn memory<T>(ptr: CudaPtr<T>, offset: usize, strides: &[usize]) -> Input<'_> {
@@ -154,6 +199,61 @@ impl Elementwise for Cuda {
         let (types, target) = in_place(&out);
         let a = Input::Memory(target);
         run(op, types, out.sizes, target, out.ptr.device, a, a)
+    }
+
+    fn map3<A: Element, B: Element, C: Element, U: Element, F: TernaryFn<A, B, C, U>>(
+        sizes: &[usize],
+        a: StridedRef<'_, A, Cuda>,
+        b: StridedRef<'_, B, Cuda>,
+        c: StridedRef<'_, C, Cuda>,
+        f: F,
+    ) -> Result<CudaBuffer<U>, Error> {
+        let op = ternary_op::<F>(f.kernel_op())?;
+        let device = a.ptr.device;
+        same_device(device, b.ptr.device)?;
+        same_device(device, c.ptr.device)?;
+        let (buffer, strides) = output::<U>(device, sizes)?;
+        let operands = TernaryOperands {
+            output: U::DTYPE,
+            out: Operand {
+                addr: buffer.ptr().addr,
+                offset: 0,
+                strides: &strides,
+            },
+            a: (A::DTYPE, operand_of(a.ptr, a.offset, a.strides)),
+            b: (B::DTYPE, operand_of(b.ptr, b.offset, b.strides)),
+            c: (C::DTYPE, operand_of(c.ptr, c.offset, c.strides)),
+        };
+        // SAFETY: the output is the new buffer of `sizes`' elements of `U`;
+        // the inputs are borrowed by the caller, their broadcast layouts
+        // inside their buffers.
+        unsafe { launch_ternary(device, sizes, op, operands) }?;
+        Ok(buffer)
+    }
+
+    fn update3<T: Element, B: Element, C: Element, F: TernaryFn<T, B, C, T>>(
+        out: StridedMut<'_, T, Cuda>,
+        b: StridedRef<'_, B, Cuda>,
+        c: StridedRef<'_, C, Cuda>,
+        f: F,
+    ) -> Result<(), Error> {
+        let op = ternary_op::<F>(f.kernel_op())?;
+        let device = out.ptr.device;
+        same_device(device, b.ptr.device)?;
+        same_device(device, c.ptr.device)?;
+        let target = operand_of(out.ptr, out.offset, out.strides);
+        let operands = TernaryOperands {
+            output: T::DTYPE,
+            out: target,
+            a: (T::DTYPE, target),
+            b: (B::DTYPE, operand_of(b.ptr, b.offset, b.strides)),
+            c: (C::DTYPE, operand_of(c.ptr, c.offset, c.strides)),
+        };
+        // SAFETY: `out` is an exclusively borrowed writable layout inside its
+        // buffer (each thread reads its element of it before writing it, and
+        // no two indices share one); `b` and `c` are borrowed by the caller,
+        // their layouts broadcast to `out`'s sizes inside their buffers.
+        unsafe { launch_ternary(device, out.sizes, op, operands) }
     }
 
     fn update2<T: Element, B: Element, F: BinaryFn<T, B, T>>(

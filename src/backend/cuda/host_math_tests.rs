@@ -572,6 +572,69 @@ fn host_pairs_every_floating_dtype() {
     }
     // Seven functions on four floating dtypes, logaddexp on two complex.
     assert_eq!(cases, 7 * 4 + 2);
+    // The number forms: `copysign` and `xlogy` with a number on the right,
+    // `xlogy` and `pow` (`float_power`'s) with one on the left, each the
+    // kernel's fixed operand, against `AnyTensor`'s forms on the CPU.
+    let s = PAIRS[1].0;
+    let st = s.strides.to_vec();
+    for dtype in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let x = edge_operand_as(dtype, spec(16, &[16], &[1], 0));
+        let y = sample_operand(dtype, s, 5);
+        for number in [
+            Scalar::Float(-0.0),
+            Scalar::Float(2.5),
+            Scalar::Float(f64::NAN),
+        ] {
+            let right =
+                |code: OpCode, x: &HostOperand, sizes: &[usize], strides: &[usize], offset| {
+                    let op = KernelOp::new(code).with_scalar(Side::Right, number);
+                    run_planned(
+                        op,
+                        Types::new(dtype, dtype),
+                        sizes,
+                        x.input(offset, strides),
+                        Input::Scalar,
+                    )
+                };
+            let want = x.gathered.try_copysign(number).unwrap();
+            assert_same(
+                &right(OpCode::Copysign, &x, &[16], &[1], 0),
+                &want,
+                &format!("copysign {dtype} {number:?}"),
+            );
+            let want = y.gathered.try_xlogy(number).unwrap();
+            assert_same(
+                &right(OpCode::Xlogy, &y, s.sizes, &st, s.offset),
+                &want,
+                &format!("xlogy {dtype} {number:?}"),
+            );
+            let op = KernelOp::new(OpCode::Xlogy).with_scalar(Side::Left, number);
+            // (The planner takes the tensor first, whichever side the
+            // number is on, as `map1` passes it.)
+            let got = run_planned(
+                op,
+                Types::new(dtype, dtype),
+                &[16],
+                x.input(0, &[1]),
+                Input::Scalar,
+            );
+            let want = AnyTensor::try_xlogy_scalar_self(number, &x.gathered).unwrap();
+            assert_same(&got, &want, &format!("xlogy of {number:?} and {dtype}"));
+        }
+    }
+    let e = edge_operand_as(DType::F64, spec(16, &[16], &[1], 0));
+    for base in [Scalar::Float(2.0), Scalar::Float(-0.5), Scalar::Int(0)] {
+        let op = KernelOp::new(OpCode::Pow).with_scalar(Side::Left, base);
+        let got = run_planned(
+            op,
+            Types::new(DType::F64, DType::F64),
+            &[16],
+            e.input(0, &[1]),
+            Input::Scalar,
+        );
+        let want = AnyTensor::try_float_power_scalar(base, &e.gathered).unwrap();
+        assert_same(&got, &want, &format!("{base:?} to float64 powers"));
+    }
     for code in CODES {
         let s = PAIRS[0].0;
         let (x, y) = (
