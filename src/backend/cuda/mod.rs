@@ -93,7 +93,7 @@ static FATBINS: [&[u8]; 10] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 15] = [
+const MODULE_PREFIXES: [(&str, usize); 16] = [
     ("shaped_math_", 1),
     ("shaped_special_", 9),
     ("shaped_reduce_", 2),
@@ -101,6 +101,7 @@ const MODULE_PREFIXES: [(&str, usize); 15] = [
     ("shaped_softmax_", 2),
     ("shaped_norm_", 2),
     ("shaped_where_", 3),
+    ("shaped_ternary_", 3),
     ("shaped_matmul_", 4),
     ("shaped_gather_", 5),
     ("shaped_scatter_", 5),
@@ -477,5 +478,10 @@ mod module_tests {
             assert!(module < FATBINS.len(), "{prefix} names module {module}");
         }
         assert_eq!(module_of("shaped_add_f32"), 0);
+        // kernels/select.cu holds both of its families.
+        assert_eq!(
+            module_of("shaped_ternary_f16"),
+            module_of("shaped_where_f16")
+        );
     }
 }
