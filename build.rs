@@ -31,7 +31,7 @@ const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
 
 /// The device code's translation units (`kernels/{unit}.cu`), each its own
 /// fatbinary and module, with the headers each includes.
-const UNITS: [(&str, &[&str]); 10] = [
+const UNITS: [(&str, &[&str]); 11] = [
     ("elementwise", &["elementwise.cuh", "math.cuh"]),
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("special", &["elementwise.cuh", "math.cuh"]),
@@ -48,10 +48,11 @@ const UNITS: [(&str, &[&str]); 10] = [
         "sets",
         &["elementwise.cuh", "math.cuh", "sort.cuh", "sets.cuh"],
     ),
+    ("random", &["elementwise.cuh", "math.cuh", "random.cuh"]),
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 21] = [
+const SOURCES: [&str; 23] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
@@ -61,6 +62,7 @@ const SOURCES: [&str; 21] = [
     "scan.cuh",
     "sort.cuh",
     "sets.cuh",
+    "random.cuh",
     "elementwise.cu",
     "math.cu",
     "special.cu",
@@ -71,6 +73,7 @@ const SOURCES: [&str; 21] = [
     "scan.cu",
     "sort.cu",
     "sets.cu",
+    "random.cu",
     "host_shim.h",
     "host_launch.cpp",
 ];

@@ -11,6 +11,7 @@
 #include "scan.cu"
 #include "sort.cu"
 #include "sets.cu"
+#include "random.cu"
 
 #include <ucontext.h>
 #include <vector>
@@ -39,6 +40,9 @@ namespace {
 #define SHAPED_WHERE_ENTRIES(name, T, numeric) {"shaped_where_" #name, shaped_where_##name},
 const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
 #undef SHAPED_WHERE_ENTRIES
+#define SHAPED_RANDOM_ENTRIES(name, T, numeric) {"shaped_random_" #name, shaped_random_##name},
+const Entry<shaped::RandomArgs> RANDOM_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_RANDOM_ENTRIES)};
+#undef SHAPED_RANDOM_ENTRIES
 #define SHAPED_TERNARY_ENTRIES(name, T, numeric) {"shaped_ternary_" #name, shaped_ternary_##name},
 const Entry<shaped::TernaryArgs> TERNARY_KERNELS[] = {
     SHAPED_FOR_EACH_DTYPE(SHAPED_TERNARY_ENTRIES)};
@@ -149,6 +153,28 @@ extern "C" void shaped_host_gather_args_layout(uint64_t* out) {
 extern "C" int shaped_host_where_launch(const char* name, unsigned grid, unsigned block,
                                         const shaped::WhereArgs* args) {
     return run_sequential(WHERE_KERNELS, name, grid, block, args);
+}
+
+// Runs the random kernel `name` (see run_sequential).
+extern "C" int shaped_host_random_launch(const char* name, unsigned grid, unsigned block,
+                                         const shaped::RandomArgs* args) {
+    return run_sequential(RANDOM_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::RandomArgs`: size, then the offsets of sizes,
+// out, seed, offset, a, b, rank, dist, narrow and shift.
+extern "C" void shaped_host_random_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::RandomArgs);
+    out[1] = offsetof(shaped::RandomArgs, sizes);
+    out[2] = offsetof(shaped::RandomArgs, out);
+    out[3] = offsetof(shaped::RandomArgs, seed);
+    out[4] = offsetof(shaped::RandomArgs, offset);
+    out[5] = offsetof(shaped::RandomArgs, a);
+    out[6] = offsetof(shaped::RandomArgs, b);
+    out[7] = offsetof(shaped::RandomArgs, rank);
+    out[8] = offsetof(shaped::RandomArgs, dist);
+    out[9] = offsetof(shaped::RandomArgs, narrow);
+    out[10] = offsetof(shaped::RandomArgs, shift);
 }
 
 // Runs the kernel of three operands `name` (see run_sequential).

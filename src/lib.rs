@@ -316,6 +316,7 @@ pub mod dynamic;
 pub mod error;
 pub mod layout;
 pub mod ops;
+pub mod random;
 pub mod shape;
 pub mod storage;
 pub mod tensor;

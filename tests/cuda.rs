@@ -3023,6 +3023,46 @@ fn ternary_on_the_device() -> Result<(), Error> {
     Ok(())
 }
 
+/// Random fills on the device give the CPU's bits for the same seed
+/// (Philox by element index; the samplers' own `ln`, `sin`, `cos`): every
+/// floating dtype, both distributions, a stepped view, a partial last block
+/// and an offset past 2^32 blocks.
+#[test]
+fn random_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("random_on_the_device") else {
+        return Ok(());
+    };
+    use shaped::random::Generator;
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            for (seed, offset) in [(0u64, 0u64), (99, (1u64 << 32) - 1)] {
+                let mut on_cpu = DynTensor::<$t>::zeros(&[1001]);
+                let mut on_gpu = on_cpu.to_device(&gpu)?;
+                let mut g = Generator::new(seed);
+                g.set_offset(offset);
+                let mut h = g.clone();
+                on_cpu.uniform_(-2.0, 3.0, &mut g)?;
+                on_gpu.uniform_(-2.0, 3.0, &mut h)?;
+                assert_close_on_both!(format!("uniform_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+                on_cpu.normal_(1.0, 0.5, &mut g)?;
+                on_gpu.normal_(1.0, 0.5, &mut h)?;
+                assert_close_on_both!(format!("normal_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+                assert_eq!(g, h, "the generators advance alike");
+            }
+        )*};
+    }
+    each!(f32, f64, half::f16, half::bf16);
+    let mut base = DynTensor::<f32>::zeros(&[64, 48]);
+    let mut gbase = base.to_device(&gpu)?;
+    base.slice_mut(s![.., ..;3])?
+        .normal_(0.0, 1.0, &mut Generator::new(4))?;
+    gbase
+        .slice_mut(s![.., ..;3])?
+        .normal_(0.0, 1.0, &mut Generator::new(4))?;
+    assert_close_on_both!("normal_ on a stepped view", 0.0, gbase, base);
+    Ok(())
+}
+
 /// The in-place functions (`exp_`, `erf_`, `sign_` on a stepped writable
 /// view, `nan_to_num_`) update a CUDA tensor through the kernels of their
 /// out-of-place forms.

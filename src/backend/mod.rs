@@ -713,3 +713,28 @@ pub trait MatmulBackend: Backend {
         b: StridedRef<'_, T, Self>,
     ) -> Result<Self::Buffer<T>, Error>;
 }
+
+/// Where a random fill's numbers come from: block `offset + i / per_block`
+/// of `seed`'s Philox stream for the element of row-major index `i`, and the
+/// distribution they are turned into.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RandomFill {
+    /// The generator's seed.
+    pub seed: u64,
+    /// The first block.
+    pub offset: u64,
+    /// The distribution.
+    pub dist: crate::random::Distribution,
+}
+
+/// Random fills ([`crate::random`]): the same numbers on every backend.
+pub trait Random: Elementwise {
+    /// Fills `out` from `fill`, element `i` (in row-major order of `out`'s
+    /// sizes, whatever its strides) from block `fill.offset + i /
+    /// T::PER_BLOCK`. `Err` when a device reports a failure or a buffer
+    /// cannot be allocated.
+    fn fill_random<T: crate::random::RandomFloat>(
+        out: StridedMut<'_, T, Self>,
+        fill: RandomFill,
+    ) -> Result<(), Error>;
+}

@@ -9,6 +9,7 @@ use crate::backend::Cpu;
 use crate::backend::cpu::try_collect;
 use crate::dtype::{Element, Numeric};
 use crate::error::{Error, OrPanic};
+use crate::random::{Generator, RandomFloat};
 use crate::tensor::Tensor;
 
 /// Constructors of a [`DynTensor`](super::DynTensor) (a tensor of runtime
@@ -64,10 +65,50 @@ pub trait DynConstructors: Sized {
     fn arange(n: usize) -> Self
     where
         Self::Elem: Numeric;
+
+    /// Uniform numbers in `[0, 1)` of the given sizes (PyTorch's `rand`),
+    /// from `generator`'s stream; panics with PyTorch's text when the sizes do
+    /// not fit in memory.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = DynTensor::<f32>::rand(&[3, 4], &mut Generator::new(0));
+    /// assert_eq!(x.shape(), [3, 4]);
+    /// ```
+    fn rand(sizes: &[usize], generator: &mut Generator) -> Self
+    where
+        Self::Elem: RandomFloat;
+
+    /// Standard normal numbers of the given sizes (PyTorch's `randn`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = DynTensor::<f64>::randn(&[2], &mut Generator::new(0));
+    /// assert!(x.iter().all(|v| v.is_finite()));
+    /// ```
+    fn randn(sizes: &[usize], generator: &mut Generator) -> Self
+    where
+        Self::Elem: RandomFloat;
 }
 
 impl<T: Element> DynConstructors for Tensor<T, DynShape, Cpu> {
     type Elem = T;
+
+    fn rand(sizes: &[usize], generator: &mut Generator) -> Self
+    where
+        T: RandomFloat,
+    {
+        Self::rand_with(sizes, generator)
+    }
+
+    fn randn(sizes: &[usize], generator: &mut Generator) -> Self
+    where
+        T: RandomFloat,
+    {
+        Self::randn_with(sizes, generator)
+    }
 
     fn zeros(sizes: &[usize]) -> Self {
         Self::zeros_with(sizes)

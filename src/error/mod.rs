@@ -786,6 +786,34 @@ pub enum Error {
     },
     /// `addcdiv` of two integer (or bool) tensors.
     AddcdivIntegers,
+    /// A bound of `uniform_` that is NaN or beyond the dtype's range.
+    RandomBound {
+        /// `from` or `to`.
+        which: &'static str,
+        /// PyTorch's C++ name of the dtype (`float`, `c10::Half`).
+        type_name: &'static str,
+    },
+    /// `uniform_` with `from > to` (the bounds' bits, `f64::to_bits`).
+    UniformOrder {
+        /// The lower bound's bits.
+        from: u64,
+        /// The upper bound's bits.
+        to: u64,
+    },
+    /// `uniform_` with bounds farther apart than the dtype's largest value.
+    UniformRange {
+        /// The tensor's dtype.
+        dtype: DType,
+        /// The lower bound's bits.
+        from: u64,
+        /// The upper bound's bits.
+        to: u64,
+    },
+    /// `normal_` with a negative standard deviation.
+    NormalStd {
+        /// The standard deviation's bits.
+        std: u64,
+    },
     /// A kernel that PyTorch runs in complex32 (`ComplexHalf`, not one of
     /// the twelve dtypes), which refuses it: `lerp` of float16 tensors by a
     /// rank-0 complex weight.
@@ -1468,6 +1496,27 @@ impl fmt::Display for Error {
             Error::NotImplementedForComplexHalf { op } => {
                 write!(f, "\"{op}\" not implemented for 'ComplexHalf'")
             }
+            Error::RandomBound { which, type_name } => {
+                write!(f, "{which} is out of bounds for {type_name}")
+            }
+            Error::UniformOrder { from, to } => write!(
+                f,
+                "uniform_ expects to return a [from, to) range, but found from={} > to={}",
+                SixDigits(f64::from_bits(*from)),
+                SixDigits(f64::from_bits(*to))
+            ),
+            Error::UniformRange { dtype, from, to } => write!(
+                f,
+                "uniform_ expects to-from <= std::numeric_limits<{}>::max(), but found to={} and from={} which result in to-from to exceed the limit",
+                dtype.torch_name(),
+                SixDigits(f64::from_bits(*to)),
+                SixDigits(f64::from_bits(*from))
+            ),
+            Error::NormalStd { std } => write!(
+                f,
+                "normal expects std >= 0.0, but found std {}",
+                SixDigits(f64::from_bits(*std))
+            ),
             Error::AddcdivIntegers => write!(
                 f,
                 "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes."

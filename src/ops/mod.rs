@@ -41,6 +41,7 @@ pub mod norms;
 pub mod op_codes;
 pub mod pairs;
 pub mod pointwise;
+pub mod random;
 pub mod reductions;
 pub mod scans;
 pub mod sets;

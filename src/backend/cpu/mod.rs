@@ -18,6 +18,7 @@ pub mod matmul;
 pub mod order_stats;
 mod parallel;
 pub mod precompiled;
+mod random;
 pub mod reduce;
 mod scan;
 pub mod sets;

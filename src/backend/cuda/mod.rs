@@ -26,6 +26,8 @@ mod host_normalize_tests;
 #[cfg(test)]
 mod host_order_tests;
 #[cfg(test)]
+mod host_random_tests;
+#[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
 mod host_scan_tests;
@@ -43,6 +45,7 @@ mod masking;
 mod matmul;
 mod mixed;
 mod order;
+mod random;
 pub(crate) mod reduce;
 mod scan;
 mod select;
@@ -76,9 +79,10 @@ use std::sync::{Mutex, OnceLock};
 /// (`shaped_where_*`), `kernels/matmul.cu` (`shaped_matmul_*`) and
 /// `kernels/indexing.cu` (`shaped_gather_*`), `kernels/scan.cu`
 /// (`shaped_scan_*`), `kernels/sort.cu` (`shaped_sort_*`) and
-/// `kernels/sets.cu` (`shaped_sets_*`) and `kernels/special.cu`
-/// (`shaped_special_*`), compiled apart so that the builds run in parallel.
-static FATBINS: [&[u8]; 10] = [
+/// `kernels/sets.cu` (`shaped_sets_*`), `kernels/special.cu`
+/// (`shaped_special_*`) and `kernels/random.cu` (`shaped_random_*`),
+/// compiled apart so that the builds run in parallel.
+static FATBINS: [&[u8]; 11] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/elementwise.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/math.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/reduce.fatbin")),
@@ -89,11 +93,29 @@ static FATBINS: [&[u8]; 10] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/sort.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/sets.fatbin")),
     include_bytes!(concat!(env!("OUT_DIR"), "/special.fatbin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/random.fatbin")),
+];
+
+/// The source file of each of [`FATBINS`], in order (for the test that
+/// checks [`MODULE_PREFIXES`] against the kernels each file defines).
+#[cfg(test)]
+const UNIT_NAMES: [&str; 11] = [
+    "elementwise",
+    "math",
+    "reduce",
+    "select",
+    "matmul",
+    "indexing",
+    "scan",
+    "sort",
+    "sets",
+    "special",
+    "random",
 ];
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 16] = [
+const MODULE_PREFIXES: [(&str, usize); 17] = [
     ("shaped_math_", 1),
     ("shaped_special_", 9),
     ("shaped_reduce_", 2),
@@ -110,6 +132,7 @@ const MODULE_PREFIXES: [(&str, usize); 16] = [
     ("shaped_scan_", 6),
     ("shaped_sort_", 7),
     ("shaped_sets_", 8),
+    ("shaped_random_", 10),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.
@@ -469,7 +492,7 @@ impl Backend for Cuda {
 
 #[cfg(test)]
 mod module_tests {
-    use super::{FATBINS, MODULE_PREFIXES, module_of};
+    use super::{FATBINS, MODULE_PREFIXES, UNIT_NAMES, module_of};
 
     #[test]
     fn every_kernel_prefix_names_an_embedded_module() {
@@ -483,5 +506,42 @@ mod module_tests {
             module_of("shaped_ternary_f16"),
             module_of("shaped_where_f16")
         );
+    }
+
+    /// The source of `kernels/{file}`.
+    fn source(file: &str) -> String {
+        let path = format!("{}/kernels/{file}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// Every kernel family a unit instantiates is looked up in that unit's
+    /// module: the macros a `.cu` file applies (`SHAPED_FOR_EACH_*(M)`), each
+    /// macro's family in the headers (`shaped_<family>_##name`).
+    #[test]
+    fn every_family_is_looked_up_in_its_own_module() {
+        let headers: String = std::fs::read_dir(format!("{}/kernels", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|f| f.ends_with(".cuh"))
+            .map(|f| source(&f))
+            .collect();
+        let mut families = 0;
+        for (module, unit) in UNIT_NAMES.iter().enumerate() {
+            let cu = source(&format!("{unit}.cu"));
+            for line in cu.lines().filter(|l| l.starts_with("SHAPED_FOR_EACH")) {
+                let mac = line.split(['(', ')']).nth(1).unwrap();
+                let define = format!("#define {mac}(");
+                let at = headers
+                    .find(&define)
+                    .unwrap_or_else(|| panic!("{mac} is not defined"));
+                let body = &headers[at..];
+                let start = body.find("shaped_").unwrap() + "shaped_".len();
+                let family = &body[start..start + body[start..].find("_##name").unwrap()];
+                let kernel = format!("shaped_{family}_f32");
+                assert_eq!(module_of(&kernel), module, "{kernel} is in {unit}.cu");
+                families += 1;
+            }
+        }
+        assert!(families >= 20, "only {families} families found");
     }
 }

@@ -1,0 +1,250 @@
+// Random fills on the device: one kernel per output element type
+// (`shaped_random_<dtype>`; the floating ones fill, the others are never
+// launched). Each thread computes Philox4x32-10 blocks of the stream
+// (src/random/philox.rs) and turns each into that dtype's samples (four for
+// float32, float16 and bfloat16, two for float64), written at the strided
+// positions of their row-major indices. Every step is an IEEE operation
+// written out as src/random/{distributions,math}.rs write it (fused
+// multiply-adds explicit, -fmad=false for the rest), so the CPU and the
+// device give the same bits.
+#pragma once
+
+#include "elementwise.cuh"
+
+namespace shaped {
+
+// Mirrors `RandomArgs` in src/backend/cuda/random.rs (repr(C)).
+struct RandomArgs {
+    uint64_t numel;
+    uint64_t sizes[SHAPED_MAX_RANK];
+    Operand out;
+    uint64_t seed;
+    uint64_t offset;   // the first block
+    double a, b;       // uniform: lo, hi; normal: mean, std
+    int32_t rank;
+    int32_t dist;      // 0 uniform, 1 normal
+    int32_t narrow;    // 1: the walk fits 32 bits
+    uint32_t magic[SHAPED_MAX_RANK];
+    uint32_t shift[SHAPED_MAX_RANK];
+};
+
+__host__ __device__ inline void mul_hi_lo(uint32_t a, uint32_t b, uint32_t& hi, uint32_t& lo) {
+    uint64_t p = uint64_t(a) * uint64_t(b);
+    hi = uint32_t(p >> 32);
+    lo = uint32_t(p);
+}
+
+// Philox4x32-10 of block `block` under `seed` (src/random/philox.rs).
+__host__ __device__ inline void philox_block(uint64_t seed, uint64_t block, uint32_t (&w)[4]) {
+    uint32_t c0 = uint32_t(block), c1 = uint32_t(block >> 32), c2 = 0, c3 = 0;
+    uint32_t k0 = uint32_t(seed), k1 = uint32_t(seed >> 32);
+    for (int r = 0; r < 10; ++r) {
+        uint32_t hi0, lo0, hi1, lo1;
+        mul_hi_lo(0xD2511F53u, c0, hi0, lo0);
+        mul_hi_lo(0xCD9E8D57u, c2, hi1, lo1);
+        uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
+        c0 = n0, c1 = lo1, c2 = n2, c3 = lo0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    w[0] = c0, w[1] = c1, w[2] = c2, w[3] = c3;
+}
+
+__host__ __device__ inline uint64_t bits_of_f64(double x) {
+#ifdef SHAPED_HOST
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b;
+#else
+    return uint64_t(__double_as_longlong(x));
+#endif
+}
+__host__ __device__ inline double f64_of_bits(uint64_t b) {
+#ifdef SHAPED_HOST
+    double x;
+    memcpy(&x, &b, 8);
+    return x;
+#else
+    return __longlong_as_double((long long)b);
+#endif
+}
+
+// src/random/math.rs, step for step.
+__host__ __device__ inline float r_ln(float u) {
+    uint32_t bits = bits_of(u);
+    int e = int(bits >> 23) - 127;
+    float m = f32_of_bits((bits & 0x7fffffu) | 0x3f800000u);
+    if (m > 1.41421354f) {
+        m *= 0.5f;
+        e += 1;
+    }
+    float s = (m - 1.0f) / (m + 1.0f);
+    float s2 = s * s;
+    const float c[6] = {1.0f / 11.0f, 1.0f / 9.0f, 1.0f / 7.0f, 1.0f / 5.0f, 1.0f / 3.0f, 1.0f};
+    float p = 0.0f;
+    for (int i = 0; i < 6; ++i) p = fmaf(p, s2, c[i]);
+    float ln_m = 2.0f * s * p;
+    float fe = float(e);
+    return fmaf(fe, 0.693145751953125f, fmaf(fe, 1.428606765330187e-6f, ln_m));
+}
+__host__ __device__ inline double r_ln(double u) {
+    uint64_t bits = bits_of_f64(u);
+    int e = int(bits >> 52) - 1023;
+    double m = f64_of_bits((bits & 0xfffffffffffffull) | 0x3ff0000000000000ull);
+    if (m > 1.4142135623730951) {
+        m *= 0.5;
+        e += 1;
+    }
+    double s = (m - 1.0) / (m + 1.0);
+    double s2 = s * s;
+    const double c[12] = {1.0 / 23.0, 1.0 / 21.0, 1.0 / 19.0, 1.0 / 17.0, 1.0 / 15.0, 1.0 / 13.0,
+                          1.0 / 11.0, 1.0 / 9.0,  1.0 / 7.0,  1.0 / 5.0,  1.0 / 3.0,  1.0};
+    double p = 0.0;
+    for (int i = 0; i < 12; ++i) p = fma(p, s2, c[i]);
+    double ln_m = 2.0 * s * p;
+    double fe = double(e);
+    return fma(fe, 6.9314718036912381649e-1, fma(fe, 1.9082149292705877e-10, ln_m));
+}
+__host__ __device__ inline void r_sincos(float u, float& sn, float& cs) {
+    float q = floorf(u * 4.0f + 0.5f);
+    float x = (u - q * 0.25f) * 6.28318548202514648f;
+    float x2 = x * x;
+    const float sc[4] = {1.0f / 362880.0f, -1.0f / 5040.0f, 1.0f / 120.0f, -1.0f / 6.0f};
+    const float cc[5] = {-1.0f / 3628800.0f, 1.0f / 40320.0f, -1.0f / 720.0f, 1.0f / 24.0f, -0.5f};
+    float sp = 0.0f, cp = 0.0f;
+    for (int i = 0; i < 4; ++i) sp = fmaf(sp, x2, sc[i]);
+    for (int i = 0; i < 5; ++i) cp = fmaf(cp, x2, cc[i]);
+    float s = fmaf(x * x2, sp, x), c = fmaf(x2, cp, 1.0f);
+    switch (uint32_t(q) & 3u) {
+        case 0: sn = s, cs = c; break;
+        case 1: sn = c, cs = -s; break;
+        case 2: sn = -s, cs = -c; break;
+        default: sn = -c, cs = s;
+    }
+}
+__host__ __device__ inline void r_sincos(double u, double& sn, double& cs) {
+    double q = floor(u * 4.0 + 0.5);
+    double x = (u - q * 0.25) * 6.283185307179586;
+    double x2 = x * x;
+    const double sc[8] = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0,
+                          -1.0 / 39916800.0,       1.0 / 362880.0,         -1.0 / 5040.0,
+                          1.0 / 120.0,             -1.0 / 6.0};
+    const double cc[9] = {-1.0 / 6402373705728000.0, 1.0 / 20922789888000.0, -1.0 / 87178291200.0,
+                          1.0 / 479001600.0,         -1.0 / 3628800.0,       1.0 / 40320.0,
+                          -1.0 / 720.0,              1.0 / 24.0,             -0.5};
+    double sp = 0.0, cp = 0.0;
+    for (int i = 0; i < 8; ++i) sp = fma(sp, x2, sc[i]);
+    for (int i = 0; i < 9; ++i) cp = fma(cp, x2, cc[i]);
+    double s = fma(x * x2, sp, x), c = fma(x2, cp, 1.0);
+    switch (uint32_t(q) & 3u) {
+        case 0: sn = s, cs = c; break;
+        case 1: sn = c, cs = -s; break;
+        case 2: sn = -s, cs = -c; break;
+        default: sn = -c, cs = s;
+    }
+}
+
+// A uniform in [0, 1) from the top `bits` bits of a word.
+__host__ __device__ inline float unit_f32(uint32_t w, uint32_t bits) {
+    return float(w >> (32 - bits)) * f32_of_bits((127u - bits) << 23);
+}
+__host__ __device__ inline void normal_pair(uint32_t w0, uint32_t w1, float& z0, float& z1) {
+    float u1 = float((w0 >> 8) + 1) * (1.0f / 16777216.0f);
+    float u2 = unit_f32(w1, 24);
+    float r = sqrtf(-2.0f * r_ln(u1));
+    float s, c;
+    r_sincos(u2, s, c);
+    z0 = r * c, z1 = r * s;
+}
+
+// The samples of one block in T: float32-computed types, float64, and the
+// rest (never launched).
+template <class T> struct Sample {
+    static const int per_block = 4;
+    __host__ __device__ static void block(const uint32_t (&)[4], const RandomArgs&, T (&v)[4]) {
+        v[0] = v[1] = v[2] = v[3] = T();
+    }
+};
+template <class T, int Bits> struct SampleF32 {
+    static const int per_block = 4;
+    __host__ __device__ static bool same(T x, T y) { return real_f32(x) == real_f32(y); }
+    __host__ __device__ static void block(const uint32_t (&w)[4], const RandomArgs& p, T (&v)[4]) {
+        if (p.dist == 0) {
+            float lo = float(p.a), hi = float(p.b), range = float(p.b - p.a);
+            T nlo = Make<T>::from(lo), nhi = Make<T>::from(hi);
+            for (int j = 0; j < 4; ++j) {
+                T x = Make<T>::from(fmaf(unit_f32(w[j], Bits), range, lo));
+                v[j] = same(x, nhi) ? nlo : x;
+            }
+        } else {
+            float mean = float(p.a), std = float(p.b);
+            float z[4];
+            normal_pair(w[0], w[1], z[0], z[1]);
+            normal_pair(w[2], w[3], z[2], z[3]);
+            for (int j = 0; j < 4; ++j) v[j] = Make<T>::from(fmaf(z[j], std, mean));
+        }
+    }
+};
+template <> struct Sample<float> : SampleF32<float, 24> {};
+template <> struct Sample<f16> : SampleF32<f16, 11> {};
+template <> struct Sample<bf16> : SampleF32<bf16, 8> {};
+__host__ __device__ inline double unit_f64(uint32_t hi, uint32_t lo) {
+    return double(((uint64_t(hi) << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
+}
+template <> struct Sample<double> {
+    static const int per_block = 2;
+    __host__ __device__ static void block(const uint32_t (&w)[4], const RandomArgs& p, double (&v)[4]) {
+        if (p.dist == 0) {
+            double lo = p.a, hi = p.b, range = p.b - p.a;
+            double x0 = fma(unit_f64(w[0], w[1]), range, lo);
+            double x1 = fma(unit_f64(w[2], w[3]), range, lo);
+            v[0] = x0 == hi ? lo : x0;
+            v[1] = x1 == hi ? lo : x1;
+        } else {
+            double u1 = unit_f64(w[0], w[1]) + 1.0 / 9007199254740992.0;
+            double u2 = unit_f64(w[2], w[3]);
+            double r = sqrt(-2.0 * r_ln(u1));
+            double s, c;
+            r_sincos(u2, s, c);
+            v[0] = fma(r * c, p.b, p.a);
+            v[1] = fma(r * s, p.b, p.a);
+        }
+        v[2] = v[3] = 0.0;
+    }
+};
+
+template <class T, class Index> __device__ void random_in(const RandomArgs& p) {
+    T* out = reinterpret_cast<T*>(p.out.ptr);
+    const int per = Sample<T>::per_block;
+    uint64_t blocks = (p.numel + per - 1) / per;
+    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t b = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < blocks; b += step) {
+        uint32_t w[4];
+        philox_block(p.seed, p.offset + b, w);
+        T v[4];
+        Sample<T>::block(w, p, v);
+        for (int j = 0; j < per; ++j) {
+            uint64_t i = b * per + j;
+            if (i >= p.numel) break;
+            Index rest = Index(i), o = Index(p.out.offset);
+            for (int d = p.rank - 1; d > 0; --d) {
+                Index q = quotient(p, rest, d);
+                o += (rest - q * Index(p.sizes[d])) * Index(p.out.strides[d]);
+                rest = q;
+            }
+            out[o + rest * Index(p.out.strides[0])] = v[j];
+        }
+    }
+}
+
+template <class T> __device__ void random_fill(const RandomArgs& p) {
+    if (p.narrow) random_in<T, uint32_t>(p);
+    else random_in<T, uint64_t>(p);
+}
+
+}  // namespace shaped
+
+#define SHAPED_RANDOM_KERNELS(name, T, numeric)                                             \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_random_##name(shaped::RandomArgs p) { \
+        shaped::random_fill<T>(p);                                                         \
+    }

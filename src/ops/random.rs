@@ -1,0 +1,244 @@
+//! Random tensors and in-place random fills: `rand`, `randn` (static
+//! shapes, `_with` sizes, `DynTensor`) and `uniform_`, `normal_` on any
+//! writable tensor of a floating dtype, on any device, from a
+//! [`Generator`]. PyTorch's checks and texts for the bounds.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! use shaped::random::Generator;
+//! let mut g = Generator::new(42);
+//! let w = Tensor::<f32, shape![64, 32]>::randn(&mut g);
+//! let mut b = Tensor::<f32, shape![32]>::zeros();
+//! b.uniform_(-0.1, 0.1, &mut g).unwrap();
+//! assert!(b.iter().all(|&v| (-0.1..0.1).contains(&v)));
+//! assert_eq!(w.shape(), [64, 32]);
+//! ```
+
+use crate::backend::cpu::CpuBuffer;
+use crate::backend::{Cpu, Random, RandomFill, StridedMut};
+use crate::dtype::DType;
+use crate::error::{Error, OrPanic};
+use crate::layout::{
+    StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
+};
+use crate::random::{Distribution, Generator, RandomFloat};
+use crate::shape::{FixedShape, Shape};
+use crate::storage::Writable;
+use crate::tensor::Tensor;
+
+/// PyTorch's C++ name of a floating dtype, as its bound checks print it.
+fn type_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F16 => "c10::Half",
+        DType::BF16 => "c10::BFloat16",
+        DType::F64 => "double",
+        _ => "float",
+    }
+}
+
+/// The largest finite value of a floating dtype.
+fn largest(dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => 65504.0,
+        DType::BF16 => 3.389_531_389_251_535_5e38,
+        DType::F32 => f64::from(f32::MAX),
+        _ => f64::MAX,
+    }
+}
+
+/// PyTorch's checks of `uniform_(from, to)` on a tensor of `dtype`.
+fn check_uniform(from: f64, to: f64, dtype: DType) -> Result<(), Error> {
+    let max = largest(dtype);
+    let name = type_name(dtype);
+    let inside = |x: f64| x >= -max && x <= max;
+    if !inside(from) {
+        return Err(Error::RandomBound {
+            which: "from",
+            type_name: name,
+        });
+    }
+    if !inside(to) {
+        return Err(Error::RandomBound {
+            which: "to",
+            type_name: name,
+        });
+    }
+    if from > to {
+        return Err(Error::UniformOrder {
+            from: from.to_bits(),
+            to: to.to_bits(),
+        });
+    }
+    if to - from > max {
+        return Err(Error::UniformRange {
+            dtype,
+            from: from.to_bits(),
+            to: to.to_bits(),
+        });
+    }
+    Ok(())
+}
+
+/// PyTorch's check of `normal_(mean, std)`.
+fn check_normal(std: f64) -> Result<(), Error> {
+    if std < 0.0 {
+        return Err(Error::NormalStd { std: std.to_bits() });
+    }
+    Ok(())
+}
+
+/// Fills `out` from `dist`, the generator's next blocks.
+fn fill<T: RandomFloat, D: Random>(
+    out: StridedMut<'_, T, D>,
+    dist: Distribution,
+    generator: &mut Generator,
+) -> Result<(), Error> {
+    let blocks = numel(out.sizes).div_ceil(T::PER_BLOCK) as u64;
+    let offset = generator.take_blocks(blocks);
+    D::fill_random(
+        out,
+        RandomFill {
+            seed: generator.initial_seed(),
+            offset,
+            dist,
+        },
+    )
+}
+
+/// A new contiguous CPU tensor of `sizes` filled from `dist`.
+fn filled<T: RandomFloat, S: Shape>(
+    sizes: &[usize],
+    dist: Distribution,
+    generator: &mut Generator,
+) -> Result<Tensor<T, S, Cpu>, Error> {
+    let sizes = S::check_sizes(sizes)?;
+    checked_storage(sizes.as_ref(), size_of::<T>())?;
+    check_contiguous_strides(sizes.as_ref())?;
+    let n = checked_numel(sizes.as_ref())?;
+    let strides: Vec<usize> = crate::layout::contiguous_strides(sizes.as_ref());
+    let mut result = Ok(());
+    // SAFETY: the fill writes every element of the buffer (its layout is the
+    // contiguous one of `sizes`, `n` elements).
+    let buffer = unsafe {
+        CpuBuffer::try_new_with(n, |dst| {
+            let out = StridedMut {
+                ptr: crate::backend::cpu::CpuPtr::from_non_null(
+                    core::ptr::NonNull::new(dst.as_mut_ptr().cast::<T>())
+                        .expect("slice pointers are never null"),
+                ),
+                sizes: sizes.as_ref(),
+                strides: &strides,
+                offset: 0,
+            };
+            result = fill::<T, Cpu>(out, dist, generator);
+        })?
+    };
+    result?;
+    Ok(Tensor::from_buffer(
+        buffer,
+        StridedLayout::contiguous(sizes),
+    ))
+}
+
+impl<T: RandomFloat, S: FixedShape> Tensor<T, S, Cpu> {
+    /// Uniform numbers in `[0, 1)` (PyTorch's `rand`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = Tensor::<f64, shape![3]>::rand(&mut Generator::new(1));
+    /// assert!(x.iter().all(|&v| (0.0..1.0).contains(&v)));
+    /// ```
+    pub fn rand(generator: &mut Generator) -> Self {
+        Self::rand_with(S::SIZES.as_ref(), generator)
+    }
+
+    /// Standard normal numbers (PyTorch's `randn`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = Tensor::<f32, shape![2, 2]>::randn(&mut Generator::new(1));
+    /// assert!(x.iter().all(|v| v.is_finite()));
+    /// ```
+    pub fn randn(generator: &mut Generator) -> Self {
+        Self::randn_with(S::SIZES.as_ref(), generator)
+    }
+}
+
+impl<T: RandomFloat, S: Shape> Tensor<T, S, Cpu> {
+    /// [`rand`](Tensor::rand) with runtime sizes (for `Dyn` entries);
+    /// panics with the error's text when they contradict the shape or do
+    /// not fit in memory.
+    pub fn rand_with(sizes: &[usize], generator: &mut Generator) -> Self {
+        Self::try_rand_with(sizes, generator).or_panic()
+    }
+
+    /// [`rand_with`](Self::rand_with), or `Err`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let err = Tensor::<f32, shape![Dyn, 3]>::try_rand_with(&[2, 4], &mut Generator::new(0));
+    /// assert!(err.is_err());
+    /// ```
+    pub fn try_rand_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error> {
+        filled(sizes, Distribution::Uniform { lo: 0.0, hi: 1.0 }, generator)
+    }
+
+    /// [`randn`](Tensor::randn) with runtime sizes; panics as
+    /// [`rand_with`](Self::rand_with).
+    pub fn randn_with(sizes: &[usize], generator: &mut Generator) -> Self {
+        Self::try_randn_with(sizes, generator).or_panic()
+    }
+
+    /// [`randn_with`](Self::randn_with), or `Err`.
+    pub fn try_randn_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error> {
+        filled(
+            sizes,
+            Distribution::Normal {
+                mean: 0.0,
+                std: 1.0,
+            },
+            generator,
+        )
+    }
+}
+
+impl<T: RandomFloat, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
+    /// Fills `self` with uniform numbers in `[from, to)` (PyTorch's
+    /// `uniform_`); `Err` with PyTorch's text (and `self` untouched) for
+    /// bounds out of order, out of the dtype's range, or too far apart.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<f32>::zeros(&[3]);
+    /// let err = x.uniform_(2.0, 1.0, &mut Generator::new(0)).unwrap_err();
+    /// assert_eq!(err.to_string(), "uniform_ expects to return a [from, to) range, but found from=2 > to=1");
+    /// ```
+    pub fn uniform_(&mut self, from: f64, to: f64, generator: &mut Generator) -> Result<(), Error> {
+        check_uniform(from, to, T::DTYPE)?;
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill(out, Distribution::Uniform { lo: from, hi: to }, generator)
+    }
+
+    /// Fills `self` with normal numbers of mean `mean` and standard
+    /// deviation `std` (PyTorch's `normal_`); `Err` with PyTorch's text for
+    /// a negative `std`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<f64>::zeros(&[4]);
+    /// x.normal_(1.0, 0.0, &mut Generator::new(0)).unwrap();
+    /// assert_eq!(x.to_vec(), vec![1.0; 4]);
+    /// ```
+    pub fn normal_(&mut self, mean: f64, std: f64, generator: &mut Generator) -> Result<(), Error> {
+        check_normal(std)?;
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill(out, Distribution::Normal { mean, std }, generator)
+    }
+}

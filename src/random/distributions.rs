@@ -1,0 +1,202 @@
+//! What one Philox block (four 32-bit words) becomes in each floating
+//! dtype: the samplers of `rand`/`uniform_` and `randn`/`normal_`, the same
+//! steps as `kernels/random.cuh`.
+//!
+//! - float32, float16, bfloat16: four elements per block. A uniform takes a
+//!   word's top 24 bits (11 for float16, 8 for bfloat16, the type's
+//!   precision, as PyTorch), `lo + u (hi - lo)` computed in float32 with one
+//!   fused multiply-add and rounded once, `hi` itself mapped back to `lo`.
+//!   A normal pair is Box-Muller on two words: `sqrt(-2 ln u1)` times
+//!   `cos` and `sin` of `2 pi u2`, with `u1` in `(0, 1]`.
+//! - float64: two elements per block, each uniform from 53 bits of two
+//!   words, and one normal pair from all four.
+//!
+//! ```
+//! use shaped::random::distributions::{Distribution, RandomFloat};
+//! let (lo, hi) = (-1.0, 1.0);
+//! let values = f32::from_block([0, u32::MAX, 1 << 31, 7], &f32::sampler(Distribution::Uniform { lo, hi }));
+//! assert_eq!(values[0], -1.0);
+//! assert!(values.iter().all(|v| (-1.0..1.0).contains(v)));
+//! ```
+
+use super::math::{ln_f32, ln_f64, sincos_2pi_f32, sincos_2pi_f64};
+use crate::dtype::Element;
+use half::{bf16, f16};
+
+/// A distribution of `rand`-like fills.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Distribution {
+    /// Uniform on `[lo, hi)`.
+    Uniform {
+        /// The lower bound (included).
+        lo: f64,
+        /// The upper bound (excluded, unless equal to `lo`).
+        hi: f64,
+    },
+    /// Normal with mean `mean` and standard deviation `std`.
+    Normal {
+        /// The mean.
+        mean: f64,
+        /// The standard deviation.
+        std: f64,
+    },
+}
+
+/// A distribution's numbers in the compute type `R` (float32 or float64).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Sampler<R> {
+    /// `lo + u * range`, `hi` mapped back to `lo`.
+    Uniform {
+        /// The lower bound.
+        lo: R,
+        /// `hi - lo`.
+        range: R,
+        /// The upper bound.
+        hi: R,
+    },
+    /// `mean + z * std`.
+    Normal {
+        /// The mean.
+        mean: R,
+        /// The standard deviation.
+        std: R,
+    },
+}
+
+/// Floating element types that random fills produce.
+#[diagnostic::on_unimplemented(
+    message = "random fills (`rand`, `randn`, `uniform_`, `normal_`) make floating tensors (f16, bf16, f32, f64), not `{Self}`",
+    label = "this tensor holds `{Self}`",
+    note = "PyTorch: \"check_uniform_bounds\" not implemented for 'Long'; fill a float tensor and `.cast()` it"
+)]
+pub trait RandomFloat: Element {
+    /// Elements per Philox block: 4, or 2 for float64.
+    const PER_BLOCK: usize;
+    /// The compute type's sampler.
+    type Params: Copy + Send + Sync + core::fmt::Debug;
+    /// `dist` in the compute type.
+    fn sampler(dist: Distribution) -> Self::Params;
+    /// The elements of one block (the first [`PER_BLOCK`](Self::PER_BLOCK)).
+    fn from_block(words: [u32; 4], p: &Self::Params) -> [Self; 4];
+}
+
+/// `(w >> (32 - bits)) * 2^-bits`: a uniform in `[0, 1)` of `bits` bits.
+#[inline(always)]
+fn unit_f32(w: u32, bits: u32) -> f32 {
+    (w >> (32 - bits)) as f32 * f32::from_bits((127 - bits) << 23)
+}
+
+/// A normal pair from two words (float32): Box-Muller.
+#[inline(always)]
+fn normal_pair_f32(w0: u32, w1: u32) -> (f32, f32) {
+    let u1 = ((w0 >> 8) + 1) as f32 * (1.0 / 16_777_216.0);
+    let u2 = unit_f32(w1, 24);
+    let r = (-2.0 * ln_f32(u1)).sqrt();
+    let (s, c) = sincos_2pi_f32(u2);
+    (r * c, r * s)
+}
+
+/// A float32-computed block: four uniforms of `bits` bits, or two normal
+/// pairs, each rounded to `T` by `narrow`.
+#[inline(always)]
+fn block_f32<T: Copy>(
+    words: [u32; 4],
+    p: &Sampler<f32>,
+    bits: u32,
+    narrow: impl Fn(f32) -> T,
+) -> [T; 4]
+where
+    T: PartialEq,
+{
+    match *p {
+        Sampler::Uniform { lo, range, hi } => words.map(|w| {
+            let x = narrow(unit_f32(w, bits).mul_add(range, lo));
+            if x == narrow(hi) { narrow(lo) } else { x }
+        }),
+        Sampler::Normal { mean, std } => {
+            let (a, b) = normal_pair_f32(words[0], words[1]);
+            let (c, d) = normal_pair_f32(words[2], words[3]);
+            [a, b, c, d].map(|z| narrow(z.mul_add(std, mean)))
+        }
+    }
+}
+
+fn sampler_f32(dist: Distribution) -> Sampler<f32> {
+    match dist {
+        Distribution::Uniform { lo, hi } => Sampler::Uniform {
+            lo: lo as f32,
+            range: (hi - lo) as f32,
+            hi: hi as f32,
+        },
+        Distribution::Normal { mean, std } => Sampler::Normal {
+            mean: mean as f32,
+            std: std as f32,
+        },
+    }
+}
+
+macro_rules! float32_computed {
+    ($($t:ty => $bits:expr, $narrow:expr;)*) => {$(
+        impl RandomFloat for $t {
+            const PER_BLOCK: usize = 4;
+            type Params = Sampler<f32>;
+            fn sampler(dist: Distribution) -> Sampler<f32> {
+                sampler_f32(dist)
+            }
+            #[inline(always)]
+            fn from_block(words: [u32; 4], p: &Sampler<f32>) -> [Self; 4] {
+                block_f32(words, p, $bits, $narrow)
+            }
+        }
+    )*};
+}
+float32_computed! {
+    f32 => 24, |x: f32| x;
+    f16 => 11, f16::from_f32;
+    bf16 => 8, bf16::from_f32;
+}
+
+/// 53 bits of two words as a uniform in `[0, 1)`.
+#[inline(always)]
+fn unit_f64(hi: u32, lo: u32) -> f64 {
+    ((u64::from(hi) << 32 | u64::from(lo)) >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
+}
+
+impl RandomFloat for f64 {
+    const PER_BLOCK: usize = 2;
+    type Params = Sampler<f64>;
+    fn sampler(dist: Distribution) -> Sampler<f64> {
+        match dist {
+            Distribution::Uniform { lo, hi } => Sampler::Uniform {
+                lo,
+                range: hi - lo,
+                hi,
+            },
+            Distribution::Normal { mean, std } => Sampler::Normal { mean, std },
+        }
+    }
+    #[inline(always)]
+    fn from_block(w: [u32; 4], p: &Sampler<f64>) -> [Self; 4] {
+        match *p {
+            Sampler::Uniform { lo, range, hi } => {
+                let at = |u: f64| {
+                    let x = u.mul_add(range, lo);
+                    if x == hi { lo } else { x }
+                };
+                [at(unit_f64(w[0], w[1])), at(unit_f64(w[2], w[3])), 0.0, 0.0]
+            }
+            Sampler::Normal { mean, std } => {
+                let u1 = unit_f64(w[0], w[1]) + 1.0 / 9_007_199_254_740_992.0;
+                let u2 = unit_f64(w[2], w[3]);
+                let r = (-2.0 * ln_f64(u1)).sqrt();
+                let (s, c) = sincos_2pi_f64(u2);
+                [
+                    (r * c).mul_add(std, mean),
+                    (r * s).mul_add(std, mean),
+                    0.0,
+                    0.0,
+                ]
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Philox4x32-10 (Salmon, Moraes, Dror and Shaw, "Parallel random numbers:
+//! as easy as 1, 2, 3", SC 2011): a counter-based generator, the one CUDA's
+//! cuRAND and PyTorch's GPU path use. Its output for a 128-bit counter and
+//! a 64-bit key is a pure function of the two, so any element's numbers can
+//! be computed on its own, on any thread and on any device:
+//! `kernels/random.cuh` holds the same rounds for CUDA.
+//!
+//! ```
+//! use shaped::random::philox::philox4x32_10;
+//! // Random123's known-answer test.
+//! assert_eq!(philox4x32_10([0; 4], [0; 2]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+//! ```
+
+/// The round multipliers.
+const M0: u32 = 0xD251_1F53;
+const M1: u32 = 0xCD9E_8D57;
+/// The key increments (the golden ratio and sqrt(3) - 1 in 32 bits).
+const W0: u32 = 0x9E37_79B9;
+const W1: u32 = 0xBB67_AE85;
+
+/// The high and low 32 bits of `a * b`.
+#[inline(always)]
+fn mul_hi_lo(a: u32, b: u32) -> (u32, u32) {
+    let p = u64::from(a) * u64::from(b);
+    ((p >> 32) as u32, p as u32)
+}
+
+/// One round: two multiplications, the words permuted and keyed.
+#[inline(always)]
+fn round(c: [u32; 4], k: [u32; 2]) -> [u32; 4] {
+    let (hi0, lo0) = mul_hi_lo(M0, c[0]);
+    let (hi1, lo1) = mul_hi_lo(M1, c[2]);
+    [hi1 ^ c[1] ^ k[0], lo1, hi0 ^ c[3] ^ k[1], lo0]
+}
+
+/// Four random 32-bit words for `counter` under `key`: ten rounds, the key
+/// bumped between them.
+#[inline(always)]
+pub fn philox4x32_10(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
+    let (mut c, mut k) = (counter, key);
+    for _ in 0..9 {
+        c = round(c, k);
+        k = [k[0].wrapping_add(W0), k[1].wrapping_add(W1)];
+    }
+    round(c, k)
+}
+
+/// The words of block `block` of the stream of `seed`: the counter is the
+/// block's 64-bit index (its upper half 0), the key the seed.
+#[inline(always)]
+pub fn block(seed: u64, block: u64) -> [u32; 4] {
+    philox4x32_10(
+        [block as u32, (block >> 32) as u32, 0, 0],
+        [seed as u32, (seed >> 32) as u32],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random123's known-answer tests for philox4x32_10 (kat_vectors).
+    #[test]
+    fn known_answers() {
+        assert_eq!(
+            philox4x32_10([0; 4], [0; 2]),
+            [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+        );
+        assert_eq!(
+            philox4x32_10([u32::MAX; 4], [u32::MAX; 2]),
+            [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]
+        );
+        assert_eq!(
+            philox4x32_10(
+                [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
+                [0xa4093822, 0x299f31d0]
+            ),
+            [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! (Unit tests of the library, so that they add no test binary to build.)
+//!
+//! The random fills checked statistically and for reproducibility:
+//! moments and a Kolmogorov–Smirnov test per distribution at a fixed seed
+//! (each with its stated threshold), a deliberately biased stream that the
+//! same test rejects (so it can fail), independence across the pieces the
+//! threads fill, the same bits for any thread count and any output layout,
+//! and PyTorch's texts for bad bounds (checked against PyTorch 2.15.0).
+
+use crate::prelude::*;
+use crate::random::{Generator, manual_seed};
+
+unsafe extern "C" {
+    /// The C library's complementary error function (for the normal CDF).
+    safe fn erfc(x: f64) -> f64;
+}
+
+/// The Kolmogorov–Smirnov statistic of `sample` against `cdf`.
+fn ks_statistic(mut sample: Vec<f64>, cdf: impl Fn(f64) -> f64) -> f64 {
+    sample.sort_by(f64::total_cmp);
+    let n = sample.len() as f64;
+    sample
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let f = cdf(x);
+            (f - i as f64 / n).abs().max(((i + 1) as f64 / n - f).abs())
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The KS critical value at significance 0.001: `1.95 / sqrt(n)` (the
+/// asymptotic Kolmogorov quantile). A correct stream exceeds it once in a
+/// thousand seeds; the seeds here are fixed, so the tests are
+/// deterministic.
+fn ks_threshold(n: usize) -> f64 {
+    1.95 / (n as f64).sqrt()
+}
+
+fn normal_cdf(x: f64) -> f64 {
+    0.5 * erfc(-x / core::f64::consts::SQRT_2)
+}
+
+fn as_f64<T: Copy + Into<f64>>(x: &[T]) -> Vec<f64> {
+    x.iter().map(|&v| v.into()).collect()
+}
+
+fn mean_var(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    (
+        mean,
+        x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0),
+    )
+}
+
+const N: usize = 200_000;
+
+#[test]
+fn uniform_moments_and_ks() {
+    let mut g = Generator::new(2024);
+    let u32s = DynTensor::<f32>::rand(&[N], &mut g).to_vec();
+    assert!(u32s.iter().all(|v| (0.0..1.0).contains(v)));
+    let u64s = DynTensor::<f64>::rand(&[N], &mut g).to_vec();
+    assert!(u64s.iter().all(|v| (0.0..1.0).contains(v)));
+    for (what, x) in [("float32", as_f64(&u32s)), ("float64", u64s)] {
+        let (mean, var) = mean_var(&x);
+        // Standard errors: 0.00065 for the mean, 0.00017 for the variance.
+        assert!((mean - 0.5).abs() < 0.004, "{what} mean {mean}");
+        assert!((var - 1.0 / 12.0).abs() < 0.001, "{what} variance {var}");
+        let d = ks_statistic(x, |v| v.clamp(0.0, 1.0));
+        assert!(d < ks_threshold(N), "{what} KS {d} >= {}", ks_threshold(N));
+    }
+    // uniform_ on [lo, hi).
+    let mut x = DynTensor::<f64>::zeros(&[N]);
+    x.uniform_(-3.0, 5.0, &mut g).unwrap();
+    let v = x.to_vec();
+    assert!(v.iter().all(|v| (-3.0..5.0).contains(v)));
+    let d = ks_statistic(v, |t| ((t + 3.0) / 8.0).clamp(0.0, 1.0));
+    assert!(d < ks_threshold(N), "uniform_ KS {d}");
+}
+
+#[test]
+fn normal_moments_and_ks() {
+    let mut g = Generator::new(7);
+    let z32 = as_f64(&DynTensor::<f32>::randn(&[N], &mut g).to_vec());
+    let z64 = DynTensor::<f64>::randn(&[N], &mut g).to_vec();
+    for (what, z) in [("float32", z32), ("float64", z64)] {
+        let (mean, var) = mean_var(&z);
+        // Standard errors: 0.0022 for the mean, 0.0032 for the variance.
+        assert!(mean.abs() < 0.012, "{what} mean {mean}");
+        assert!((var - 1.0).abs() < 0.02, "{what} variance {var}");
+        let d = ks_statistic(z, normal_cdf);
+        assert!(d < ks_threshold(N), "{what} KS {d} >= {}", ks_threshold(N));
+    }
+    let mut x = DynTensor::<f32>::zeros(&[N]);
+    x.normal_(10.0, 0.5, &mut g).unwrap();
+    let d = ks_statistic(as_f64(&x.to_vec()), |t| normal_cdf((t - 10.0) / 0.5));
+    assert!(d < ks_threshold(N), "normal_ KS {d}");
+}
+
+/// The KS test can fail: a stream biased by squaring its uniforms (and a
+/// normal stream scaled by 1.05) is rejected by the thresholds above.
+#[test]
+fn a_biased_stream_fails_the_test() {
+    let mut g = Generator::new(2024);
+    let squared: Vec<f64> = DynTensor::<f64>::rand(&[N], &mut g)
+        .to_vec()
+        .iter()
+        .map(|v| v * v)
+        .collect();
+    assert!(ks_statistic(squared, |v| v.clamp(0.0, 1.0)) > ks_threshold(N));
+    let wide: Vec<f64> = DynTensor::<f64>::randn(&[N], &mut g)
+        .to_vec()
+        .iter()
+        .map(|v| v * 1.05)
+        .collect();
+    assert!(ks_statistic(wide, normal_cdf) > ks_threshold(N));
+}
+
+/// The half types: the values their precision can hold, right moments.
+#[test]
+fn half_types() {
+    let mut g = Generator::new(11);
+    let h: Vec<f64> = DynTensor::<half::f16>::rand(&[N], &mut g)
+        .to_vec()
+        .iter()
+        .map(|v| f64::from(v.to_f32()))
+        .collect();
+    assert!(h.iter().all(|v| (0.0..1.0).contains(v)));
+    assert!(
+        h.iter().all(|v| (v * 2048.0).fract() == 0.0),
+        "11 bits, as PyTorch"
+    );
+    assert!((mean_var(&h).0 - 0.5).abs() < 0.004);
+    let b: Vec<f64> = DynTensor::<half::bf16>::randn(&[N], &mut g)
+        .to_vec()
+        .iter()
+        .map(|v| f64::from(v.to_f32()))
+        .collect();
+    let (mean, var) = mean_var(&b);
+    assert!(
+        mean.abs() < 0.012 && (var - 1.0).abs() < 0.03,
+        "bfloat16 randn {mean} {var}"
+    );
+}
+
+/// Neighbours are uncorrelated, across the boundaries of the pieces the
+/// threads fill (every 16384 elements) too, and no block repeats.
+#[test]
+fn independence_across_pieces() {
+    let x = DynTensor::<f64>::rand(&[1 << 20], &mut Generator::new(3)).to_vec();
+    let n = x.len() - 1;
+    let lag1: f64 = (0..n).map(|i| (x[i] - 0.5) * (x[i + 1] - 0.5)).sum::<f64>() / n as f64 * 12.0;
+    assert!(
+        lag1.abs() < 5.0 / (n as f64).sqrt(),
+        "lag-1 correlation {lag1}"
+    );
+    let at_boundaries: Vec<f64> = (1..64)
+        .flat_map(|k| [x[k * 16384 - 1], x[k * 16384]])
+        .collect();
+    assert!(at_boundaries.windows(2).all(|w| w[0] != w[1]));
+    let mut sorted = x.clone();
+    sorted.sort_by(f64::total_cmp);
+    let repeats = sorted.windows(2).filter(|w| w[0] == w[1]).count();
+    assert!(
+        repeats < 4,
+        "{repeats} repeated values among 2^20 of 53 bits"
+    );
+}
+
+/// The numbers depend only on (seed, offset, index): any thread count, any
+/// layout of the output, fills in two parts or one.
+#[test]
+fn the_same_bits_for_any_threads_layout_and_split() {
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let serial =
+        one.install(|| DynTensor::<f32>::randn(&[100_003], &mut Generator::new(5)).to_vec());
+    let parallel = DynTensor::<f32>::randn(&[100_003], &mut Generator::new(5)).to_vec();
+    assert_eq!(serial, parallel);
+    // A stepped view filled in place takes the row-major values.
+    let mut base = DynTensor::<f64>::zeros(&[40, 60]);
+    let mut view = base.slice_mut(s![.., ..;2]).unwrap();
+    view.uniform_(0.0, 1.0, &mut Generator::new(9)).unwrap();
+    let row_major = DynTensor::<f64>::rand(&[40, 30], &mut Generator::new(9));
+    let every_other: Vec<f64> = base.to_vec().chunks(2).map(|p| p[0]).collect();
+    assert_eq!(every_other, row_major.to_vec());
+    assert!(base.to_vec().chunks(2).all(|p| p[1] == 0.0));
+    // Two fills of whole blocks continue the stream as one.
+    let mut g = Generator::new(1);
+    let mut parts = DynTensor::<f32>::rand(&[8], &mut g).to_vec();
+    parts.extend(DynTensor::<f32>::rand(&[8], &mut g).to_vec());
+    assert_eq!(g.offset(), 4);
+    assert_eq!(
+        parts,
+        DynTensor::<f32>::rand(&[16], &mut Generator::new(1)).to_vec()
+    );
+    // Static shapes, the default generator and the global seed.
+    manual_seed(77);
+    let a = Tensor::<f32, shape![4, 4]>::rand(&mut Generator::default_for(&Device::Cpu));
+    assert_eq!(
+        a.to_vec(),
+        DynTensor::<f32>::rand(&[16], &mut Generator::new(77)).to_vec()
+    );
+}
+
+/// PyTorch's texts for bounds it refuses (recorded from PyTorch 2.15.0),
+/// the tensor untouched.
+#[test]
+fn bad_bounds_give_pytorchs_texts() {
+    let mut g = Generator::new(0);
+    let mut x = DynTensor::<f32>::zeros(&[3]);
+    let text = |r: Result<(), Error>| r.unwrap_err().to_string();
+    assert_eq!(
+        text(x.uniform_(2.0, 1.0, &mut g)),
+        "uniform_ expects to return a [from, to) range, but found from=2 > to=1"
+    );
+    assert_eq!(
+        text(x.uniform_(-3e38, 3e38, &mut g)),
+        "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=3e+38 and from=-3e+38 which result in to-from to exceed the limit"
+    );
+    assert_eq!(
+        text(x.uniform_(f64::NAN, 1.0, &mut g)),
+        "from is out of bounds for float"
+    );
+    assert_eq!(
+        text(x.uniform_(0.0, f64::INFINITY, &mut g)),
+        "to is out of bounds for float"
+    );
+    let mut h = DynTensor::<half::f16>::zeros(&[3]);
+    assert_eq!(
+        text(h.uniform_(0.0, 1e5, &mut g)),
+        "to is out of bounds for c10::Half"
+    );
+    assert_eq!(
+        text(x.normal_(0.0, -1.0, &mut g)),
+        "normal expects std >= 0.0, but found std -1"
+    );
+    assert_eq!(x.to_vec(), vec![0.0; 3]);
+    assert_eq!(g.offset(), 0, "a refused fill takes no numbers");
+    // PyTorch's edge cases that it accepts.
+    x.uniform_(1.0, 1.0, &mut g).unwrap();
+    assert_eq!(x.to_vec(), vec![1.0; 3]);
+    x.normal_(0.0, 0.0, &mut g).unwrap();
+    assert_eq!(x.to_vec(), vec![0.0; 3]);
+    x.normal_(f64::NAN, 1.0, &mut g).unwrap();
+    assert!(x.to_vec().iter().all(|v| v.is_nan()));
+}
