@@ -16,8 +16,7 @@
 //! input's dtype on PyTorch's fill path (`AnyTensor` converts it without
 //! PyTorch's overflow check).
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::tensors::*;
 use serde_json::Value;

@@ -20,7 +20,7 @@ use shaped::shape::{BroadcastInto, BroadcastShape, Shape, broadcast_sizes, check
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::catch;
 
 #[derive(Deserialize)]

@@ -8,7 +8,7 @@
 //! the left through the typed operator); the typed forms are checked
 //! against it below.
 
-mod common;
+use crate::common;
 
 use common::tensors::{any_of, any_outcome, assert_no_failures, expected, same, scalar};
 use serde_json::Value;

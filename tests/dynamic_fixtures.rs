@@ -40,7 +40,7 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::{Divergence, Tally, catch, err, no_panic};
 
 // ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 //! number to the half type first. Results are exact, through `AnyTensor`
 //! and through the typed operators.
 
-mod common;
+use crate::common;
 
 use common::tensors::{any_of, any_outcome, assert_no_failures, expected, outcome, same, scalar};
 use half::{bf16, f16};

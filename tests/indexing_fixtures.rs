@@ -12,8 +12,7 @@
 //! Rust signature takes it), and on `AnyTensor` (a contiguous copy of the
 //! input; every contiguous case, refused index dtypes included).
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::tensors::*;
 use serde_json::Value;

@@ -6,7 +6,7 @@
 //! text. Results are exact. Each case runs through `AnyTensor`; the typed
 //! operators are checked against it on the same data below.
 
-mod common;
+use crate::common;
 
 use common::tensors::{any_of, any_outcome, assert_no_failures, expected, same, scalar};
 use serde_json::Value;

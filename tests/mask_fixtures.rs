@@ -12,8 +12,7 @@
 //! integers, which PyTorch leaves implementation-defined, is skipped
 //! (shaped saturates).
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::tensors::*;
 use half::{bf16, f16};

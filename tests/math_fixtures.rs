@@ -27,7 +27,7 @@ use shaped::dtype::Scalar;
 use shaped::prelude::*;
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::ulps;
 
 use half::{bf16, f16};

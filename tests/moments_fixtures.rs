@@ -21,7 +21,7 @@
 //!   and the infinity itself when it comes last; shaped gives NaN wherever
 //!   the variance is NaN because of an infinity ([`MEAN_AFTER_INF`]).
 
-mod common;
+use crate::common;
 
 use common::tensors::*;
 use serde_json::Value;

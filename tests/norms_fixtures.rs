@@ -6,7 +6,7 @@
 //! strided inputs, `vector_norm`'s `dtype=` and `dist` between two dtypes
 //! (on `AnyTensor`). Tolerances as the moments'.
 
-mod common;
+use crate::common;
 
 use common::tensors::*;
 use serde_json::Value;

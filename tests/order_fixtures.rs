@@ -22,7 +22,7 @@
 //! tensor, the mode of a line with NaN) only sizes and dtype. The test
 //! fails on any case that differs (listing their ids) and when no case ran.
 
-mod common;
+use crate::common;
 
 use common::no_panic;
 use common::tensors::*;

@@ -16,7 +16,7 @@
 //! [`allowed_ulps`]. Each case runs through `AnyTensor`; the typed methods
 //! are checked against it below.
 
-mod common;
+use crate::common;
 /// `lerp`, `addcmul` and `addcdiv` (`tests/ternary/mod.rs`).
 mod ternary;
 

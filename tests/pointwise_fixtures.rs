@@ -12,7 +12,7 @@
 //! [`allowed_ulps`]. Each case runs through `AnyTensor`; the typed methods
 //! are checked against it below.
 
-mod common;
+use crate::common;
 
 use common::tensors::{Outcome, any_of, any_outcome, check_elementwise_cases};
 use common::{number, ulps};

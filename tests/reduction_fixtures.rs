@@ -5,9 +5,9 @@
 //! PyTorch's exact error text. Inputs are PyTorch's strided layouts
 //! (contiguous, transposed, stepped with an offset, expanded with stride 0).
 
+use crate::common;
 use half::{bf16, f16};
 use num_complex::Complex;
-mod common;
 
 use common::number;
 use serde_json::Value;

@@ -45,7 +45,7 @@
 //! from the semantics. The test fails on any case that differs (listing
 //! their ids) and when no case ran.
 
-mod common;
+use crate::common;
 
 use common::no_panic;
 use common::tensors::*;

@@ -12,8 +12,7 @@
 //! names PyTorch refuses (`"add"`, `"avg"`) are left out: `Reduce` cannot
 //! name them.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::number;
 use common::tensors::*;

@@ -14,7 +14,7 @@
 //! dtypes only; `order_unspecified` results were put in ascending order by
 //! the script, which this library's order is.
 
-mod common;
+use crate::common;
 
 use common::no_panic;
 use common::tensors::*;

@@ -16,7 +16,7 @@
 //! bfloat16: 2^-8) besides two units relative. NaN must be NaN,
 //! infinities exact.
 
-mod common;
+use crate::common;
 
 use common::tensors::*;
 use serde_json::Value;

@@ -23,7 +23,7 @@
 //! fails on any case that differs (listing their ids) and when no case
 //! ran.
 
-mod common;
+use crate::common;
 
 use common::no_panic;
 use common::tensors::*;

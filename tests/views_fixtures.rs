@@ -42,7 +42,7 @@ use shaped::storage::Repr;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 use common::{Divergence, Tally, catch, err, no_panic};
 
 // ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@
 
 use crate::backend::cpu::CpuBuffer;
 use crate::backend::{Cpu, Random, RandomFill, StridedMut};
-use crate::dtype::DType;
+use crate::dtype::{DType, Element};
 use crate::error::{Error, OrPanic};
 use crate::layout::{
     StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
@@ -140,7 +140,7 @@ fn filled<T: RandomFloat, S: Shape>(
     ))
 }
 
-impl<T: RandomFloat, S: FixedShape> Tensor<T, S, Cpu> {
+impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// Uniform numbers in `[0, 1)` (PyTorch's `rand`).
     ///
     /// ```
@@ -149,7 +149,10 @@ impl<T: RandomFloat, S: FixedShape> Tensor<T, S, Cpu> {
     /// let x = Tensor::<f64, shape![3]>::rand(&mut Generator::new(1));
     /// assert!(x.iter().all(|&v| (0.0..1.0).contains(&v)));
     /// ```
-    pub fn rand(generator: &mut Generator) -> Self {
+    pub fn rand(generator: &mut Generator) -> Self
+    where
+        T: RandomFloat,
+    {
         Self::rand_with(S::SIZES.as_ref(), generator)
     }
 
@@ -161,16 +164,22 @@ impl<T: RandomFloat, S: FixedShape> Tensor<T, S, Cpu> {
     /// let x = Tensor::<f32, shape![2, 2]>::randn(&mut Generator::new(1));
     /// assert!(x.iter().all(|v| v.is_finite()));
     /// ```
-    pub fn randn(generator: &mut Generator) -> Self {
+    pub fn randn(generator: &mut Generator) -> Self
+    where
+        T: RandomFloat,
+    {
         Self::randn_with(S::SIZES.as_ref(), generator)
     }
 }
 
-impl<T: RandomFloat, S: Shape> Tensor<T, S, Cpu> {
+impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// [`rand`](Tensor::rand) with runtime sizes (for `Dyn` entries);
     /// panics with the error's text when they contradict the shape or do
     /// not fit in memory.
-    pub fn rand_with(sizes: &[usize], generator: &mut Generator) -> Self {
+    pub fn rand_with(sizes: &[usize], generator: &mut Generator) -> Self
+    where
+        T: RandomFloat,
+    {
         Self::try_rand_with(sizes, generator).or_panic()
     }
 
@@ -182,18 +191,27 @@ impl<T: RandomFloat, S: Shape> Tensor<T, S, Cpu> {
     /// let err = Tensor::<f32, shape![Dyn, 3]>::try_rand_with(&[2, 4], &mut Generator::new(0));
     /// assert!(err.is_err());
     /// ```
-    pub fn try_rand_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error> {
+    pub fn try_rand_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error>
+    where
+        T: RandomFloat,
+    {
         filled(sizes, Distribution::Uniform { lo: 0.0, hi: 1.0 }, generator)
     }
 
     /// [`randn`](Tensor::randn) with runtime sizes; panics as
     /// [`rand_with`](Self::rand_with).
-    pub fn randn_with(sizes: &[usize], generator: &mut Generator) -> Self {
+    pub fn randn_with(sizes: &[usize], generator: &mut Generator) -> Self
+    where
+        T: RandomFloat,
+    {
         Self::try_randn_with(sizes, generator).or_panic()
     }
 
     /// [`randn_with`](Self::randn_with), or `Err`.
-    pub fn try_randn_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error> {
+    pub fn try_randn_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error>
+    where
+        T: RandomFloat,
+    {
         filled(
             sizes,
             Distribution::Normal {
@@ -205,7 +223,7 @@ impl<T: RandomFloat, S: Shape> Tensor<T, S, Cpu> {
     }
 }
 
-impl<T: RandomFloat, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
+impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     /// Fills `self` with uniform numbers in `[from, to)` (PyTorch's
     /// `uniform_`); `Err` with PyTorch's text (and `self` untouched) for
     /// bounds out of order, out of the dtype's range, or too far apart.
@@ -217,7 +235,10 @@ impl<T: RandomFloat, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     /// let err = x.uniform_(2.0, 1.0, &mut Generator::new(0)).unwrap_err();
     /// assert_eq!(err.to_string(), "uniform_ expects to return a [from, to) range, but found from=2 > to=1");
     /// ```
-    pub fn uniform_(&mut self, from: f64, to: f64, generator: &mut Generator) -> Result<(), Error> {
+    pub fn uniform_(&mut self, from: f64, to: f64, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomFloat,
+    {
         check_uniform(from, to, T::DTYPE)?;
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
@@ -235,7 +256,10 @@ impl<T: RandomFloat, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     /// x.normal_(1.0, 0.0, &mut Generator::new(0)).unwrap();
     /// assert_eq!(x.to_vec(), vec![1.0; 4]);
     /// ```
-    pub fn normal_(&mut self, mean: f64, std: f64, generator: &mut Generator) -> Result<(), Error> {
+    pub fn normal_(&mut self, mean: f64, std: f64, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomFloat,
+    {
         check_normal(std)?;
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);

@@ -99,15 +99,12 @@ fn normal_pair_f32(w0: u32, w1: u32) -> (f32, f32) {
 /// A float32-computed block: four uniforms of `bits` bits, or two normal
 /// pairs, each rounded to `T` by `narrow`.
 #[inline(always)]
-fn block_f32<T: Copy>(
+fn block_f32<T: Copy + PartialEq>(
     words: [u32; 4],
     p: &Sampler<f32>,
     bits: u32,
     narrow: impl Fn(f32) -> T,
-) -> [T; 4]
-where
-    T: PartialEq,
-{
+) -> [T; 4] {
     match *p {
         Sampler::Uniform { lo, range, hi } => words.map(|w| {
             let x = narrow(unit_f32(w, bits).mul_add(range, lo));

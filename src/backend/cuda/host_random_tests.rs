@@ -9,7 +9,6 @@ use super::launch::Operand;
 use super::random::{RandomArgs, plan_random};
 use crate::backend::cpu::CpuPtr;
 use crate::backend::{Cpu, Random, RandomFill, StridedMut};
-use crate::dtype::Element;
 use crate::random::{Distribution, RandomFloat};
 use core::ffi::c_char;
 use core::mem::offset_of;

@@ -525,9 +525,9 @@ mod module_tests {
             .filter(|f| f.ends_with(".cuh"))
             .map(|f| source(&f))
             .collect();
-        let mut families = 0;
         for (module, unit) in UNIT_NAMES.iter().enumerate() {
             let cu = source(&format!("{unit}.cu"));
+            let mut families = 0;
             for line in cu.lines().filter(|l| l.starts_with("SHAPED_FOR_EACH")) {
                 let mac = line.split(['(', ')']).nth(1).unwrap();
                 let define = format!("#define {mac}(");
@@ -541,7 +541,7 @@ mod module_tests {
                 assert_eq!(module_of(&kernel), module, "{kernel} is in {unit}.cu");
                 families += 1;
             }
+            assert!(families > 0, "no kernel family found in {unit}.cu");
         }
-        assert!(families >= 20, "only {families} families found");
     }
 }
