@@ -41,7 +41,7 @@ namespace {
 const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
 #undef SHAPED_WHERE_ENTRIES
 #define SHAPED_RANDOM_ENTRIES(name, T, numeric) {"shaped_random_" #name, shaped_random_##name},
-const Entry<shaped::RandomArgs> RANDOM_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_RANDOM_ENTRIES)};
+const Entry<shaped::RandomArgs> RANDOM_KERNELS[] = {SHAPED_FOR_EACH_FLOATING(SHAPED_RANDOM_ENTRIES)};
 #undef SHAPED_RANDOM_ENTRIES
 #define SHAPED_TERNARY_ENTRIES(name, T, numeric) {"shaped_ternary_" #name, shaped_ternary_##name},
 const Entry<shaped::TernaryArgs> TERNARY_KERNELS[] = {

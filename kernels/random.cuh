@@ -159,12 +159,8 @@ __host__ __device__ inline void normal_pair(uint32_t w0, uint32_t w1, float& z0,
 
 // The samples of one block in T: float32-computed types, float64, and the
 // rest (never launched).
-template <class T> struct Sample {
-    static const int per_block = 4;
-    __host__ __device__ static void block(const uint32_t (&)[4], const RandomArgs&, T (&v)[4]) {
-        v[0] = v[1] = v[2] = v[3] = T();
-    }
-};
+// The samplers of the floating types (the only ones random fills make).
+template <class T> struct Sample;
 template <class T, int Bits> struct SampleF32 {
     static const int per_block = 4;
     __host__ __device__ static bool same(T x, T y) { return real_f32(x) == real_f32(y); }
@@ -243,6 +239,13 @@ template <class T> __device__ void random_fill(const RandomArgs& p) {
 }
 
 }  // namespace shaped
+
+// The element types random fills make: the floating ones.
+#define SHAPED_FOR_EACH_FLOATING(X) \
+    X(f16, shaped::f16, true)       \
+    X(bf16, shaped::bf16, true)     \
+    X(f32, float, true)             \
+    X(f64, double, true)
 
 #define SHAPED_RANDOM_KERNELS(name, T, numeric)                                             \
     extern "C" __global__ void SHAPED_BOUNDS shaped_random_##name(shaped::RandomArgs p) { \

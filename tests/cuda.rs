@@ -3063,6 +3063,36 @@ fn random_on_the_device() -> Result<(), Error> {
     Ok(())
 }
 
+/// The `*_like` constructors of a CUDA view: the view's shape and PyTorch's
+/// layout (a transpose keeps its strides), on the device, with the CPU's
+/// values (`rand_like`/`randn_like` the CPU's bits for the same seed).
+#[test]
+fn like_constructors_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("like_constructors_on_the_device") else {
+        return Ok(());
+    };
+    use shaped::random::Generator;
+    let base = DynTensor::<f32>::arange(24).reshape(&[4, 6])?.to_owned();
+    let gbase = base.to_device(&gpu)?;
+    let (x, gx) = (base.t()?, gbase.t()?);
+    let (z, gz) = (x.full_like(2.5), gx.full_like(2.5));
+    assert_eq!(gz.strides(), z.strides());
+    assert_close_on_both!("full_like", 0.0, gz, z);
+    let (r, gr) = (
+        x.rand_like(&mut Generator::new(8)),
+        gx.rand_like(&mut Generator::new(8)),
+    );
+    assert_close_on_both!("rand_like", 0.0, gr, r);
+    let (n, gn) = (
+        x.randn_like(&mut Generator::new(8)),
+        gx.randn_like(&mut Generator::new(8)),
+    );
+    assert_close_on_both!("randn_like", 0.0, gn, n);
+    let any = AnyTensor::<Cuda>::from(gbase.clone());
+    assert_eq!(any.ones_like()?.device(), any.device());
+    Ok(())
+}
+
 /// The in-place functions (`exp_`, `erf_`, `sign_` on a stepped writable
 /// view, `nan_to_num_`) update a CUDA tensor through the kernels of their
 /// out-of-place forms.

@@ -1,8 +1,10 @@
 //! The integration tests, one module per file of `tests/`, in one binary:
 //! one link of `shaped` instead of one per file, and the generic code they
-//! share instantiated once. The GPU tests (`cuda.rs`, the `cuda` feature)
-//! and the randomized soundness driver (`soundness_driver.rs`, which owns
-//! the panic hook) stay binaries of their own.
+//! share instantiated once. Binaries of their own: the GPU tests (`cuda.rs`,
+//! the `cuda` feature), the randomized soundness driver
+//! (`soundness_driver.rs`, which owns the panic hook), and the products'
+//! tests (`matmul_fixtures.rs`, `matmul_properties.rs`), which CI builds
+//! again with the `complex-gemm` feature.
 //!
 //! A new file of tests is listed here; `every_file_is_listed` checks.
 
@@ -19,6 +21,8 @@ mod broadcast_fixtures;
 mod closures;
 #[path = "complex_views.rs"]
 mod complex_views;
+#[path = "creation_fixtures.rs"]
+mod creation_fixtures;
 #[path = "display.rs"]
 mod display;
 #[path = "division_fixtures.rs"]
@@ -43,10 +47,6 @@ mod logic_fixtures;
 mod mask_fixtures;
 #[path = "math_fixtures.rs"]
 mod math_fixtures;
-#[path = "matmul_fixtures.rs"]
-mod matmul_fixtures;
-#[path = "matmul_properties.rs"]
-mod matmul_properties;
 #[path = "moments_fixtures.rs"]
 mod moments_fixtures;
 #[path = "normalize_properties.rs"]
@@ -103,7 +103,14 @@ fn every_file_is_listed() {
     for entry in std::fs::read_dir(format!("{dir}/tests")).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
         if file.ends_with(".rs")
-            && !["suite.rs", "cuda.rs", "soundness_driver.rs"].contains(&file.as_str())
+            && ![
+                "suite.rs",
+                "cuda.rs",
+                "soundness_driver.rs",
+                "matmul_fixtures.rs",
+                "matmul_properties.rs",
+            ]
+            .contains(&file.as_str())
         {
             assert!(
                 suite.contains(&format!("#[path = \"{file}\"]")),

@@ -147,6 +147,21 @@ pub enum Scalar {
     Complex(f64, f64),
 }
 
+/// Any element as the number of its kind ([`Element::to_scalar`]), so that
+/// functions taking `impl Into<Scalar>` take plain numbers: `0`, `2.5`,
+/// `true`.
+///
+/// ```
+/// use shaped::dtype::Scalar;
+/// assert_eq!(Scalar::from(3), Scalar::Int(3));
+/// assert_eq!(Scalar::from(0.5f32), Scalar::Float(0.5));
+/// ```
+impl<T: Element> From<T> for Scalar {
+    fn from(value: T) -> Self {
+        value.to_scalar()
+    }
+}
+
 /// An element type of a tensor: one of the twelve dtypes.
 ///
 /// ```

@@ -7,8 +7,9 @@
 use super::DynShape;
 use crate::backend::Cpu;
 use crate::backend::cpu::try_collect;
-use crate::dtype::{Element, Numeric};
+use crate::dtype::{Element, Numeric, Scalar};
 use crate::error::{Error, OrPanic};
+use crate::ops::creation::{Arange, Linspace};
 use crate::random::{Generator, RandomFloat};
 use crate::tensor::Tensor;
 
@@ -91,6 +92,83 @@ pub trait DynConstructors: Sized {
     fn randn(sizes: &[usize], generator: &mut Generator) -> Self
     where
         Self::Elem: RandomFloat;
+
+    /// `steps` values from `start` to `end`, rank 1 (PyTorch's `linspace`);
+    /// `Err` when an end does not fit the dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<f32>::linspace(0, 1, 3).unwrap();
+    /// assert_eq!(x.to_vec(), vec![0.0, 0.5, 1.0]);
+    /// ```
+    fn linspace(
+        start: impl Into<Scalar>,
+        end: impl Into<Scalar>,
+        steps: usize,
+    ) -> Result<Self, Error>
+    where
+        Self::Elem: Linspace;
+
+    /// `steps` powers of `base` with exponents from `start` to `end`
+    /// (PyTorch's `logspace`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i64>::logspace(0, 3, 4, 10.0).unwrap();
+    /// assert_eq!(x.to_vec(), vec![1, 10, 100, 1000]);
+    /// ```
+    fn logspace(
+        start: impl Into<Scalar>,
+        end: impl Into<Scalar>,
+        steps: usize,
+        base: f64,
+    ) -> Result<Self, Error>
+    where
+        Self::Elem: Arange;
+
+    /// The `n` x `m` identity (PyTorch's `eye`); panics with PyTorch's text
+    /// when it does not fit in memory.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// assert_eq!(DynTensor::<bool>::eye(2, 2).to_vec(), vec![true, false, false, true]);
+    /// ```
+    fn eye(n: usize, m: usize) -> Self;
+
+    /// PyTorch's `empty`: zeros of the given sizes (`shaped` never hands out
+    /// memory it has not written).
+    fn empty(sizes: &[usize]) -> Self;
+
+    /// Uniform integers in `low..high` of the given sizes (PyTorch's
+    /// `randint`); `Err` with its text for `low >= high` or a bound outside
+    /// the dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = DynTensor::<i32>::randint(0, 10, &[100], &mut Generator::new(0)).unwrap();
+    /// assert!(x.iter().all(|v| (0..10).contains(v)));
+    /// ```
+    fn randint(
+        low: i64,
+        high: i64,
+        sizes: &[usize],
+        generator: &mut Generator,
+    ) -> Result<Self, Error>
+    where
+        Self::Elem: Arange;
+
+    /// A random permutation of `0..n` (PyTorch's `randperm`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let p = DynTensor::<i64>::randperm(4, &mut Generator::new(0)).unwrap();
+    /// assert_eq!(p.iter().sum::<i64>(), 6);
+    /// ```
+    fn randperm(n: usize, generator: &mut Generator) -> Result<Self, Error>
+    where
+        Self::Elem: Arange;
 }
 
 impl<T: Element> DynConstructors for Tensor<T, DynShape, Cpu> {
@@ -112,6 +190,56 @@ impl<T: Element> DynConstructors for Tensor<T, DynShape, Cpu> {
 
     fn zeros(sizes: &[usize]) -> Self {
         Self::zeros_with(sizes)
+    }
+
+    fn linspace(
+        start: impl Into<Scalar>,
+        end: impl Into<Scalar>,
+        steps: usize,
+    ) -> Result<Self, Error>
+    where
+        T: Linspace,
+    {
+        Self::linspace_with(start, end, steps)
+    }
+
+    fn logspace(
+        start: impl Into<Scalar>,
+        end: impl Into<Scalar>,
+        steps: usize,
+        base: f64,
+    ) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        Self::logspace_with(start, end, steps, base)
+    }
+
+    fn eye(n: usize, m: usize) -> Self {
+        Self::eye_with(n, m).or_panic()
+    }
+
+    fn empty(sizes: &[usize]) -> Self {
+        Self::zeros_with(sizes)
+    }
+
+    fn randint(
+        low: i64,
+        high: i64,
+        sizes: &[usize],
+        generator: &mut Generator,
+    ) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        Self::randint_with(low, high, sizes, generator)
+    }
+
+    fn randperm(n: usize, generator: &mut Generator) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        Self::randperm_with(n, generator)
     }
 
     fn ones(sizes: &[usize]) -> Self {

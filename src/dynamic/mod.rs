@@ -25,6 +25,7 @@
 //! ```
 
 mod any;
+mod any_creation;
 mod any_in_place;
 mod any_index;
 mod any_math;
@@ -44,6 +45,7 @@ pub use crate::shape::dynamic::{DynShape, DynSizes, INLINE_RANK};
 pub(crate) use any::any_tensor;
 pub use any::{AnyElement, AnyTensor, Operand};
 pub(crate) use any::{Converted, scalar_as};
+pub(crate) use any_scatter::checked_scalar;
 pub use construct::DynConstructors;
 
 use crate::backend::Cpu;

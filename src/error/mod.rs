@@ -821,6 +821,52 @@ pub enum Error {
         /// PyTorch's kernel name.
         op: &'static str,
     },
+    /// `arange` with a step that is NaN or infinite (its bits).
+    ArangeStepNotFinite {
+        /// The step's bits (`f64::to_bits`).
+        step: u64,
+    },
+    /// `arange` with a step of zero.
+    ArangeStepZero,
+    /// `arange` with a bound that is NaN or infinite.
+    ArangeRange {
+        /// The start's bits.
+        start: u64,
+        /// The end's bits.
+        end: u64,
+    },
+    /// `arange` whose step points away from its end.
+    ArangeSign,
+    /// `arange` with more elements than an `i64` counts.
+    ArangeSize,
+    /// `randint` (`random_`) with `from >= to`.
+    RandomFromTo {
+        /// The lower bound.
+        from: i64,
+        /// The upper bound (excluded).
+        to: i64,
+    },
+    /// `randint` of a complex dtype.
+    RandomBoundsDType,
+    /// `randperm` of more values than a float dtype counts exactly.
+    RandpermPrecision {
+        /// The largest `n` allowed, as PyTorch writes it (`2049`, `2^24+1`).
+        limit: &'static str,
+        /// PyTorch's name of the type (`Half`).
+        name: &'static str,
+    },
+    /// A size below zero where a tensor is made.
+    NegativeDimension {
+        /// The size.
+        size: i64,
+    },
+    /// `eye` with a negative size.
+    EyeNegative {
+        /// `n` or `m`.
+        which: &'static str,
+        /// The size.
+        size: i64,
+    },
     /// A number that the tensor's dtype cannot hold (PyTorch's checked
     /// cast).
     ScalarOverflow {
@@ -1521,6 +1567,39 @@ impl fmt::Display for Error {
                 f,
                 "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
             ),
+            Error::ArangeStepNotFinite { step } => write!(
+                f,
+                "step must be finite but got {}",
+                SixDigits(f64::from_bits(*step))
+            ),
+            Error::ArangeStepZero => f.write_str("step must be nonzero"),
+            Error::ArangeRange { start, end } => write!(
+                f,
+                "unsupported range: {} -> {}",
+                SixDigits(f64::from_bits(*start)),
+                SixDigits(f64::from_bits(*end))
+            ),
+            Error::ArangeSign => {
+                f.write_str("upper bound and lower bound inconsistent with step sign")
+            }
+            Error::ArangeSize => f.write_str("invalid size, possible overflow?"),
+            Error::RandomFromTo { from, to } => write!(
+                f,
+                "random_ expects 'from' to be less than 'to', but got from={from} >= to={to}"
+            ),
+            Error::RandomBoundsDType => f.write_str(
+                "check_random_bounds handles only integral, floating-point and boolean types",
+            ),
+            Error::RandpermPrecision { limit, name } => {
+                write!(f, "n cannot be greater than {limit} for {name} type.")
+            }
+            Error::NegativeDimension { size } => write!(
+                f,
+                "Trying to create tensor with negative dimension {size}: [{size}]"
+            ),
+            Error::EyeNegative { which, size } => {
+                write!(f, "{which} must be greater or equal to 0, got {size}")
+            }
             Error::ScalarOverflow { type_name } => write!(
                 f,
                 "value cannot be converted to type {type_name} without overflow"

@@ -28,6 +28,7 @@ pub mod closures;
 pub mod compare;
 pub mod concat;
 pub mod convert;
+pub mod creation;
 pub mod division;
 pub mod expand;
 pub mod functions;

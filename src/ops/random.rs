@@ -21,6 +21,8 @@ use crate::error::{Error, OrPanic};
 use crate::layout::{
     StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
 };
+use crate::ops::creation::{Arange, generated, rank_one};
+use crate::random::philox::block;
 use crate::random::{Distribution, Generator, RandomFloat};
 use crate::shape::{FixedShape, Shape};
 use crate::storage::Writable;
@@ -264,5 +266,173 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
         fill(out, Distribution::Normal { mean, std }, generator)
+    }
+}
+
+/// PyTorch's checks of `randint(low, high)` (its `random_(from, to)`):
+/// `low < high`, then both `low` and `high - 1` within the dtype.
+fn check_randint<T: Arange>(low: i64, high: i64) -> Result<(), Error> {
+    if low >= high {
+        return Err(Error::RandomFromTo {
+            from: low,
+            to: high,
+        });
+    }
+    let (lowest, largest) = T::LIMITS;
+    for (which, bound) in [("from", low), ("to - 1", high - 1)] {
+        let bound = bound as f64;
+        if bound < lowest || bound > largest {
+            return Err(Error::RandomBound {
+                which,
+                type_name: T::CPP_TYPE,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Element `i`'s 64 random bits: half of block `first + i / 2`.
+#[inline(always)]
+fn bits64(seed: u64, first: u64, i: usize) -> u64 {
+    let words = block(seed, first.wrapping_add((i / 2) as u64));
+    let (hi, lo) = if i.is_multiple_of(2) {
+        (words[0], words[1])
+    } else {
+        (words[2], words[3])
+    };
+    u64::from(hi) << 32 | u64::from(lo)
+}
+
+/// A uniform integer in `0..range` from 64 random bits (the high half of
+/// their product with `range`: Lemire's multiply, no division, a bias
+/// below `range / 2^64`).
+#[inline(always)]
+fn below(bits: u64, range: u64) -> u64 {
+    ((u128::from(bits) * u128::from(range)) >> 64) as u64
+}
+
+/// `n` uniform integers in `low..high` from `generator`'s next blocks.
+fn randint_values<T: Arange, S: Shape>(
+    low: i64,
+    high: i64,
+    sizes: &[usize],
+    generator: &mut Generator,
+) -> Result<Tensor<T, S, Cpu>, Error> {
+    check_randint::<T>(low, high)?;
+    let sizes = S::check_sizes(sizes)?;
+    checked_storage(sizes.as_ref(), size_of::<T>())?;
+    check_contiguous_strides(sizes.as_ref())?;
+    let n = checked_numel(sizes.as_ref())?;
+    let range = (i128::from(high) - i128::from(low)) as u64;
+    let first = generator.take_blocks(n.div_ceil(2) as u64);
+    let seed = generator.initial_seed();
+    let buffer = generated(n, |i| {
+        T::wrapped(low.wrapping_add(below(bits64(seed, first, i), range) as i64))
+    })?;
+    Ok(Tensor::from_buffer(
+        buffer,
+        StridedLayout::contiguous(sizes),
+    ))
+}
+
+/// A random permutation of `0..n` (Fisher-Yates, step `k` drawing from
+/// element `k` of `generator`'s next blocks), with PyTorch's checks: `n - 1`
+/// must fit an integer dtype, `n` be at most one past the integers a float
+/// dtype counts exactly (not checked for bfloat16, as in PyTorch).
+fn randperm_values<T: Arange, S: Shape>(
+    n: usize,
+    generator: &mut Generator,
+) -> Result<Tensor<T, S, Cpu>, Error> {
+    match T::RANDPERM_LIMIT {
+        Some((limit, text, name)) if n as u64 > limit => {
+            return Err(Error::RandpermPrecision { limit: text, name });
+        }
+        Some(_) => {}
+        None if n > 0 => {
+            crate::dynamic::checked_scalar::<T>(crate::dtype::Scalar::Int(n as i64 - 1))?;
+        }
+        None => {}
+    }
+    let steps = n.saturating_sub(1);
+    let first = generator.take_blocks(steps.div_ceil(2) as u64);
+    let seed = generator.initial_seed();
+    let mut values = crate::backend::cpu::try_vec_with_capacity::<i64>(n)?;
+    values.extend(0..n as i64);
+    for k in 0..steps {
+        let i = n - 1 - k;
+        let j = below(bits64(seed, first, k), i as u64 + 1) as usize;
+        values.swap(i, j);
+    }
+    rank_one(n, |i| T::wrapped(values[i]))
+}
+
+impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
+    /// Uniform integers in `low..high` (PyTorch's `randint`), as the dtype
+    /// holds them; `Err` with PyTorch's text when `low >= high` or a bound
+    /// lies outside the dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = Tensor::<i64, shape![2, 3]>::randint(-5, 5, &mut Generator::new(0)).unwrap();
+    /// assert!(x.iter().all(|v| (-5..5).contains(v)));
+    /// let err = Tensor::<u8, shape![2]>::randint(0, 300, &mut Generator::new(0)).unwrap_err();
+    /// assert_eq!(err.to_string(), "to - 1 is out of bounds for unsigned char");
+    /// ```
+    pub fn randint(low: i64, high: i64, generator: &mut Generator) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        randint_values(low, high, S::SIZES.as_ref(), generator)
+    }
+}
+
+impl<T: Element, N: crate::shape::StaticDim> Tensor<T, (N,), Cpu> {
+    /// A random permutation of `0..N` (PyTorch's `randperm(N)`); `Err` when
+    /// `N - 1` does not fit the dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let p = Tensor::<i64, shape![5]>::randperm(&mut Generator::new(7)).unwrap();
+    /// let mut seen = p.to_vec();
+    /// seen.sort();
+    /// assert_eq!(seen, vec![0, 1, 2, 3, 4]);
+    /// ```
+    pub fn randperm(generator: &mut Generator) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        randperm_values(N::N, generator)
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
+    /// [`randint`](Tensor::randint) with runtime sizes.
+    pub fn randint_with(
+        low: i64,
+        high: i64,
+        sizes: &[usize],
+        generator: &mut Generator,
+    ) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        randint_values(low, high, sizes, generator)
+    }
+
+    /// [`randperm`](Tensor::randperm) of a runtime length (rank 1).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let err = DynTensor::<u8>::randperm_with(257, &mut Generator::new(0)).unwrap_err();
+    /// assert_eq!(err.to_string(), "value cannot be converted to type uint8_t without overflow");
+    /// ```
+    pub fn randperm_with(n: usize, generator: &mut Generator) -> Result<Self, Error>
+    where
+        T: Arange,
+    {
+        randperm_values(n, generator)
     }
 }

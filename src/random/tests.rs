@@ -249,3 +249,79 @@ fn bad_bounds_give_pytorchs_texts() {
     x.normal_(f64::NAN, 1.0, &mut g).unwrap();
     assert!(x.to_vec().iter().all(|v| v.is_nan()));
 }
+
+/// Pearson's chi-square statistic of `counts` against equal expected
+/// counts.
+fn chi_square(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let expected = total as f64 / counts.len() as f64;
+    counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum()
+}
+
+/// The chi-square critical value at significance 0.001 for `dof` degrees
+/// of freedom, from the Wilson–Hilferty approximation (within 1% above 5
+/// degrees of freedom): 27.9 for 9, 16.3 for 3.
+fn chi_square_threshold(dof: usize) -> f64 {
+    let k = dof as f64;
+    let z = 3.090_232; // the normal quantile at 0.999
+    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
+}
+
+/// `randint` over 10 values: equal counts by chi-square at a fixed seed,
+/// and at a range near `2^63` (the 64-bit path), both halves equally often.
+#[test]
+fn randint_is_uniform() {
+    let mut g = Generator::new(11);
+    let x = DynTensor::<i64>::randint(-3, 7, &[200_000], &mut g).unwrap();
+    let mut counts = [0u64; 10];
+    for &v in x.iter() {
+        counts[(v + 3) as usize] += 1;
+    }
+    let chi = chi_square(&counts);
+    assert!(chi < chi_square_threshold(9), "chi-square {chi}");
+    let wide = DynTensor::<i64>::randint(i64::MIN, i64::MAX, &[100_000], &mut g).unwrap();
+    let negative = wide.iter().filter(|&&v| v < 0).count() as u64;
+    let chi = chi_square(&[negative, 100_000 - negative]);
+    assert!(chi < chi_square_threshold(1), "chi-square {chi}");
+}
+
+/// The chi-square test can fail: a draw biased as `bits % 3` of 3-bit
+/// words would be (0, 1 twice as often as 2 among 8 values).
+#[test]
+fn a_biased_integer_stream_fails_the_test() {
+    let mut counts = [0u64; 3];
+    for bits in 0..200_000u64 {
+        counts[((bits % 8) % 3) as usize] += 1;
+    }
+    assert!(chi_square(&counts) > chi_square_threshold(2));
+}
+
+/// `randperm` gives permutations whose first element is uniform (chi-square
+/// over many draws from one generator), the same permutation for the same
+/// seed, and PyTorch's texts for lengths a dtype cannot count to.
+#[test]
+fn randperm_is_a_uniform_permutation() {
+    let mut g = Generator::new(3);
+    let mut first = [0u64; 6];
+    for _ in 0..30_000 {
+        let p = DynTensor::<i32>::randperm(6, &mut g).unwrap().to_vec();
+        let mut sorted = p.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![0, 1, 2, 3, 4, 5]);
+        first[p[0] as usize] += 1;
+    }
+    let chi = chi_square(&first);
+    assert!(chi < chi_square_threshold(5), "chi-square {chi}");
+    let a = DynTensor::<i64>::randperm(1000, &mut Generator::new(9)).unwrap();
+    let b = DynTensor::<i64>::randperm(1000, &mut Generator::new(9)).unwrap();
+    assert_eq!(a.to_vec(), b.to_vec());
+    let err = DynTensor::<f32>::randperm((1 << 24) + 2, &mut g).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "n cannot be greater than 2^24+1 for Float type."
+    );
+    assert_eq!(DynTensor::<u8>::randperm(0, &mut g).unwrap().numel(), 0);
+}

@@ -236,6 +236,16 @@ fn preserving_copy<T: Element, D: Elementwise, A: SizeArray>(
     Ok(owned_parts(buffer, layout))
 }
 
+/// The strides PyTorch gives an output "like" an input of `sizes` and
+/// `strides` (`empty_like` with `preserve_format`): the input's own when
+/// they are dense and non-overlapping, else `infer_dense_strides`.
+pub(crate) fn like_strides(sizes: &[usize], strides: &[usize]) -> Vec<usize> {
+    match is_dense(sizes, strides) {
+        true => strides.to_vec(),
+        false => strides_in_order(sizes, &dense_order(sizes, strides)),
+    }
+}
+
 /// `buffer` (laid out with `strides` over `sizes`) as a tensor's parts in
 /// the layout PyTorch gives an output "like" an input of strides `like`
 /// (`sort`'s: the input's own strides when they are dense and
@@ -247,10 +257,7 @@ pub(crate) fn in_layout_like<T: Element, D: Elementwise, A: SizeArray>(
     strides: &[usize],
     like: &[usize],
 ) -> Result<OwnedParts<T, D, A>, Error> {
-    let target = match is_dense(sizes, like) {
-        true => like.to_vec(),
-        false => strides_in_order(sizes, &dense_order(sizes, like)),
-    };
+    let target = like_strides(sizes, like);
     let layout = StridedLayout::from_parts(array_from(sizes), array_from(&target), 0);
     let same = (0..sizes.len()).all(|d| sizes[d] <= 1 || strides[d] == target[d]);
     if same || sizes.contains(&0) {

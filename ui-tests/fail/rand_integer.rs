@@ -1,6 +1,6 @@
 // Random fills make floating tensors: PyTorch refuses `torch.rand(3,
 // dtype=torch.int64)` ("check_uniform_bounds" not implemented for 'Long').
-// Fill a float tensor and cast it, or use `randint` (to come).
+// Fill a float tensor and cast it, or use `randint`.
 use shaped::prelude::*;
 use shaped::random::Generator;
 

@@ -16,7 +16,7 @@ pub mod engine;
 mod indexing;
 pub mod matmul;
 pub mod order_stats;
-mod parallel;
+pub(crate) mod parallel;
 pub mod precompiled;
 mod random;
 pub mod reduce;
