@@ -6,7 +6,7 @@
 //!
 //! Cases: `rand` and `randn` of 16M `f32` (a new tensor each time, as in
 //! PyTorch), and `uniform_` in place on an existing one. Throughput counts
-//! the 4 bytes written per element.
+//! the 4 bytes written per element. And `randperm(1_000_000)` (int64).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaped::prelude::*;
@@ -38,6 +38,15 @@ fn random(c: &mut Criterion) {
     });
     g.bench_function("randn_f64/shaped", |b| {
         b.iter(|| black_box(DynTensor::<f64>::randn(&[N], &mut generator)))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("randperm_1M");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(1 << 20));
+    g.bench_function("randperm/shaped", |b| {
+        b.iter(|| black_box(DynTensor::<i64>::randperm(1_000_000, &mut generator).unwrap()))
     });
     g.finish();
 }

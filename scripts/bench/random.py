@@ -31,6 +31,7 @@ def main():
         ("randn", 4, lambda: torch.randn(N, generator=g)),
         ("uniform_", 4, lambda: x.uniform_(-1.0, 1.0, generator=g)),
         ("randn_f64", 8, lambda: torch.randn(N, dtype=torch.float64, generator=g)),
+        ("randperm_1M", 8 * 1_000_000 / N, lambda: torch.randperm(1_000_000, generator=g)),
     ]:
         s = best(f, args.repeat, args.number)
         print(f"{name + '/torch_2_threads':32s} {s * 1e3:9.2f} ms  {bytes_per * N / s / 1e9:7.2f} GB/s")

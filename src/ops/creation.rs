@@ -27,13 +27,11 @@
 //! assert_eq!((z.shape(), z.strides()), ([3, 2], [1, 3]));
 //! ```
 
-use core::mem::MaybeUninit;
-
 use half::{bf16, f16};
 use num_complex::Complex;
 
 use crate::backend::cpu::CpuBuffer;
-use crate::backend::cpu::parallel::for_each_piece;
+pub(crate) use crate::backend::cpu::generate::generated;
 use crate::backend::{Cpu, Elementwise, Random, StridedRef};
 use crate::dtype::{DType, Element, Scalar};
 use crate::dynamic::checked_scalar;
@@ -125,11 +123,11 @@ macro_rules! native_floats {
             }
             #[inline(always)]
             fn at(&(start, end, step, halfway, steps): &Self::Plan, i: usize) -> $t {
-                if i < halfway {
-                    step.mul_add(i as $t, start)
-                } else {
-                    (-step).mul_add((steps - i - 1) as $t, end)
-                }
+                // Both ends computed, one kept: no branch, so the loop
+                // vectorizes.
+                let from_start = step.mul_add(i as $t, start);
+                let from_end = (-step).mul_add(steps.wrapping_sub(i + 1) as $t, end);
+                if i < halfway { from_start } else { from_end }
             }
         }
         impl Arange for $t {
@@ -175,11 +173,9 @@ macro_rules! half_floats {
             }
             #[inline(always)]
             fn at(&(start, end, step, halfway, steps): &Self::Plan, i: usize) -> $t {
-                <$t>::from_f32(if i < halfway {
-                    step.mul_add(i as f32, start)
-                } else {
-                    (-step).mul_add((steps - i - 1) as f32, end)
-                })
+                let from_start = step.mul_add(i as f32, start);
+                let from_end = (-step).mul_add(steps.wrapping_sub(i + 1) as f32, end);
+                <$t>::from_f32(if i < halfway { from_start } else { from_end })
             }
         }
         impl Arange for $t {
@@ -284,28 +280,6 @@ macro_rules! complex_floats {
 complex_floats! {
     f32;
     f64;
-}
-
-/// Elements per piece of a parallel fill.
-const PIECE: usize = 1 << 15;
-
-/// A contiguous CPU buffer of `n` elements, element `i` being `value(i)`,
-/// written in pieces on rayon's threads.
-pub(crate) fn generated<T: Element>(
-    n: usize,
-    value: impl Fn(usize) -> T + Sync,
-) -> Result<CpuBuffer<T>, Error> {
-    let fill = |out: &mut [MaybeUninit<T>]| {
-        let pieces: Vec<&mut [MaybeUninit<T>]> = out.chunks_mut(PIECE).collect();
-        for_each_piece(pieces, |k, piece| {
-            for (j, slot) in piece.iter_mut().enumerate() {
-                slot.write(value(k * PIECE + j));
-            }
-        });
-    };
-    // SAFETY: every piece is written element by element, and the pieces
-    // cover the buffer (`chunks_mut`).
-    unsafe { CpuBuffer::try_new_with(n, fill) }
 }
 
 /// A rank-1 CPU tensor of `S` holding `value(i)` for `i < n`; `Err` when
@@ -439,8 +413,13 @@ fn eye_parts<T: Element, S: Shape>(n: usize, m: usize) -> Result<Tensor<T, S, Cp
     checked_storage(sizes.as_ref(), size_of::<T>())?;
     check_contiguous_strides(sizes.as_ref())?;
     let numel = checked_numel(sizes.as_ref())?;
-    // (`m > 0` wherever an element is made.)
-    let buffer = generated(numel, |k| if k / m == k % m { T::ONE } else { T::ZERO })?;
+    let mut buffer = CpuBuffer::try_full(numel, T::ZERO)?;
+    let diagonal = buffer
+        .as_mut_slice()
+        .iter_mut()
+        .step_by(m + 1)
+        .take(n.min(m));
+    diagonal.for_each(|x| *x = T::ONE);
     Ok(Tensor::from_buffer(
         buffer,
         StridedLayout::contiguous(sizes),
@@ -677,7 +656,6 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::prelude::*;
 
     #[test]
@@ -700,7 +678,7 @@ mod tests {
 
     #[test]
     fn fills_cross_piece_boundaries_in_order() {
-        let n = 3 * PIECE + 5;
+        let n = 3 * crate::backend::cpu::generate::PIECE + 5;
         let x = DynTensor::<i64>::arange_step(0, n as i64, 1).unwrap();
         assert!(x.to_vec().iter().enumerate().all(|(i, &v)| v == i as i64));
     }

@@ -356,14 +356,33 @@ fn randperm_values<T: Arange, S: Shape>(
     let steps = n.saturating_sub(1);
     let first = generator.take_blocks(steps.div_ceil(2) as u64);
     let seed = generator.initial_seed();
-    let mut values = crate::backend::cpu::try_vec_with_capacity::<i64>(n)?;
-    values.extend(0..n as i64);
-    for k in 0..steps {
-        let i = n - 1 - k;
-        let j = below(bits64(seed, first, k), i as u64 + 1) as usize;
-        values.swap(i, j);
+    // The draws first, on the threads, a Philox block for two steps; then
+    // the swaps, in order (positions as i32 while they fit: half the
+    // memory to jump around in).
+    let draw = |k: usize| below(bits64(seed, first, k), (n - k) as u64) as usize;
+    if i32::try_from(n).is_ok() {
+        let draws = generated(steps, |k| draw(k) as i32)?;
+        let values = shuffled(n, |k| draws.as_slice()[k] as usize, |i| i as i32)?;
+        rank_one(n, |i| T::wrapped(i64::from(values[i])))
+    } else {
+        let values = shuffled(n, draw, |i| i as i64)?;
+        rank_one(n, |i| T::wrapped(values[i]))
     }
-    rank_one(n, |i| T::wrapped(values[i]))
+}
+
+/// `0..n` as `I`, shuffled by Fisher-Yates: step `k` swaps position
+/// `n - 1 - k` with `draw(k)` (at most `n - 1 - k`).
+fn shuffled<I: Copy>(
+    n: usize,
+    draw: impl Fn(usize) -> usize,
+    index: impl Fn(usize) -> I,
+) -> Result<Vec<I>, Error> {
+    let mut values = crate::backend::cpu::try_vec_with_capacity::<I>(n)?;
+    values.extend((0..n).map(index));
+    for k in 0..n.saturating_sub(1) {
+        values.swap(n - 1 - k, draw(k));
+    }
+    Ok(values)
 }
 
 impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {

@@ -13,6 +13,7 @@
 mod buffer;
 pub mod elementwise;
 pub mod engine;
+pub(crate) mod generate;
 mod indexing;
 pub mod matmul;
 pub mod order_stats;
