@@ -32,6 +32,7 @@ use num_complex::Complex;
 
 use crate::backend::cpu::CpuBuffer;
 pub(crate) use crate::backend::cpu::generate::generated;
+use crate::backend::cpu::generate::generated_in_two;
 use crate::backend::{Cpu, Elementwise, Random, StridedRef};
 use crate::dtype::{DType, Element, Scalar};
 use crate::dynamic::checked_scalar;
@@ -59,9 +60,14 @@ pub trait Linspace: Element {
     /// The plan of `steps` values from `start` to `end` (`steps >= 2`).
     #[doc(hidden)]
     fn plan(start: Self, end: Self, steps: usize) -> Self::Plan;
-    /// Element `i` of the plan's `steps`.
+    /// Element `i` of the plan's `steps`, counted from `start` (the first
+    /// half).
     #[doc(hidden)]
-    fn at(plan: &Self::Plan, i: usize) -> Self;
+    fn from_start(plan: &Self::Plan, i: usize) -> Self;
+    /// Element `i` of the plan's `steps`, counted back from `end` (the
+    /// second half).
+    #[doc(hidden)]
+    fn from_end(plan: &Self::Plan, i: usize) -> Self;
 }
 
 /// Element types `arange_step` and `logspace` fill: the real ones (PyTorch
@@ -110,24 +116,31 @@ pub trait Arange: Linspace {
     const RANDPERM_LIMIT: Option<(u64, &'static str, &'static str)>;
 }
 
-/// `(start, end, step, halfway, steps)`: `linspace` in the type it steps
-/// in.
-type Plan<S, T> = (T, T, S, usize, usize);
+/// An index as `f64`, exact below 2^53, then narrowed by the caller (one
+/// rounding, as a direct conversion): `u64` to `f64` vectorizes on AVX2,
+/// `u64` to `f32` does not.
+#[inline(always)]
+fn index(i: usize) -> f64 {
+    i as f64
+}
+
+/// `(start, end, step, steps)`: `linspace` in the type it steps in.
+type Plan<S, T> = (T, T, S, usize);
 
 macro_rules! native_floats {
     ($($t:ty, $acc:ty, $cpp:literal, $limits:expr, $randperm_limit:expr;)*) => {$(
         impl Linspace for $t {
             type Plan = Plan<$t, $t>;
             fn plan(start: $t, end: $t, steps: usize) -> Self::Plan {
-                (start, end, (end - start) / (steps - 1) as $t, steps / 2, steps)
+                (start, end, (end - start) / (steps - 1) as $t, steps)
             }
             #[inline(always)]
-            fn at(&(start, end, step, halfway, steps): &Self::Plan, i: usize) -> $t {
-                // Both ends computed, one kept: no branch, so the loop
-                // vectorizes.
-                let from_start = step.mul_add(i as $t, start);
-                let from_end = (-step).mul_add(steps.wrapping_sub(i + 1) as $t, end);
-                if i < halfway { from_start } else { from_end }
+            fn from_start(&(start, _, step, _): &Self::Plan, i: usize) -> $t {
+                step.mul_add(index(i) as $t, start)
+            }
+            #[inline(always)]
+            fn from_end(&(_, end, step, steps): &Self::Plan, i: usize) -> $t {
+                (-step).mul_add(index(steps - i - 1) as $t, end)
             }
         }
         impl Arange for $t {
@@ -169,13 +182,15 @@ macro_rules! half_floats {
             fn plan(start: $t, end: $t, steps: usize) -> Self::Plan {
                 // In float32, rounded to the type once per element.
                 let (start, end) = (start.to_f32(), end.to_f32());
-                (start, end, (end - start) / (steps - 1) as f32, steps / 2, steps)
+                (start, end, (end - start) / (steps - 1) as f32, steps)
             }
             #[inline(always)]
-            fn at(&(start, end, step, halfway, steps): &Self::Plan, i: usize) -> $t {
-                let from_start = step.mul_add(i as f32, start);
-                let from_end = (-step).mul_add(steps.wrapping_sub(i + 1) as f32, end);
-                <$t>::from_f32(if i < halfway { from_start } else { from_end })
+            fn from_start(&(start, _, step, _): &Self::Plan, i: usize) -> $t {
+                <$t>::from_f32(step.mul_add(index(i) as f32, start))
+            }
+            #[inline(always)]
+            fn from_end(&(_, end, step, steps): &Self::Plan, i: usize) -> $t {
+                <$t>::from_f32((-step).mul_add(index(steps - i - 1) as f32, end))
             }
         }
         impl Arange for $t {
@@ -215,15 +230,15 @@ macro_rules! integers {
         impl Linspace for $t {
             type Plan = Plan<f64, $t>;
             fn plan(start: $t, end: $t, steps: usize) -> Self::Plan {
-                (start, end, (end as f64 - start as f64) / (steps - 1) as f64, steps / 2, steps)
+                (start, end, (end as f64 - start as f64) / (steps - 1) as f64, steps)
             }
             #[inline(always)]
-            fn at(&(start, end, step, halfway, steps): &Self::Plan, i: usize) -> $t {
-                if i < halfway {
-                    step.mul_add(i as f64, start as f64) as $t
-                } else {
-                    (-step).mul_add((steps - i - 1) as f64, end as f64) as $t
-                }
+            fn from_start(&(start, _, step, _): &Self::Plan, i: usize) -> $t {
+                step.mul_add(i as f64, start as f64) as $t
+            }
+            #[inline(always)]
+            fn from_end(&(_, end, step, steps): &Self::Plan, i: usize) -> $t {
+                (-step).mul_add((steps - i - 1) as f64, end as f64) as $t
             }
         }
         impl Arange for $t {
@@ -271,8 +286,12 @@ macro_rules! complex_floats {
                 (<$r>::plan(start.re, end.re, steps), <$r>::plan(start.im, end.im, steps))
             }
             #[inline(always)]
-            fn at((re, im): &Self::Plan, i: usize) -> Self {
-                Complex::new(<$r>::at(re, i), <$r>::at(im, i))
+            fn from_start((re, im): &Self::Plan, i: usize) -> Self {
+                Complex::new(<$r>::from_start(re, i), <$r>::from_start(im, i))
+            }
+            #[inline(always)]
+            fn from_end((re, im): &Self::Plan, i: usize) -> Self {
+                Complex::new(<$r>::from_end(re, i), <$r>::from_end(im, i))
             }
         }
     )*};
@@ -316,7 +335,16 @@ fn linspace_values<T: Linspace, S: Shape>(
                 checked_scalar::<T>(end)?,
                 steps,
             );
-            rank_one(steps, |i| T::at(&plan, i))
+            let sizes = S::check_sizes(&[steps])?;
+            checked_storage(sizes.as_ref(), size_of::<T>())?;
+            // The first half from `start`, the rest back from `end`.
+            let buffer = generated_in_two(steps, steps / 2, &|i| T::from_start(&plan, i), &|i| {
+                T::from_end(&plan, i)
+            })?;
+            Ok(Tensor::from_buffer(
+                buffer,
+                StridedLayout::contiguous(sizes),
+            ))
         }
     }
 }

@@ -40,20 +40,50 @@ pub(crate) fn generated<T: Element>(
     n: usize,
     value: impl Fn(usize) -> T + Sync,
 ) -> Result<CpuBuffer<T>, Error> {
+    generated_in_two(n, n, &value, &value)
+}
+
+/// [`generated`] from two functions: `first(i)` below `split`, `second(i)`
+/// from there (each loop then has one expression to vectorize, where a
+/// choice per element would not).
+pub(crate) fn generated_in_two<T: Element>(
+    n: usize,
+    split: usize,
+    first: &(impl Fn(usize) -> T + Sync),
+    second: &(impl Fn(usize) -> T + Sync),
+) -> Result<CpuBuffer<T>, Error> {
     let lanes = simd();
+    let fill_with = |piece: &mut [MaybeUninit<T>], start: usize| {
+        // The piece's part below `split`, then the rest.
+        let cut = split.clamp(start, start + piece.len()) - start;
+        let (low, high) = piece.split_at_mut(cut);
+        fill_dispatched(lanes, low, start, first);
+        fill_dispatched(lanes, high, start + cut, second);
+    };
     let fill = |out: &mut [MaybeUninit<T>]| {
         let pieces: Vec<&mut [MaybeUninit<T>]> = out.chunks_mut(PIECE).collect();
-        for_each_piece(pieces, |k, piece| match lanes {
-            // SAFETY: the machine has the features these were compiled for.
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { fill_piece_avx512(piece, k * PIECE, &value) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { fill_piece_avx2(piece, k * PIECE, &value) },
-            _ => fill_piece(piece, k * PIECE, &value),
-        });
+        for_each_piece(pieces, |k, piece| fill_with(piece, k * PIECE));
     };
-    // SAFETY: every piece is written element by element, and the pieces
-    // cover the buffer (`chunks_mut`).
+    // SAFETY: every piece is written element by element, both of its parts,
+    // and the pieces cover the buffer (`chunks_mut`).
     unsafe { CpuBuffer::try_new_with(n, fill) }
+}
+
+/// [`fill_piece`] in the widest loop this machine runs.
+#[inline(always)]
+fn fill_dispatched<T, F: Fn(usize) -> T>(
+    lanes: Simd,
+    piece: &mut [MaybeUninit<T>],
+    start: usize,
+    value: &F,
+) {
+    match lanes {
+        // SAFETY: the machine has the features these were compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { fill_piece_avx512(piece, start, value) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { fill_piece_avx2(piece, start, value) },
+        _ => fill_piece(piece, start, value),
+    }
 }
