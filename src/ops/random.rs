@@ -356,31 +356,31 @@ fn randperm_values<T: Arange, S: Shape>(
     let steps = n.saturating_sub(1);
     let first = generator.take_blocks(steps.div_ceil(2) as u64);
     let seed = generator.initial_seed();
-    // The draws first, on the threads, a Philox block for two steps; then
-    // the swaps, in order (positions as i32 while they fit: half the
-    // memory to jump around in).
+    // Positions as i32 while they fit: half the memory to jump around in.
     let draw = |k: usize| below(bits64(seed, first, k), (n - k) as u64) as usize;
     if i32::try_from(n).is_ok() {
-        let draws = generated(steps, |k| draw(k) as i32)?;
-        let values = shuffled(n, |k| draws.as_slice()[k] as usize, |i| i as i32)?;
+        let values = permutation(n, draw, |i| i as i32, |p| p as usize)?;
         rank_one(n, |i| T::wrapped(i64::from(values[i])))
     } else {
-        let values = shuffled(n, draw, |i| i as i64)?;
+        let values = permutation(n, draw, |i| i as i64, |p| p as usize)?;
         rank_one(n, |i| T::wrapped(values[i]))
     }
 }
 
-/// `0..n` as `I`, shuffled by Fisher-Yates: step `k` swaps position
-/// `n - 1 - k` with `draw(k)` (at most `n - 1 - k`).
-fn shuffled<I: Copy>(
+/// `0..n` as positions of type `I`, shuffled by Fisher-Yates: the draws
+/// first, on the threads, then step `k` swaps position `n - 1 - k` with
+/// draw `k` (at most `n - 1 - k`), in order.
+fn permutation<I: Element>(
     n: usize,
-    draw: impl Fn(usize) -> usize,
-    index: impl Fn(usize) -> I,
+    draw: impl Fn(usize) -> usize + Sync,
+    position: impl Fn(usize) -> I + Sync,
+    index: impl Fn(I) -> usize,
 ) -> Result<Vec<I>, Error> {
+    let draws = generated(n.saturating_sub(1), |k| position(draw(k)))?;
     let mut values = crate::backend::cpu::try_vec_with_capacity::<I>(n)?;
-    values.extend((0..n).map(index));
-    for k in 0..n.saturating_sub(1) {
-        values.swap(n - 1 - k, draw(k));
+    values.extend((0..n).map(&position));
+    for (k, &j) in draws.as_slice().iter().enumerate() {
+        values.swap(n - 1 - k, index(j));
     }
     Ok(values)
 }
