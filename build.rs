@@ -36,7 +36,10 @@ const UNITS: [(&str, &[&str]); 11] = [
     ("math", &["elementwise.cuh", "math.cuh"]),
     ("special", &["elementwise.cuh", "math.cuh"]),
     ("reduce", &["elementwise.cuh", "math.cuh", "reduce.cuh"]),
-    ("select", &["elementwise.cuh", "math.cuh", "select.cuh"]),
+    (
+        "select",
+        &["elementwise.cuh", "math.cuh", "select.cuh", "rearrange.cuh"],
+    ),
     ("matmul", &["elementwise.cuh", "math.cuh", "matmul.cuh"]),
     ("indexing", &["elementwise.cuh", "math.cuh", "indexing.cuh"]),
     (
@@ -52,7 +55,7 @@ const UNITS: [(&str, &[&str]); 11] = [
 ];
 
 /// The kernel sources, all inputs of both the device and the host build.
-const SOURCES: [&str; 23] = [
+const SOURCES: [&str; 24] = [
     "elementwise.cuh",
     "math.cuh",
     "reduce.cuh",
@@ -63,6 +66,7 @@ const SOURCES: [&str; 23] = [
     "sort.cuh",
     "sets.cuh",
     "random.cuh",
+    "rearrange.cuh",
     "elementwise.cu",
     "math.cu",
     "special.cu",

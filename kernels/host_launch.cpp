@@ -43,6 +43,10 @@ const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_W
 #define SHAPED_RANDOM_ENTRIES(name, T, numeric) {"shaped_random_" #name, shaped_random_##name},
 const Entry<shaped::RandomArgs> RANDOM_KERNELS[] = {SHAPED_FOR_EACH_FLOATING(SHAPED_RANDOM_ENTRIES)};
 #undef SHAPED_RANDOM_ENTRIES
+#define SHAPED_REARRANGE_ENTRIES(name, W) {"shaped_rearrange_" #name, shaped_rearrange_##name},
+const Entry<shaped::RearrangeArgs> REARRANGE_KERNELS[] = {
+    SHAPED_FOR_EACH_WIDTH(SHAPED_REARRANGE_ENTRIES)};
+#undef SHAPED_REARRANGE_ENTRIES
 #define SHAPED_TERNARY_ENTRIES(name, T, numeric) {"shaped_ternary_" #name, shaped_ternary_##name},
 const Entry<shaped::TernaryArgs> TERNARY_KERNELS[] = {
     SHAPED_FOR_EACH_DTYPE(SHAPED_TERNARY_ENTRIES)};
@@ -175,6 +179,35 @@ extern "C" void shaped_host_random_args_layout(uint64_t* out) {
     out[8] = offsetof(shaped::RandomArgs, dist);
     out[9] = offsetof(shaped::RandomArgs, narrow);
     out[10] = offsetof(shaped::RandomArgs, shift);
+}
+
+// Runs the rearrangement kernel `name` (see run_sequential).
+extern "C" int shaped_host_rearrange_launch(const char* name, unsigned grid, unsigned block,
+                                            const shaped::RearrangeArgs* args) {
+    return run_sequential(REARRANGE_KERNELS, name, grid, block, args);
+}
+
+// The layout of `shaped::RearrangeArgs`: size, then the offsets of sizes,
+// src_sizes, src_strides, amount, out, src, src_offset, fill, band_lower,
+// band_upper, rank, banded, narrow, map, magic and shift.
+extern "C" void shaped_host_rearrange_args_layout(uint64_t* out) {
+    out[0] = sizeof(shaped::RearrangeArgs);
+    out[1] = offsetof(shaped::RearrangeArgs, sizes);
+    out[2] = offsetof(shaped::RearrangeArgs, src_sizes);
+    out[3] = offsetof(shaped::RearrangeArgs, src_strides);
+    out[4] = offsetof(shaped::RearrangeArgs, amount);
+    out[5] = offsetof(shaped::RearrangeArgs, out);
+    out[6] = offsetof(shaped::RearrangeArgs, src);
+    out[7] = offsetof(shaped::RearrangeArgs, src_offset);
+    out[8] = offsetof(shaped::RearrangeArgs, fill);
+    out[9] = offsetof(shaped::RearrangeArgs, band_lower);
+    out[10] = offsetof(shaped::RearrangeArgs, band_upper);
+    out[11] = offsetof(shaped::RearrangeArgs, rank);
+    out[12] = offsetof(shaped::RearrangeArgs, banded);
+    out[13] = offsetof(shaped::RearrangeArgs, narrow);
+    out[14] = offsetof(shaped::RearrangeArgs, map);
+    out[15] = offsetof(shaped::RearrangeArgs, magic);
+    out[16] = offsetof(shaped::RearrangeArgs, shift);
 }
 
 // Runs the kernel of three operands `name` (see run_sequential).

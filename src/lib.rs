@@ -440,6 +440,7 @@ pub mod prelude {
     pub use crate::backend::Cpu;
     #[cfg(feature = "cuda")]
     pub use crate::backend::Cuda;
+    pub use crate::backend::rearrange::PadMode;
     pub use crate::device::Device;
     pub use crate::dtype::{DType, Element};
     pub use crate::dynamic::{AnyTensor, DynConstructors, DynShape, DynTensor};

@@ -21,10 +21,12 @@
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+pub mod rearrange;
 
 pub use cpu::Cpu;
 #[cfg(feature = "cuda")]
 pub use cuda::Cuda;
+pub use rearrange::{AxisMap, Band, PadMode, Rearranging};
 
 use crate::device::Device;
 use crate::dtype::{Element, IndexElement};

@@ -860,6 +860,111 @@ pub enum Error {
         /// The size.
         size: i64,
     },
+    /// `roll` without shifts.
+    RollShiftsRequired,
+    /// `roll` with as many shifts as dims.
+    RollAlign {
+        /// The number of shifts.
+        shifts: usize,
+        /// The number of dims.
+        dims: usize,
+    },
+    /// `rot90` with other than two dims.
+    Rot90Dims {
+        /// The number of dims.
+        got: usize,
+    },
+    /// `rot90` of a tensor of fewer than 2 dimensions.
+    Rot90Rank {
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `rot90` in the plane of one dimension named twice.
+    Rot90SameDims {
+        /// The first dim (wrapped).
+        dim0: usize,
+        /// The second dim (wrapped).
+        dim1: usize,
+    },
+    /// `fliplr` or `flipud` of a tensor of too few dimensions.
+    FlipRank {
+        /// The rank needed.
+        rank: usize,
+    },
+    /// `tril` or `triu` of a tensor of fewer than 2 dimensions.
+    TriangleRank {
+        /// `"tril"` or `"triu"`.
+        op: &'static str,
+    },
+    /// `pad` with an odd number of amounts.
+    PadOdd,
+    /// `pad` with more pairs than dimensions.
+    PadLength {
+        /// The number of amounts.
+        len: usize,
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `pad` with a value in a mode that takes none.
+    PadValue {
+        /// The mode's name.
+        mode: &'static str,
+    },
+    /// A non-constant `pad` of a rank and length it does not take.
+    PadModeRank,
+    /// A constant `pad` cropping a dimension below 0.
+    PadNegative {
+        /// The dimension's size.
+        size: usize,
+        /// The amount before.
+        before: isize,
+        /// The amount after.
+        after: isize,
+        /// The dimension.
+        dim: usize,
+    },
+    /// A non-constant `pad` of a tensor with an empty non-batch dimension.
+    PadEmpty {
+        /// The number of padded dimensions (1, 2 or 3).
+        dims: usize,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+    },
+    /// A reflection as long as the dimension it reflects.
+    PadReflect {
+        /// PyTorch's argument number.
+        argument: usize,
+        /// The amount before.
+        before: isize,
+        /// The amount after.
+        after: isize,
+        /// The dimension.
+        dim: usize,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+    },
+    /// A circular pad longer than its dimension.
+    PadCircular,
+    /// A reflect, replicate or circular pad whose output would be empty.
+    PadTooSmall {
+        /// The input size.
+        size: usize,
+        /// The output size.
+        out: isize,
+        /// `W`, `H` or `D`.
+        axis: &'static str,
+    },
+    /// `repeat` with fewer counts than dimensions.
+    RepeatRank,
+    /// `repeat` with a negative count.
+    RepeatNegative {
+        /// The counts.
+        reps: Vec<isize>,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+    },
+    /// `repeat_interleave` with a negative count.
+    RepeatsNegative,
     /// `eye` with a negative size.
     EyeNegative {
         /// `n` or `m`.
@@ -1597,6 +1702,88 @@ impl fmt::Display for Error {
                 f,
                 "Trying to create tensor with negative dimension {size}: [{size}]"
             ),
+            Error::RollShiftsRequired => write!(f, "`shifts` required"),
+            Error::RollAlign { shifts, dims } => write!(
+                f,
+                "shifts and dimensions must align. shifts: {shifts}, dims:{dims}"
+            ),
+            Error::Rot90Dims { got } => write!(
+                f,
+                "expected total rotation dims == 2, but got dims = {got}"
+            ),
+            Error::Rot90Rank { rank } => {
+                write!(f, "expected total dims >= 2, but got total dims = {rank}")
+            }
+            Error::Rot90SameDims { dim0, dim1 } => write!(
+                f,
+                "expected rotation dims to be different, but got dim0 = {dim0} and dim1 = {dim1}"
+            ),
+            Error::FlipRank { rank } => write!(f, "Input must be >= {rank}-d."),
+            Error::TriangleRank { op } => {
+                write!(f, "{op}: input tensor must have at least 2 dimensions")
+            }
+            Error::PadOdd => write!(f, "Padding length must be divisible by 2"),
+            Error::PadLength { len, rank } => write!(
+                f,
+                "Padding length should be less than or equal to two times the input dimension but got padding length {len} and input of dimension {rank}"
+            ),
+            Error::PadValue { mode } => {
+                write!(f, "Padding mode \"{mode}\" doesn't take in value argument")
+            }
+            Error::PadModeRank => write!(
+                f,
+                "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+            ),
+            Error::PadNegative {
+                size,
+                before,
+                after,
+                dim,
+            } => write!(
+                f,
+                "The input size {size}, plus negative padding {before} and {after} resulted in a negative output size, which is invalid. Check dimension {dim} of your input."
+            ),
+            Error::PadEmpty { dims, sizes } => write!(
+                f,
+                "Expected {}D or {}D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: {sizes:?}",
+                dims + 1,
+                dims + 2
+            ),
+            Error::PadReflect {
+                argument,
+                before,
+                after,
+                dim,
+                sizes,
+            } => write!(
+                f,
+                "Argument #{argument}: Padding size should be less than the corresponding input dimension, but got: padding ({before}, {after}) at dimension {dim} of input {sizes:?}"
+            ),
+            Error::PadCircular => {
+                write!(f, "Padding value causes wrapping around more than once.")
+            }
+            Error::PadTooSmall { size, out, axis } => write!(
+                f,
+                "input (W: {size}) is too small. Calculated output {axis}: {out}"
+            ),
+            Error::RepeatRank => write!(
+                f,
+                "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+            ),
+            Error::RepeatNegative { reps, sizes } => {
+                let lead = reps.len() - sizes.len();
+                let target: Vec<i128> = reps
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &r)| r as i128 * if k < lead { 1 } else { sizes[k - lead] as i128 })
+                    .collect();
+                let negative = target.iter().find(|&&t| t < 0).copied().unwrap_or(0);
+                write!(
+                    f,
+                    "Trying to create tensor with negative dimension {negative}: {target:?}"
+                )
+            }
+            Error::RepeatsNegative => write!(f, "repeats can not be negative"),
             Error::EyeNegative { which, size } => {
                 write!(f, "{which} must be greater or equal to 0, got {size}")
             }

@@ -43,6 +43,7 @@ pub mod op_codes;
 pub mod pairs;
 pub mod pointwise;
 pub mod random;
+pub mod rearrange;
 pub mod reductions;
 pub mod scans;
 pub mod sets;

@@ -39,6 +39,7 @@ pub mod dynamic;
 pub mod index;
 pub mod list;
 mod matmul;
+pub mod rearrange;
 pub mod reduce;
 pub mod select;
 pub mod slice;

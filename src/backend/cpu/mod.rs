@@ -20,6 +20,7 @@ pub mod order_stats;
 pub(crate) mod parallel;
 pub mod precompiled;
 mod random;
+mod rearrange;
 pub mod reduce;
 mod scan;
 pub mod sets;

@@ -28,6 +28,8 @@ mod host_order_tests;
 #[cfg(test)]
 mod host_random_tests;
 #[cfg(test)]
+mod host_rearrange_tests;
+#[cfg(test)]
 mod host_reduce_tests;
 #[cfg(test)]
 mod host_scan_tests;
@@ -46,6 +48,7 @@ mod matmul;
 mod mixed;
 mod order;
 mod random;
+mod rearrange;
 pub(crate) mod reduce;
 mod scan;
 mod select;
@@ -115,7 +118,7 @@ const UNIT_NAMES: [&str; 11] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 17] = [
+const MODULE_PREFIXES: [(&str, usize); 18] = [
     ("shaped_math_", 1),
     ("shaped_special_", 9),
     ("shaped_reduce_", 2),
@@ -124,6 +127,7 @@ const MODULE_PREFIXES: [(&str, usize); 17] = [
     ("shaped_norm_", 2),
     ("shaped_where_", 3),
     ("shaped_ternary_", 3),
+    ("shaped_rearrange_", 3),
     ("shaped_matmul_", 4),
     ("shaped_gather_", 5),
     ("shaped_scatter_", 5),
