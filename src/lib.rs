@@ -451,6 +451,7 @@ pub mod prelude {
         Index, IndexAddBy, IndexBy, IndexInto, IntoStepped, Reduce, ScatterBy, ScatterInto,
     };
     pub use crate::ops::sorting::Interpolation;
+    pub use crate::ops::structured::MeshIndexing;
     pub use crate::shape::{Dec, Dyn};
     pub use crate::tensor::{Tensor, TensorView, TensorViewMut};
     pub use crate::view::{MemoryFormat, TensorCow};

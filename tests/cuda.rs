@@ -3119,3 +3119,63 @@ fn in_place_functions_on_the_device() -> Result<(), Error> {
     assert_close_on_both!("nan_to_num_", 0.0, g, x.nan_to_num(0.0, None, None));
     Ok(())
 }
+
+/// The rearrangements and diagonals on the device against the CPU: flips,
+/// rolls, rot90, the four paddings, tril/triu, repeat and tile, diag and
+/// diag_embed of a transposed view (PyTorch's layouts: a flip keeps the
+/// transpose's order), and f16 and complex elements (the 2- and 16-byte
+/// kernels).
+#[test]
+fn rearrangements_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("rearrangements_on_the_device") else {
+        return Ok(());
+    };
+    let base = DynTensor::<f32>::arange(60).reshape(&[3, 4, 5])?.to_owned();
+    let gbase = base.to_device(&gpu)?;
+    let (x, gx) = (base.transpose(1, 2)?, gbase.transpose(1, 2)?);
+    let flipped = (x.flip(&[0, 2])?, gx.flip(&[0, 2])?);
+    assert_eq!(flipped.1.strides(), flipped.0.strides());
+    assert_close_on_both!("flip", 0.0, flipped.1, flipped.0);
+    let (r, gr) = (x.roll(&[2, -1], &[1, 2])?, gx.roll(&[2, -1], &[1, 2])?);
+    assert_close_on_both!("roll", 0.0, gr, r);
+    let (r, gr) = (x.rot90(1, &[1, 2])?, gx.rot90(1, &[1, 2])?);
+    assert_eq!(gr.strides(), r.strides());
+    assert_close_on_both!("rot90", 0.0, gr, r);
+    for mode in [
+        PadMode::Constant,
+        PadMode::Reflect,
+        PadMode::Replicate,
+        PadMode::Circular,
+    ] {
+        let (p, gp) = (
+            x.pad(&[2, 1, -1, 3], mode, None)?,
+            gx.pad(&[2, 1, -1, 3], mode, None)?,
+        );
+        assert_close_on_both!("pad", 0.0, gp, p);
+    }
+    for d in [-2, 0, 3] {
+        let (t, gt) = (x.tril(d)?, gx.tril(d)?);
+        assert_close_on_both!("tril", 0.0, gt, t);
+        let (t, gt) = (x.triu(d)?, gx.triu(d)?);
+        assert_close_on_both!("triu", 0.0, gt, t);
+    }
+    let (t, gt) = (x.repeat(&[2, 1, 1, 2])?, gx.repeat(&[2, 1, 1, 2])?);
+    assert_close_on_both!("repeat", 0.0, gt, t);
+    let (t, gt) = (
+        x.repeat_interleave(3, Some(1))?,
+        gx.repeat_interleave(3, Some(1))?,
+    );
+    assert_close_on_both!("repeat_interleave", 0.0, gt, t);
+    let (e, ge) = (x.diag_embed(1, 0, 2)?, gx.diag_embed(1, 0, 2)?);
+    assert_close_on_both!("diag_embed", 0.0, ge, e);
+    let half = DynTensor::<half::f16>::ones(&[5, 3]);
+    let ghalf = half.to_device(&gpu)?;
+    assert_eq!(
+        ghalf.flip(&[1])?.to_cpu()?.to_vec(),
+        half.flip(&[1])?.to_vec()
+    );
+    let c = DynTensor::<num_complex::Complex<f64>>::ones(&[4]);
+    let gc = c.to_device(&gpu)?;
+    assert_eq!(gc.diag(-1)?.to_cpu()?.to_vec(), c.diag(-1)?.to_vec());
+    Ok(())
+}

@@ -63,6 +63,8 @@ mod pairs_fixtures;
 mod pointwise_fixtures;
 #[path = "properties.rs"]
 mod properties;
+#[path = "rearrange_fixtures.rs"]
+mod rearrange_fixtures;
 #[path = "reduction_fixtures.rs"]
 mod reduction_fixtures;
 #[path = "reduction_properties.rs"]

@@ -65,6 +65,7 @@ cases!(
         matmul,
         negation,
         rank_zero,
+        rearrange_static,
         reductions_static,
         size_zero,
         slices_static,

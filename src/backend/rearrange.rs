@@ -20,7 +20,7 @@ use crate::error::Error;
 /// ```
 /// use shaped::prelude::*;
 /// let x = tensor![1.0f32, 2.0, 3.0].into_dyn();
-/// let y = x.pad(&[2, 1], PadMode::Reflect, 0.0).unwrap();
+/// let y = x.reshape(&[1, 3]).unwrap().pad(&[2, 1], PadMode::Reflect, None).unwrap();
 /// assert_eq!(y.to_vec(), [3.0, 2.0, 1.0, 2.0, 3.0, 2.0]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -266,8 +266,8 @@ impl Rearrangement {
             }
         }
         let mut offset = self.offset;
-        for d in 0..rank {
-            offset += self.maps[d].source(at[d], self.sizes[d])? * self.strides[d];
+        for (d, &k) in at.iter().enumerate() {
+            offset += self.maps[d].source(k, self.sizes[d])? * self.strides[d];
         }
         Some(offset)
     }

@@ -881,10 +881,10 @@ pub enum Error {
     },
     /// `rot90` in the plane of one dimension named twice.
     Rot90SameDims {
-        /// The first dim (wrapped).
-        dim0: usize,
-        /// The second dim (wrapped).
-        dim1: usize,
+        /// The first dim, as given.
+        dim0: isize,
+        /// The second dim, as given.
+        dim1: isize,
     },
     /// `fliplr` or `flipud` of a tensor of too few dimensions.
     FlipRank {
@@ -911,7 +911,12 @@ pub enum Error {
         mode: &'static str,
     },
     /// A non-constant `pad` of a rank and length it does not take.
-    PadModeRank,
+    PadModeRank {
+        /// The number of amounts.
+        len: usize,
+        /// The tensor's rank.
+        rank: usize,
+    },
     /// A constant `pad` cropping a dimension below 0.
     PadNegative {
         /// The dimension's size.
@@ -965,6 +970,42 @@ pub enum Error {
     },
     /// `repeat_interleave` with a negative count.
     RepeatsNegative,
+    /// `diag` of a tensor of other than 1 or 2 dimensions.
+    DiagRank {
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// `block_diag` of a tensor of more than 2 dimensions.
+    BlockDiagRank {
+        /// Its position in the list.
+        input: usize,
+        /// Its rank.
+        rank: usize,
+    },
+    /// `block_diag` of no tensors (on a device, where no empty result can
+    /// be placed).
+    BlockDiagEmpty,
+    /// `cartesian_prod` of a tensor of other than 1 dimension.
+    CartesianRank {
+        /// Its sizes.
+        sizes: Vec<usize>,
+    },
+    /// `meshgrid` of no tensors.
+    MeshgridEmpty,
+    /// `meshgrid` or `cartesian_prod` of tensors of several dtypes.
+    MeshgridDTypes,
+    /// `meshgrid` of a tensor of more than 1 dimension.
+    MeshgridRank {
+        /// Its sizes.
+        sizes: Vec<usize>,
+    },
+    /// `tril_indices` or `triu_indices` with a negative size.
+    IndicesNegative {
+        /// `row` or `col`.
+        which: &'static str,
+        /// The size.
+        size: i64,
+    },
     /// `eye` with a negative size.
     EyeNegative {
         /// `n` or `m`.
@@ -1730,18 +1771,13 @@ impl fmt::Display for Error {
             Error::PadValue { mode } => {
                 write!(f, "Padding mode \"{mode}\" doesn't take in value argument")
             }
-            Error::PadModeRank => write!(
+            Error::PadModeRank { len, rank } => write!(
                 f,
-                "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+                "Padding size {len} is not supported for {rank}D input tensor.\nSupported combinations for non-constant padding:\n  - 2D or 3D input: padding size = 2 (pads last dimension)\n  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
             ),
-            Error::PadNegative {
-                size,
-                before,
-                after,
-                dim,
-            } => write!(
+            Error::PadNegative { .. } => write!(
                 f,
-                "The input size {size}, plus negative padding {before} and {after} resulted in a negative output size, which is invalid. Check dimension {dim} of your input."
+                "narrow(): length must be non-negative."
             ),
             Error::PadEmpty { dims, sizes } => write!(
                 f,
@@ -1764,7 +1800,7 @@ impl fmt::Display for Error {
             }
             Error::PadTooSmall { size, out, axis } => write!(
                 f,
-                "input (W: {size}) is too small. Calculated output {axis}: {out}"
+                "input ({axis}: {size}) is too small. Calculated output {axis}: {out}"
             ),
             Error::RepeatRank => write!(
                 f,
@@ -1783,7 +1819,29 @@ impl fmt::Display for Error {
                     "Trying to create tensor with negative dimension {negative}: {target:?}"
                 )
             }
-            Error::RepeatsNegative => write!(f, "repeats can not be negative"),
+            Error::RepeatsNegative => write!(f, "Repeats must be non-negative"),
+            Error::DiagRank { rank } => {
+                write!(f, "diag(): Supports 1D or 2D tensors. Got {rank}D")
+            }
+            Error::BlockDiagRank { input, rank } => write!(
+                f,
+                "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {input} has {rank} dimensions"
+            ),
+            Error::BlockDiagEmpty => write!(f, "block_diag expects at least one tensor"),
+            Error::CartesianRank { sizes } => {
+                write!(f, "Expect a 1D vector, but got shape {sizes:?}")
+            }
+            Error::MeshgridEmpty => write!(f, "meshgrid expects a non-empty TensorList"),
+            Error::MeshgridDTypes => {
+                write!(f, "meshgrid expects all tensors to have the same dtype")
+            }
+            Error::MeshgridRank { sizes } => write!(
+                f,
+                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of sizes {sizes:?}"
+            ),
+            Error::IndicesNegative { which, size } => {
+                write!(f, "{which} must be non-negative, got{size}")
+            }
             Error::EyeNegative { which, size } => {
                 write!(f, "{which} must be greater or equal to 0, got {size}")
             }

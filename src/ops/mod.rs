@@ -48,6 +48,7 @@ pub mod reductions;
 pub mod scans;
 pub mod sets;
 pub mod sorting;
+pub mod structured;
 pub mod ternary;
 
 use crate::backend::{Elementwise, StridedRef};

@@ -36,17 +36,16 @@ use crate::shape::reduce::{AxesIn, DistinctAxes};
 use crate::shape::{FixedShape, Shape, SizeArray};
 use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
+use crate::view::copy::like_strides;
 use smallvec::SmallVec;
 
 type Dims = SmallVec<[usize; 8]>;
 
-/// The output of `maps` (and `band`) over `x`, contiguous.
-fn rearranged<T: Element, D: Rearranging, A: SizeArray>(
+/// The output's sizes of `maps` over `x`, checked to fit in memory.
+fn out_sizes<T: Element, D: Rearranging>(
     x: StridedRef<'_, T, D>,
     maps: &[AxisMap],
-    fill: T,
-    band: Option<Band>,
-) -> Result<OwnedParts<T, D, A>, Error> {
+) -> Result<Dims, Error> {
     let sizes: Dims = x
         .sizes
         .iter()
@@ -54,6 +53,17 @@ fn rearranged<T: Element, D: Rearranging, A: SizeArray>(
         .map(|(&n, m)| m.out_len(n))
         .collect();
     checked_storage(&sizes, size_of::<T>())?;
+    Ok(sizes)
+}
+
+/// The output of `maps` (and `band`) over `x`, contiguous.
+pub(crate) fn rearranged<T: Element, D: Rearranging, A: SizeArray>(
+    x: StridedRef<'_, T, D>,
+    maps: &[AxisMap],
+    fill: T,
+    band: Option<Band>,
+) -> Result<OwnedParts<T, D, A>, Error> {
+    let sizes = out_sizes(x, maps)?;
     let buffer = D::rearrange(x, maps, fill, band)?;
     Ok(owned_parts(
         buffer,
@@ -61,9 +71,116 @@ fn rearranged<T: Element, D: Rearranging, A: SizeArray>(
     ))
 }
 
+/// The output of `maps` over `x` laid out as PyTorch lays out an output
+/// "like" a tensor of strides `like` over the output's sizes
+/// (`empty_like`, `preserve_format`: `flip` and `roll` keep a transposed
+/// input's order): the kernel walks the dimensions in that order.
+pub(crate) fn rearranged_like<T: Element, D: Rearranging, A: SizeArray>(
+    x: StridedRef<'_, T, D>,
+    maps: &[AxisMap],
+    fill: T,
+    like: &[usize],
+) -> Result<OwnedParts<T, D, A>, Error> {
+    let out = out_sizes(x, maps)?;
+    let target = like_strides(&out, like);
+    // Slowest first in the target's order.
+    let mut order: Dims = (0..out.len()).collect();
+    order.sort_by_key(|&d| core::cmp::Reverse((out[d] > 1, target[d])));
+    let sizes: Dims = order.iter().map(|&d| x.sizes[d]).collect();
+    let strides: Dims = order.iter().map(|&d| x.strides[d]).collect();
+    let walked: SmallVec<[AxisMap; 8]> = order.iter().map(|&d| maps[d]).collect();
+    let view = StridedRef {
+        sizes: &sizes,
+        strides: &strides,
+        ..x
+    };
+    let buffer = D::rearrange(view, &walked, fill, None)?;
+    let layout = StridedLayout::from_parts(array_from::<A>(&out), array_from::<A>(&target), 0);
+    Ok(owned_parts(buffer, layout))
+}
+
+/// `flip` of `x` along the dimensions of `mask`, laid out like `x` (PyTorch's
+/// `empty_like`).
+fn flipped<T: Element, D: Rearranging, A: SizeArray>(
+    x: StridedRef<'_, T, D>,
+    mask: &[bool],
+) -> Result<OwnedParts<T, D, A>, Error> {
+    rearranged_like(x, &flip_maps(mask), T::ZERO, x.strides)
+}
+
+/// `roll` of `x` by `maps`: contiguous, as PyTorch's (whose empty result is
+/// a clone, laid out like the input).
+fn rolled<T: Element, D: Rearranging, A: SizeArray>(
+    x: StridedRef<'_, T, D>,
+    maps: &[AxisMap],
+) -> Result<OwnedParts<T, D, A>, Error> {
+    if x.sizes.contains(&0) {
+        rearranged_like(x, maps, T::ZERO, x.strides)
+    } else {
+        rearranged(x, maps, T::ZERO, None)
+    }
+}
+
+/// `pad` of `x`: the source cropped by the negative amounts, padded by the
+/// positive ones; a constant pad that only crops is a copy laid out like
+/// the input (PyTorch's clone of a narrowed view), any other contiguous.
+fn padded<T: Element, D: Rearranging, A: SizeArray>(
+    x: StridedRef<'_, T, D>,
+    pad: &[isize],
+    mode: PadMode,
+    value: Option<T>,
+) -> Result<OwnedParts<T, D, A>, Error> {
+    let plan = pad_plan(&x, pad, mode, value)?;
+    let view = StridedRef {
+        sizes: &plan.sizes,
+        strides: &plan.strides,
+        offset: plan.offset,
+        ..x
+    };
+    let fill = value.unwrap_or(T::ZERO);
+    if plan.crop_only && mode == PadMode::Constant {
+        rearranged_like(view, &plan.maps, fill, &plan.strides)
+    } else {
+        rearranged(view, &plan.maps, fill, None)
+    }
+}
+
+/// `rot90(k, dims)`: PyTorch's flips (laid out like the input), then the
+/// two dimensions' sizes and strides swapped for odd `k`; no turn is a
+/// contiguous copy.
+fn rotated<T: Element, D: Rearranging, A: SizeArray>(
+    x: StridedRef<'_, T, D>,
+    k: i64,
+    dims: &[isize],
+) -> Result<OwnedParts<T, D, A>, Error> {
+    let rank = x.sizes.len();
+    let (d0, d1) = rot90_dims(rank, dims)?;
+    let mut mask: SmallVec<[bool; 8]> = SmallVec::from_elem(false, rank);
+    let turns = k.rem_euclid(4);
+    match turns {
+        0 => {
+            let maps: SmallVec<[AxisMap; 8]> = SmallVec::from_elem(AxisMap::Same, rank);
+            return rearranged(x, &maps, T::ZERO, None);
+        }
+        1 => mask[d1] = true,
+        2 => (mask[d0], mask[d1]) = (true, true),
+        _ => mask[d0] = true,
+    }
+    let (data, layout) = flipped::<T, D, A>(x, &mask)?;
+    if turns == 2 {
+        return Ok((data, layout));
+    }
+    let (sizes, strides, _) = layout.into_parts();
+    let (mut sizes, mut strides): (Dims, Dims) = (sizes.as_ref().into(), strides.as_ref().into());
+    sizes.swap(d0, d1);
+    strides.swap(d0, d1);
+    let layout = StridedLayout::from_parts(array_from::<A>(&sizes), array_from::<A>(&strides), 0);
+    Ok((data, layout))
+}
+
 /// A contiguous copy of `x`'s elements laid out as `sizes` and `strides`
 /// (strides of 0 repeat them), with the result's sizes `out`.
-fn copied_as<T: Element, D: Elementwise, A: SizeArray>(
+pub(crate) fn copied_as<T: Element, D: Elementwise, A: SizeArray>(
     x: StridedRef<'_, T, D>,
     sizes: &[usize],
     strides: &[usize],
@@ -92,18 +209,17 @@ fn flip_maps(mask: &[bool]) -> SmallVec<[AxisMap; 8]> {
 
 /// `dims` wrapped and checked to be distinct (PyTorch's `dim_list_to_bitset`).
 fn dims_mask(dims: &[isize], rank: usize) -> Result<SmallVec<[bool; 8]>, Error> {
-    let mut mask = SmallVec::from_elem(false, rank);
+    // A rank-0 tensor takes dim 0 (or -1), once.
+    let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, rank.max(1));
     for &d in dims {
         let d = wrap_dim(d, rank)?;
-        if rank == 0 {
-            continue;
-        }
-        if mask[d] {
+        if seen[d] {
             return Err(Error::DimRepeated { dim: d });
         }
-        mask[d] = true;
+        seen[d] = true;
     }
-    Ok(mask)
+    seen.truncate(rank);
+    Ok(seen)
 }
 
 /// The maps of `roll(shifts, dims)` over `sizes`.
@@ -123,6 +239,9 @@ fn roll_maps(
     }
     let mut maps: SmallVec<[AxisMap; 8]> = SmallVec::from_elem(AxisMap::Same, sizes.len());
     for (&shift, &dim) in shifts.iter().zip(dims) {
+        if sizes.is_empty() {
+            return Err(Error::NoDimensionsGiven { dim });
+        }
         let d = wrap_dim(dim, sizes.len())?;
         let n = sizes[d];
         if n == 0 {
@@ -144,13 +263,8 @@ fn roll_maps(
     Ok(maps)
 }
 
-/// `rot90(k, dims)` as a permutation of the source and maps: `(dim0,
-/// dim1, swapped, maps)`.
-fn rot90_plan(
-    rank: usize,
-    k: i64,
-    dims: &[isize],
-) -> Result<(usize, usize, bool, SmallVec<[AxisMap; 8]>), Error> {
+/// The two dims of `rot90`, wrapped, with PyTorch's checks (in its order).
+fn rot90_dims(rank: usize, dims: &[isize]) -> Result<(usize, usize), Error> {
     if dims.len() != 2 {
         return Err(Error::Rot90Dims { got: dims.len() });
     }
@@ -159,42 +273,40 @@ fn rot90_plan(
     }
     let (d0, d1) = (wrap_dim(dims[0], rank)?, wrap_dim(dims[1], rank)?);
     if d0 == d1 {
-        return Err(Error::Rot90SameDims { dim0: d0, dim1: d1 });
+        // PyTorch prints the dims as given.
+        return Err(Error::Rot90SameDims {
+            dim0: dims[0],
+            dim1: dims[1],
+        });
     }
-    let mut maps: SmallVec<[AxisMap; 8]> = SmallVec::from_elem(AxisMap::Same, rank);
-    // On the source with `d0` and `d1` swapped (for odd turns):
-    // k = 1: out[i, j] = x[j, n - 1 - i], the swapped source reversed along d0;
-    // k = 2: both reversed; k = 3: the swapped source reversed along d1.
-    let swapped = match k.rem_euclid(4) {
-        0 => false,
-        1 => {
-            maps[d0] = AxisMap::Reverse;
-            true
-        }
-        2 => {
-            maps[d0] = AxisMap::Reverse;
-            maps[d1] = AxisMap::Reverse;
-            false
-        }
-        _ => {
-            maps[d1] = AxisMap::Reverse;
-            true
-        }
-    };
-    Ok((d0, d1, swapped, maps))
+    Ok((d0, d1))
 }
 
-/// The maps of `pad(pad, mode)` over `sizes`, with PyTorch's checks
-/// (`at::pad`, `constant_pad_nd`, and the reflection, replication and
-/// circular kernels' own).
-fn pad_maps<T: Element>(
-    sizes: &[usize],
+/// The source of `pad(pad, mode)` cropped by the negative amounts (as
+/// PyTorch narrows first for the constant and circular modes), and the maps
+/// that pad it by the positive ones,
+/// after PyTorch's checks (`at::pad`, `constant_pad_nd`, and the
+/// reflection, replication and circular kernels' own): `(sizes, strides,
+/// offset, maps, crop only)`.
+struct PadPlan {
+    sizes: Dims,
+    strides: Dims,
+    offset: usize,
+    maps: SmallVec<[AxisMap; 8]>,
+    /// No amount is positive (PyTorch then returns a clone of the narrowed
+    /// input, laid out like it).
+    crop_only: bool,
+}
+
+fn pad_plan<T: Element>(
+    x: &StridedRef<'_, T, impl Rearranging>,
     pad: &[isize],
     mode: PadMode,
     value: Option<T>,
-) -> Result<SmallVec<[AxisMap; 8]>, Error> {
+) -> Result<PadPlan, Error> {
+    let (sizes, strides) = (x.sizes, x.strides);
     let rank = sizes.len();
-    if pad.len() % 2 != 0 {
+    if !pad.len().is_multiple_of(2) {
         return Err(Error::PadOdd);
     }
     if pad.len() > 2 * rank {
@@ -203,46 +315,99 @@ fn pad_maps<T: Element>(
             rank,
         });
     }
-    let mut maps: SmallVec<[AxisMap; 8]> = SmallVec::from_elem(AxisMap::Same, rank);
     let padded = pad.len() / 2;
     if mode != PadMode::Constant {
         if value.is_some_and(|v| v != T::ZERO) {
             return Err(Error::PadValue { mode: mode.name() });
         }
         if !matches!((padded, rank), (1, 2 | 3) | (2, 3 | 4) | (3, 4 | 5)) {
-            return Err(Error::PadModeRank);
+            return Err(Error::PadModeRank {
+                len: pad.len(),
+                rank,
+            });
+        }
+        // PyTorch has no bool kernel for reflection and replication.
+        if T::DTYPE == crate::dtype::DType::Bool
+            && matches!(mode, PadMode::Reflect | PadMode::Replicate)
+        {
+            return Err(Error::NotImplementedFor {
+                op: PAD_KERNELS[usize::from(mode == PadMode::Replicate)][padded - 1],
+                dtype: T::DTYPE,
+            });
         }
         check_mode_pad(sizes, pad, mode)?;
     }
+    let mut plan = PadPlan {
+        sizes: sizes.into(),
+        strides: strides.into(),
+        offset: x.offset,
+        maps: SmallVec::from_elem(AxisMap::Same, rank),
+        crop_only: pad.iter().all(|&p| p <= 0),
+    };
     for (k, pair) in pad.chunks(2).enumerate() {
         let d = rank - 1 - k;
         let (before, after) = (pair[0], pair[1]);
-        let n = sizes[d] as isize;
-        if n.saturating_add(before).saturating_add(after) < 0 {
+        if matches!(mode, PadMode::Reflect | PadMode::Replicate) {
+            // PyTorch's kernels index the whole input, a negative amount
+            // shifting where the output starts (checked above: the output
+            // holds an element, a reflection stays within the input).
+            plan.maps[d] = AxisMap::Pad {
+                before,
+                after,
+                mode,
+            };
+            continue;
+        }
+        let (crop_before, crop_after) = (before.min(0).unsigned_abs(), after.min(0).unsigned_abs());
+        let Some(kept) = sizes[d]
+            .checked_sub(crop_before)
+            .and_then(|n| n.checked_sub(crop_after))
+        else {
             return Err(Error::PadNegative {
                 size: sizes[d],
                 before,
                 after,
                 dim: d,
             });
+        };
+        let grows = before > 0 || after > 0;
+        if mode == PadMode::Circular && kept == 0 && grows {
+            // PyTorch reads memory it never wrote here.
+            return Err(Error::PadCircular);
         }
-        maps[d] = AxisMap::Pad {
-            before,
-            after,
+        if kept > 0 {
+            plan.offset += crop_before * strides[d];
+        }
+        plan.sizes[d] = kept;
+        plan.maps[d] = AxisMap::Pad {
+            before: before.max(0),
+            after: after.max(0),
             mode,
         };
     }
-    Ok(maps)
+    Ok(plan)
 }
+
+/// PyTorch's kernels of reflection and replication padding, by number of
+/// padded dimensions (the names its refusals give).
+const PAD_KERNELS: [[&str; 3]; 2] = [
+    ["reflection_pad1d", "reflection_pad2d", "reflection_pad3d"],
+    [
+        "replication_pad1d",
+        "replication_pad2d",
+        "replication_pad3d",
+    ],
+];
 
 /// The checks of PyTorch's reflection, replication and circular padding
 /// kernels (`padded` dimensions at the end of `sizes`).
 fn check_mode_pad(sizes: &[usize], pad: &[isize], mode: PadMode) -> Result<(), Error> {
     let rank = sizes.len();
     let padded = pad.len() / 2;
-    // The batch dimension may be empty, the others not.
-    let batch = rank - padded - 1;
-    if sizes[batch + 1..].contains(&0) || (batch == 1 && sizes[1] == 0) {
+    // PyTorch's `check_valid_input`: in batch mode (a leading batch
+    // dimension) the batch may be empty, the others not; without, none.
+    let first = usize::from(rank == padded + 2);
+    if mode != PadMode::Circular && sizes[first..].contains(&0) {
         return Err(Error::PadEmpty {
             dims: padded,
             sizes: sizes.to_vec(),
@@ -269,7 +434,7 @@ fn check_mode_pad(sizes: &[usize], pad: &[isize], mode: PadMode) -> Result<(), E
                 _ => Error::PadCircular,
             });
         }
-        if n + before + after < 1 && mode != PadMode::Constant {
+        if n + before + after < 1 && mode != PadMode::Circular {
             return Err(Error::PadTooSmall {
                 size: sizes[d],
                 out: n + before + after,
@@ -329,7 +494,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(6).reshape(&[2, 3]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..6).collect(), &[2, 3]).unwrap();
     /// assert_eq!(x.flip(&[0, -1]).unwrap().to_vec(), [5, 4, 3, 2, 1, 0]);
     /// assert_eq!(
     ///     x.flip(&[1, 1]).unwrap_err().to_string(),
@@ -338,12 +503,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     /// ```
     pub fn flip(&self, dims: &[isize]) -> Result<Tensor<T, DynShape, D>, Error> {
         let mask = dims_mask(dims, self.layout.rank())?;
-        Ok(from_parts!(rearranged(
-            self.strided(),
-            &flip_maps(&mask),
-            T::ZERO,
-            None
-        )?))
+        Ok(from_parts!(flipped(self.strided(), &mask)?))
     }
 
     /// `flip(&[1])` of a tensor of 2 or more dimensions (PyTorch's
@@ -351,7 +511,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(4).reshape(&[2, 2]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..4).collect(), &[2, 2]).unwrap();
     /// assert_eq!(x.fliplr().unwrap().to_vec(), [1, 0, 3, 2]);
     /// assert_eq!(DynTensor::<i32>::arange(2).fliplr().unwrap_err().to_string(), "Input must be >= 2-d.");
     /// ```
@@ -367,7 +527,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(4).reshape(&[2, 2]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..4).collect(), &[2, 2]).unwrap();
     /// assert_eq!(x.flipud().unwrap().to_vec(), [2, 3, 0, 1]);
     /// ```
     pub fn flipud(&self) -> Result<Tensor<T, DynShape, D>, Error> {
@@ -383,7 +543,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(6).reshape(&[2, 3]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..6).collect(), &[2, 3]).unwrap();
     /// assert_eq!(x.roll(&[1], &[1]).unwrap().to_vec(), [2, 0, 1, 5, 3, 4]);
     /// assert_eq!(x.roll(&[-1], &[]).unwrap().to_vec(), [1, 2, 3, 4, 5, 0]);
     /// ```
@@ -404,12 +564,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
             return Ok(Tensor { data, layout });
         }
         let maps = roll_maps(self.layout.sizes(), shifts, dims)?;
-        Ok(from_parts!(rearranged(
-            self.strided(),
-            &maps,
-            T::ZERO,
-            None
-        )?))
+        Ok(from_parts!(rolled(self.strided(), &maps)?))
     }
 
     /// The tensor turned by `k` quarter turns in the plane of `dims`, from
@@ -417,24 +572,12 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(4).reshape(&[2, 2]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..4).collect(), &[2, 2]).unwrap();
     /// assert_eq!(x.rot90(1, &[0, 1]).unwrap().to_vec(), [1, 3, 0, 2]);
     /// assert_eq!(x.rot90(-1, &[0, 1]).unwrap().to_vec(), [2, 0, 3, 1]);
     /// ```
     pub fn rot90(&self, k: i64, dims: &[isize]) -> Result<Tensor<T, DynShape, D>, Error> {
-        let (d0, d1, swapped, maps) = rot90_plan(self.layout.rank(), k, dims)?;
-        let (mut sizes, mut strides) =
-            (self.layout.sizes().to_vec(), self.layout.strides().to_vec());
-        if swapped {
-            sizes.swap(d0, d1);
-            strides.swap(d0, d1);
-        }
-        let x = StridedRef {
-            sizes: &sizes,
-            strides: &strides,
-            ..self.strided()
-        };
-        Ok(from_parts!(rearranged(x, &maps, T::ZERO, None)?))
+        Ok(from_parts!(rotated(self.strided(), k, dims)?))
     }
 
     /// The tensor padded (PyTorch's `torch.nn.functional.pad`): `pad` holds
@@ -455,9 +598,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
         mode: PadMode,
         value: Option<T>,
     ) -> Result<Tensor<T, DynShape, D>, Error> {
-        let maps = pad_maps(self.layout.sizes(), pad, mode, value)?;
-        let fill = value.unwrap_or(T::ZERO);
-        Ok(from_parts!(rearranged(self.strided(), &maps, fill, None)?))
+        Ok(from_parts!(padded(self.strided(), pad, mode, value)?))
     }
 
     /// The lower triangle of the last two dimensions: element `(i, j)` kept
@@ -523,7 +664,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(4).reshape(&[2, 2]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..4).collect(), &[2, 2]).unwrap();
     /// assert_eq!(x.tile(&[2]).unwrap().to_vec(), [0, 1, 0, 1, 2, 3, 2, 3]);
     /// ```
     pub fn tile(&self, reps: &[isize]) -> Result<Tensor<T, DynShape, D>, Error> {
@@ -536,7 +677,7 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     ///
     /// ```
     /// use shaped::prelude::*;
-    /// let x = DynTensor::<i32>::arange(4).reshape(&[2, 2]).unwrap();
+    /// let x = DynTensor::<i32>::from_vec((0..4).collect(), &[2, 2]).unwrap();
     /// assert_eq!(x.repeat_interleave(2, Some(0)).unwrap().to_vec(), [0, 1, 0, 1, 2, 3, 2, 3]);
     /// assert_eq!(x.repeat_interleave(2, None).unwrap().to_vec(), [0, 0, 1, 1, 2, 2, 3, 3]);
     /// ```
@@ -564,6 +705,11 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
         };
         let rank = self.layout.rank();
         let d = wrap_dim(dim, rank)?;
+        if rank == 0 {
+            // PyTorch flattens the input to one dimension and takes the dim
+            // given plus one.
+            return Err(Error::DimOutOfRange { dim: 1, rank: 1 });
+        }
         let (mut sizes, mut strides): (Dims, Dims) =
             (self.layout.sizes().into(), self.layout.strides().into());
         if rank == 0 {
@@ -599,7 +745,7 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
         L::Fwd: AxesIn<S> + DistinctAxes,
     {
         let mask = crate::shape::reduce::axes_mask::<L>(self.layout.rank());
-        from_parts!(rearranged(self.strided(), &flip_maps(&mask), T::ZERO, None).or_panic())
+        from_parts!(flipped(self.strided(), &mask).or_panic())
     }
 
     /// `flip::<axes![1]>()` (PyTorch's `fliplr`): 2 dimensions or more.
@@ -615,7 +761,7 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
     {
         let mut mask: SmallVec<[bool; 8]> = SmallVec::from_elem(false, self.layout.rank());
         mask[1] = true;
-        from_parts!(rearranged(self.strided(), &flip_maps(&mask), T::ZERO, None).or_panic())
+        from_parts!(flipped(self.strided(), &mask).or_panic())
     }
 
     /// `flip::<axes![0]>()` (PyTorch's `flipud`): 1 dimension or more.
@@ -631,7 +777,7 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
     {
         let mut mask: SmallVec<[bool; 8]> = SmallVec::from_elem(false, self.layout.rank());
         mask[0] = true;
-        from_parts!(rearranged(self.strided(), &flip_maps(&mask), T::ZERO, None).or_panic())
+        from_parts!(flipped(self.strided(), &mask).or_panic())
     }
 
     /// The elements shifted by `shift` along dimension `DIM`, wrapping
@@ -648,7 +794,7 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
         S: At<DIM>,
     {
         let maps = roll_maps(self.layout.sizes(), &[shift], &[DIM as isize]).or_panic();
-        from_parts!(rearranged(self.strided(), &maps, T::ZERO, None).or_panic())
+        from_parts!(rolled(self.strided(), &maps).or_panic())
     }
 
     /// The tensor turned by `K` quarter turns in the plane of `D0` and
@@ -668,24 +814,7 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
     where
         S: Rot90<K, D0, D1>,
     {
-        let (d0, d1, swapped, maps) = rot90_plan(
-            self.layout.rank(),
-            i64::from(K),
-            &[D0 as isize, D1 as isize],
-        )
-        .or_panic();
-        let (mut sizes, mut strides): (Dims, Dims) =
-            (self.layout.sizes().into(), self.layout.strides().into());
-        if swapped {
-            sizes.swap(d0, d1);
-            strides.swap(d0, d1);
-        }
-        let x = StridedRef {
-            sizes: &sizes,
-            strides: &strides,
-            ..self.strided()
-        };
-        from_parts!(rearranged(x, &maps, T::ZERO, None).or_panic())
+        from_parts!(rotated(self.strided(), i64::from(K), &[D0 as isize, D1 as isize]).or_panic())
     }
 
     /// The tensor padded with `value` by the amounts `P` (`shape![before,
@@ -726,13 +855,7 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
         S: PadBy<P>,
     {
         let pad: SmallVec<[isize; 16]> = P::SIZES.as_ref().iter().map(|&p| p as isize).collect();
-        let maps = pad_maps(self.layout.sizes(), &pad, mode, value)?;
-        Ok(from_parts!(rearranged(
-            self.strided(),
-            &maps,
-            value.unwrap_or(T::ZERO),
-            None
-        )?))
+        Ok(from_parts!(padded(self.strided(), &pad, mode, value)?))
     }
 
     /// The lower triangle of the last two dimensions (PyTorch's `tril`):

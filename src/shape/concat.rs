@@ -158,7 +158,13 @@ where
     type Output = Product<A, N>;
 }
 
-/// `N` tensors of shape `Self` concatenated along `AXIS`.
+/// `N` tensors of shape `Self` concatenated along `AXIS`
+/// (`repeat_interleave::<N, AXIS>()` has the same shape).
+#[diagnostic::on_unimplemented(
+    message = "dimension {AXIS} is out of range for this shape",
+    label = "the shape `{Self}` has no dimension {AXIS}",
+    note = "dimensions are counted from 0; a shape of rank n has dimensions 0 to n - 1"
+)]
 pub trait Repeated<const AXIS: usize, const N: usize> {
     /// The result's shape.
     type Output: Shape;

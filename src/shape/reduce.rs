@@ -102,9 +102,9 @@ pub trait LacksAxisStep {}
 impl<K, T: LacksAxis<K>> LacksAxisStep for (False, K, T) {}
 impl<K: AxisRepeated, T> LacksAxisStep for (True, K, T) {}
 
-/// Holds for nothing: a list of reduced axes names `Self` twice.
+/// Holds for nothing: a list of axes (reduced, flipped) names `Self` twice.
 #[diagnostic::on_unimplemented(
-    message = "an axis appears more than once in the list of axes to reduce",
+    message = "an axis appears more than once in a list of axes",
     label = "axis `{Self}` is named twice",
     note = "PyTorch raises `dim 0 appears multiple times in the list of dims`; name each axis once"
 )]
