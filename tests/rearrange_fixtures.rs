@@ -2,15 +2,15 @@
 //! 2.15.0 (`tests/fixtures/rearrange.json`, written by
 //! `scripts/fixtures/rearrange.py`): `flip`, `fliplr`, `flipud`, `roll`,
 //! `rot90`, `pad` (every mode), `tril`, `triu`, `repeat`, `tile`,
-//! `repeat_interleave`, `diag`, `diag_embed`, `diagflat` on PyTorch's own
+//! `repeat_interleave` (with a count, and with a tensor of counts through
+//! `AnyTensor`), `diag`, `diag_embed`, `diagflat` on PyTorch's own
 //! layouts (transposed, stepped, expanded inputs) through `DynTensor`;
 //! `block_diag`, `cartesian_prod`, `meshgrid` (values and sizes: the
 //! `AnyTensor` form returns copies where PyTorch returns views),
 //! `tril_indices`, `triu_indices` and a constant `pad`'s value conversion
 //! through `AnyTensor`. Values exactly, errors by their text.
 //!
-//! Not checked here, and why: `repeat_interleave` with a tensor of repeats
-//! (not built yet), `meshgrid`'s refusal of a 2-d input (PyTorch prints the
+//! Not checked here, and why: `meshgrid`'s refusal of a 2-d input (PyTorch prints the
 //! tensor in its C++ format in the message), `block_diag` of no tensors
 //! (PyTorch returns an empty CPU tensor; the generic form has no device to
 //! place one on, and refuses), the modes and indexings that
@@ -38,13 +38,13 @@ fn cases() -> Vec<Value> {
 /// Whether this file checks the case (see the module's note).
 fn checked(c: &Value) -> bool {
     let message = c["error"]["message"].as_str().unwrap_or("");
-    c.get("pytorch_bug").is_none()
-        && c["op"] != "repeat_interleave_tensor"
-        && !matches!(c["mode"].as_str(), Some("symmetric"))
-        && !message.starts_with("torch.meshgrid: Expected 0D or 1D")
-        && !message.starts_with("torch.meshgrid: indexing must be")
-        && !message.starts_with("Unrecognised padding mode")
-        && !(c["op"] == "block_diag" && c["inputs"].as_array().is_some_and(|v| v.is_empty()))
+    let skipped = c.get("pytorch_bug").is_some()
+        || matches!(c["mode"].as_str(), Some("symmetric"))
+        || message.starts_with("torch.meshgrid: Expected 0D or 1D")
+        || message.starts_with("torch.meshgrid: indexing must be")
+        || message.starts_with("Unrecognised padding mode")
+        || (c["op"] == "block_diag" && c["inputs"].as_array().is_some_and(|v| v.is_empty()));
+    !skipped
 }
 
 fn mode(c: &Value) -> PadMode {
@@ -103,6 +103,15 @@ where
         "tile" => x.tile(&list(c, "reps")),
         "repeat_interleave" => {
             x.repeat_interleave(int("repeats"), c["dim"].as_i64().map(|d| d as isize))
+        }
+        "repeat_interleave_tensor" => {
+            // Through `AnyTensor`: the counts' dtype checked at run time.
+            let counts = any_input(&c["repeats"]);
+            let any = AnyTensor::from(x.to_owned());
+            let out = any
+                .repeat_interleave_by(&counts, c["dim"].as_i64().map(|d| d as isize))
+                .map_err(|e| e.to_string())?;
+            return Ok(any_outcome(&out));
         }
         "diag" => x.diag(int("diagonal")),
         "diag_embed" => x.diag_embed(int("offset"), int("dim1") as isize, int("dim2") as isize),

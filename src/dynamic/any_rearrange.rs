@@ -174,6 +174,39 @@ impl<D: Rearranging> AnyTensor<D> {
 }
 
 impl AnyTensor<Cpu> {
+    /// [`DynTensor::repeat_interleave_by`](crate::DynTensor::repeat_interleave_by)
+    /// with counts of a runtime dtype: int64 or int32 (PyTorch's text for
+    /// another, after its size checks).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[2]));
+    /// let counts = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2], &[2]).unwrap());
+    /// assert_eq!(x.repeat_interleave_by(&counts, None).unwrap().shape(), [3]);
+    /// ```
+    pub fn repeat_interleave_by(
+        &self,
+        repeats: &AnyTensor,
+        dim: Option<isize>,
+    ) -> Result<AnyTensor, Error> {
+        if let Some(r) = repeats.downcast_ref::<i64>() {
+            return Ok(any_tensor!(@each self, x => x.repeat_interleave_by(r, dim)?.into()));
+        }
+        if let Some(r) = repeats.downcast_ref::<i32>() {
+            return Ok(any_tensor!(@each self, x => x.repeat_interleave_by(r, dim)?.into()));
+        }
+        // PyTorch checks the sizes before the dtype: the same checks with
+        // counts of the same shape (zeros: an empty result).
+        let zeros = DynTensor::<i64>::zeros_with(&repeats.shape());
+        any_tensor!(@each self, x => {
+            x.repeat_interleave_by(&zeros, dim)?;
+        });
+        Err(Error::NotImplementedFor {
+            op: "repeat_interleave_cpu",
+            dtype: repeats.dtype(),
+        })
+    }
+
     /// [`DynTensor::tril_indices`](crate::DynTensor::tril_indices), int64.
     pub fn tril_indices(row: i64, col: i64, offset: i64) -> Result<AnyTensor, Error> {
         Ok(DynTensor::<i64>::tril_indices(row, col, offset)?.into())

@@ -970,6 +970,19 @@ pub enum Error {
     },
     /// `repeat_interleave` with a negative count.
     RepeatsNegative,
+    /// `repeat_interleave` with a tensor holding a negative count.
+    RepeatsTensorNegative,
+    /// `repeat_interleave` with counts of more than one dimension.
+    RepeatsRank,
+    /// `repeat_interleave` with as many counts as entries.
+    RepeatsSize {
+        /// The number of counts.
+        repeats: usize,
+        /// The dim, as given.
+        dim: isize,
+        /// The entries along it.
+        size: usize,
+    },
     /// `diag` of a tensor of other than 1 or 2 dimensions.
     DiagRank {
         /// The tensor's rank.
@@ -1820,6 +1833,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::RepeatsNegative => write!(f, "Repeats must be non-negative"),
+            Error::RepeatsTensorNegative => write!(f, "repeats can not be negative"),
+            Error::RepeatsRank => write!(f, "repeats must be 0-dim or 1-dim tensor"),
+            Error::RepeatsSize { repeats, dim, size } => write!(
+                f,
+                "repeats must have the same size as input along dim, but got repeats.size(0) = {repeats} and input.size({dim}) = {size}"
+            ),
             Error::DiagRank { rank } => {
                 write!(f, "diag(): Supports 1D or 2D tensors. Got {rank}D")
             }

@@ -22,8 +22,9 @@
 //! ```
 
 use crate::backend::rearrange::{AxisMap, Band, PadMode, Rearranging};
-use crate::backend::{Elementwise, StridedRef};
+use crate::backend::{Cpu, Elementwise, StridedRef};
 use crate::dtype::Element;
+use crate::dtype::IndexElement;
 use crate::dynamic::{DynShape, DynSizes};
 use crate::error::{Error, OrPanic};
 use crate::layout::views::wrap_dim;
@@ -957,4 +958,78 @@ impl<T: Element, S: Shape + TupleShape, D: Rearranging, R: Repr> Tensor<T, S, D,
         strides.insert(DIM + 1, 0);
         from_parts!(copied_as(self.strided(), &sizes, &strides, &out).or_panic())
     }
+}
+
+impl<T: Element, R: Repr> Tensor<T, DynShape, Cpu, R> {
+    /// Entry `i` of dimension `dim` repeated `repeats[i]` times (PyTorch's
+    /// `repeat_interleave` with a tensor of counts, int64 or int32; one
+    /// count serves every entry); with no `dim`, of the flattened tensor.
+    /// PyTorch reads the counts on the host to size the result: here the
+    /// form is the CPU's (`to_cpu()` a device tensor first).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = DynTensor::<i32>::from_vec(vec![1, 2, 3], &[3]).unwrap();
+    /// let counts = DynTensor::<i64>::from_vec(vec![2, 0, 1], &[3]).unwrap();
+    /// assert_eq!(x.repeat_interleave_by(&counts, Some(0)).unwrap().to_vec(), [1, 1, 3]);
+    /// ```
+    pub fn repeat_interleave_by<I: IndexElement, RI: Repr>(
+        &self,
+        repeats: &Tensor<I, DynShape, Cpu, RI>,
+        dim: Option<isize>,
+    ) -> Result<Tensor<T, DynShape, Cpu>, Error> {
+        let Some(dim) = dim else {
+            let n = self.layout.numel();
+            let flat = self.contiguous_copy()?;
+            let flat = flat.reshape(&[n as isize])?;
+            return interleaved_by(&flat, repeats, 0);
+        };
+        interleaved_by(self, repeats, dim)
+    }
+}
+
+/// `repeat_interleave` of `x` along `dim` by the counts `repeats`:
+/// PyTorch's checks in its order, then an `index_select` of each entry's
+/// position repeated.
+fn interleaved_by<T: Element, R: Repr, I: IndexElement, RI: Repr>(
+    x: &Tensor<T, DynShape, Cpu, R>,
+    repeats: &Tensor<I, DynShape, Cpu, RI>,
+    dim: isize,
+) -> Result<Tensor<T, DynShape, Cpu>, Error> {
+    let rank = x.layout.rank();
+    if rank == 0 {
+        return Err(Error::NoDimensionsGiven { dim });
+    }
+    let d = wrap_dim(dim, rank)?;
+    let n = x.layout.sizes()[d];
+    let counts: Vec<i64> = repeats
+        .to_vec()
+        .into_iter()
+        .map(IndexElement::to_index)
+        .collect();
+    let counts = match (repeats.layout.rank(), counts.len()) {
+        (0, _) | (1, 1) => vec![counts[0]; n],
+        (1, len) if len == n => counts,
+        (1, len) => {
+            return Err(Error::RepeatsSize {
+                repeats: len,
+                dim,
+                size: n,
+            });
+        }
+        _ => return Err(Error::RepeatsRank),
+    };
+    if counts.iter().any(|&c| c < 0) {
+        return Err(Error::RepeatsTensorNegative);
+    }
+    let total = counts
+        .iter()
+        .try_fold(0usize, |sum, &c| sum.checked_add(c as usize))
+        .ok_or(Error::OutOfMemory { bytes: usize::MAX })?;
+    let mut index = crate::backend::cpu::try_vec_with_capacity::<i64>(total)?;
+    for (i, &c) in counts.iter().enumerate() {
+        index.extend(core::iter::repeat_n(i as i64, c as usize));
+    }
+    let index = Tensor::<i64, DynShape, Cpu>::from_vec_with(index, &[total])?;
+    x.index_select(d as isize, &index)
 }
