@@ -22,8 +22,9 @@ use crate::backend::rearrange::{AxisMap, Band, PadMode, Rearranging};
 use crate::backend::{Cpu, StridedRef};
 use crate::dtype::Element;
 use crate::dynamic::{DynShape, DynTensor};
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::layout::views::{Strided, wrap_dim};
+use crate::shape::rearrange::DiagEmbedded;
 use crate::storage::Repr;
 use crate::tensor::{Tensor, TensorView, from_parts};
 use smallvec::SmallVec;
@@ -143,10 +144,10 @@ impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
 /// `x`'s last dimension (of `n`) as diagonal `offset` of new last two
 /// dimensions of `n + |offset|`: row `i` reads element `i` (a column of
 /// stride 0), the band keeps one diagonal.
-fn embedded_parts<T: Element, D: Rearranging>(
+fn embedded_parts<T: Element, D: Rearranging, A: crate::shape::SizeArray>(
     x: StridedRef<'_, T, D>,
     offset: i64,
-) -> Result<crate::tensor::OwnedParts<T, D, crate::dynamic::DynSizes>, Error> {
+) -> Result<crate::tensor::OwnedParts<T, D, A>, Error> {
     let rank = x.sizes.len();
     let (n, s) = (x.sizes[rank - 1], x.strides[rank - 1]);
     let shift = usize::try_from(offset.unsigned_abs())
@@ -174,6 +175,30 @@ fn embedded_parts<T: Element, D: Rearranging>(
         ..x
     };
     rearranged(view, &maps, T::ZERO, Some(Band::diagonal(offset)))
+}
+
+impl<T: Element, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Rearranging, R: Repr>
+    Tensor<T, S, D, R>
+{
+    /// The last dimension on the main diagonal of two new last dimensions,
+    /// zeros elsewhere (PyTorch's `diag_embed()`); the result's shape in
+    /// the type. (`DynTensor::diag_embed` takes an offset and the dims.)
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let v = Tensor::<i32, shape![2]>::from_vec(vec![1, 2]).unwrap();
+    /// let m: Tensor<i32, shape![2, 2]> = v.diag_embed();
+    /// assert_eq!(m.to_vec(), [1, 0, 0, 2]);
+    /// ```
+    // (The result's shape is a parameter of the method, inferred: so a
+    // shape without a last dimension is reported by the rule's own words
+    // rather than as a method that does not apply.)
+    pub fn diag_embed<O: crate::shape::Shape>(&self) -> Tensor<T, O, D>
+    where
+        S: DiagEmbedded<Output = O>,
+    {
+        from_parts!(embedded_parts(self.strided(), 0).or_panic())
+    }
 }
 
 impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {

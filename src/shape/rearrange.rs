@@ -43,6 +43,35 @@ matrices!(A B C D E F);
 matrices!(A B C D E F G);
 matrices!(A B C D E F G H);
 
+/// The shape with its last dimension repeated (`diag_embed()`: the last
+/// dimension becomes the diagonal of new last two).
+pub trait DiagEmbedded {
+    /// The result's shape.
+    type Output: Shape;
+}
+impl<S: TupleShape> DiagEmbedded for S
+where
+    S::Rev: LastRepeated,
+    <S::Rev as LastRepeated>::Out: FromRev,
+    <<S::Rev as LastRepeated>::Out as FromRev>::Tuple: Shape,
+{
+    type Output = <<S::Rev as LastRepeated>::Out as FromRev>::Tuple;
+}
+
+/// A reversed shape with its first entry (the last dimension) twice.
+#[diagnostic::on_unimplemented(
+    message = "`diag_embed` needs a tensor of at least 1 dimension",
+    label = "the shape has no last dimension to put on a diagonal",
+    note = "PyTorch raises \"Dimension out of range (expected to be in range of [-1, 0], but got -2)\" here"
+)]
+pub trait LastRepeated {
+    /// The reversed result.
+    type Out;
+}
+impl<X, T> LastRepeated for Cons<X, T> {
+    type Out = Cons<X, Cons<X, T>>;
+}
+
 /// The shape repeated `R` times per dimension (`repeat::<R>()`): `R` has at
 /// least the shape's rank; its extra leading entries add dimensions.
 pub trait RepeatBy<R> {
@@ -280,5 +309,6 @@ mod tests {
         assert_eq!(sizes::<<S as Rot90<-1, 1, 0>>::Output>(), [3, 2]);
         assert_eq!(sizes::<<S as Rot90<4, 0, 1>>::Output>(), [2, 3]);
         let _: <(Dyn, Dec<3>) as RepeatBy<(Dec<2>, Dec<2>)>>::Output = (Dyn, Dec::<6>);
+        assert_eq!(sizes::<<S as DiagEmbedded>::Output>(), [2, 3, 3]);
     }
 }

@@ -20,6 +20,8 @@ fn main() {
     let _: Tensor<i32, shape![2, 9]> = x.repeat_interleave::<3, 1>();
     let t: Tensor<i32, shape![2, 3]> = x.triu(1);
     assert_eq!(t.to_vec(), [0, 1, 2, 0, 0, 5]);
+    let e: Tensor<i32, shape![2, 3, 3]> = x.diag_embed();
+    assert_eq!(e.to_vec()[..9], [0, 0, 0, 0, 1, 0, 0, 0, 2]);
     // Runtime sizes stay runtime sizes.
     let d = Tensor::<i32, shape![Dyn, 3]>::zeros_with(&[2, 3]);
     let _: Tensor<i32, shape![Dyn, 6]> = d.repeat::<shape![2, 2]>();
