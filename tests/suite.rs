@@ -65,6 +65,8 @@ mod pointwise_fixtures;
 mod properties;
 #[path = "rearrange_fixtures.rs"]
 mod rearrange_fixtures;
+#[path = "rearrange_properties.rs"]
+mod rearrange_properties;
 #[path = "reduction_fixtures.rs"]
 mod reduction_fixtures;
 #[path = "reduction_properties.rs"]
