@@ -172,12 +172,27 @@ template <class T, int Bits> struct SampleF32 {
                 T x = Make<T>::from(fmaf(unit_f32(w[j], Bits), range, lo));
                 v[j] = same(x, nhi) ? nlo : x;
             }
-        } else {
+        } else if (p.dist == 1) {
             float mean = float(p.a), std = float(p.b);
             float z[4];
             normal_pair(w[0], w[1], z[0], z[1]);
             normal_pair(w[2], w[3], z[2], z[3]);
             for (int j = 0; j < 4; ++j) v[j] = Make<T>::from(fmaf(z[j], std, mean));
+        } else if (p.dist == 2) {
+            // Exponential: (0 - ln u) * scale, u in (0, 1].
+            float scale = float(p.a);
+            for (int j = 0; j < 4; ++j) {
+                float u = float((w[j] >> 8) + 1) * (1.0f / 16777216.0f);
+                v[j] = Make<T>::from((0.0f - r_ln(u)) * scale);
+            }
+        } else {
+            // Cauchy: median + sigma * tan(pi (u - 1/2)) = -cos(pi u) / sin(pi u).
+            float median = float(p.a), sigma = float(p.b);
+            for (int j = 0; j < 4; ++j) {
+                float s, c;
+                r_sincos(unit_f32(w[j], 24) * 0.5f, s, c);
+                v[j] = Make<T>::from(fmaf(-c / s, sigma, median));
+            }
         }
     }
 };
@@ -196,7 +211,7 @@ template <> struct Sample<double> {
             double x1 = fma(unit_f64(w[2], w[3]), range, lo);
             v[0] = x0 == hi ? lo : x0;
             v[1] = x1 == hi ? lo : x1;
-        } else {
+        } else if (p.dist == 1) {
             double u1 = unit_f64(w[0], w[1]) + 1.0 / 9007199254740992.0;
             double u2 = unit_f64(w[2], w[3]);
             double r = sqrt(-2.0 * r_ln(u1));
@@ -204,6 +219,17 @@ template <> struct Sample<double> {
             r_sincos(u2, s, c);
             v[0] = fma(r * c, p.b, p.a);
             v[1] = fma(r * s, p.b, p.a);
+        } else if (p.dist == 2) {
+            for (int j = 0; j < 2; ++j) {
+                double u = unit_f64(w[2 * j], w[2 * j + 1]) + 1.0 / 9007199254740992.0;
+                v[j] = (0.0 - r_ln(u)) * p.a;
+            }
+        } else {
+            for (int j = 0; j < 2; ++j) {
+                double s, c;
+                r_sincos(unit_f64(w[2 * j], w[2 * j + 1]) * 0.5, s, c);
+                v[j] = fma(-c / s, p.b, p.a);
+            }
         }
         v[2] = v[3] = 0.0;
     }

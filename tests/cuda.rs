@@ -3047,6 +3047,12 @@ fn random_on_the_device() -> Result<(), Error> {
                 on_cpu.normal_(1.0, 0.5, &mut g)?;
                 on_gpu.normal_(1.0, 0.5, &mut h)?;
                 assert_close_on_both!(format!("normal_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+                on_cpu.exponential_(1.5, &mut g)?;
+                on_gpu.exponential_(1.5, &mut h)?;
+                assert_close_on_both!(format!("exponential_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+                on_cpu.cauchy_(-1.0, 0.75, &mut g)?;
+                on_gpu.cauchy_(-1.0, 0.75, &mut h)?;
+                assert_close_on_both!(format!("cauchy_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
                 assert_eq!(g, h, "the generators advance alike");
             }
         )*};

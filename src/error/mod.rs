@@ -814,6 +814,16 @@ pub enum Error {
         /// The standard deviation's bits.
         std: u64,
     },
+    /// `exponential_` with a rate not above 0 (or NaN).
+    ExponentialLambda {
+        /// The rate's bits.
+        lambda: u64,
+    },
+    /// `cauchy_` with a scale not above 0 (or NaN).
+    CauchySigma {
+        /// The scale's bits.
+        sigma: u64,
+    },
     /// A kernel that PyTorch runs in complex32 (`ComplexHalf`, not one of
     /// the twelve dtypes), which refuses it: `lerp` of float16 tensors by a
     /// rank-0 complex weight.
@@ -1721,6 +1731,16 @@ impl fmt::Display for Error {
                 f,
                 "normal expects std >= 0.0, but found std {}",
                 SixDigits(f64::from_bits(*std))
+            ),
+            Error::ExponentialLambda { lambda } => write!(
+                f,
+                "exponential_ expects lambda > 0.0, but found lambda={}",
+                SixDigits(f64::from_bits(*lambda))
+            ),
+            Error::CauchySigma { sigma } => write!(
+                f,
+                "cauchy_ expects sigma > 0.0, but found sigma={}",
+                SixDigits(f64::from_bits(*sigma))
             ),
             Error::AddcdivIntegers => write!(
                 f,

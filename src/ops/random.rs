@@ -1,5 +1,6 @@
 //! Random tensors and in-place random fills: `rand`, `randn` (static
-//! shapes, `_with` sizes, `DynTensor`) and `uniform_`, `normal_` on any
+//! shapes, `_with` sizes, `DynTensor`) and `uniform_`, `normal_`,
+//! `exponential_`, `cauchy_` on any
 //! writable tensor of a floating dtype, on any device, from a
 //! [`Generator`]. PyTorch's checks and texts for the bounds.
 //!
@@ -266,6 +267,69 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
         fill(out, Distribution::Normal { mean, std }, generator)
+    }
+
+    /// Fills `self` with exponential numbers of rate `lambda` (PyTorch's
+    /// `exponential_`): `-ln(u) / lambda`. `Err` with PyTorch's text unless
+    /// `lambda > 0`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<f32>::zeros(&[1000]);
+    /// x.exponential_(2.0, &mut Generator::new(0)).unwrap();
+    /// assert!(x.to_vec().iter().all(|&v| v >= 0.0));
+    /// assert_eq!(
+    ///     x.exponential_(-1.0, &mut Generator::new(0)).unwrap_err().to_string(),
+    ///     "exponential_ expects lambda > 0.0, but found lambda=-1"
+    /// );
+    /// ```
+    pub fn exponential_(&mut self, lambda: f64, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomFloat,
+    {
+        // (NaN fails the comparison, as in PyTorch.)
+        if lambda.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
+            return Err(Error::ExponentialLambda {
+                lambda: lambda.to_bits(),
+            });
+        }
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill(out, Distribution::Exponential { lambda }, generator)
+    }
+
+    /// Fills `self` with Cauchy numbers of location `median` and scale
+    /// `sigma` (PyTorch's `cauchy_`). `Err` with PyTorch's text unless
+    /// `sigma > 0`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<f64>::zeros(&[4]);
+    /// x.cauchy_(0.0, 1.0, &mut Generator::new(0)).unwrap();
+    /// assert_eq!(
+    ///     x.cauchy_(0.0, 0.0, &mut Generator::new(0)).unwrap_err().to_string(),
+    ///     "cauchy_ expects sigma > 0.0, but found sigma=0"
+    /// );
+    /// ```
+    pub fn cauchy_(
+        &mut self,
+        median: f64,
+        sigma: f64,
+        generator: &mut Generator,
+    ) -> Result<(), Error>
+    where
+        T: RandomFloat,
+    {
+        if sigma.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
+            return Err(Error::CauchySigma {
+                sigma: sigma.to_bits(),
+            });
+        }
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill(out, Distribution::Cauchy { median, sigma }, generator)
     }
 }
 

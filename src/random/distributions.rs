@@ -1,5 +1,5 @@
 //! What one Philox block (four 32-bit words) becomes in each floating
-//! dtype: the samplers of `rand`/`uniform_` and `randn`/`normal_`, the same
+//! dtype: the samplers of `rand`/`uniform_` and `randn`/`normal_`, `exponential_` and `cauchy_`, the same
 //! steps as `kernels/random.cuh`.
 //!
 //! - float32, float16, bfloat16: four elements per block. A uniform takes a
@@ -40,6 +40,19 @@ pub enum Distribution {
         /// The standard deviation.
         std: f64,
     },
+    /// Exponential of rate `lambda`: `-ln(u) / lambda`, `u` in `(0, 1]`.
+    Exponential {
+        /// The rate (positive).
+        lambda: f64,
+    },
+    /// Cauchy of location `median` and scale `sigma`: `median + sigma *
+    /// tan(pi (u - 1/2))`, `u` in `[0, 1)`.
+    Cauchy {
+        /// The location.
+        median: f64,
+        /// The scale (positive).
+        sigma: f64,
+    },
 }
 
 /// A distribution's numbers in the compute type `R` (float32 or float64).
@@ -60,6 +73,18 @@ pub enum Sampler<R> {
         mean: R,
         /// The standard deviation.
         std: R,
+    },
+    /// `(0 - ln(u)) * scale`.
+    Exponential {
+        /// `1 / lambda`.
+        scale: R,
+    },
+    /// `median + sigma * (-cos(pi u) / sin(pi u))`.
+    Cauchy {
+        /// The location.
+        median: R,
+        /// The scale.
+        sigma: R,
     },
 }
 
@@ -89,11 +114,27 @@ fn unit_f32(w: u32, bits: u32) -> f32 {
 /// A normal pair from two words (float32): Box-Muller.
 #[inline(always)]
 fn normal_pair_f32(w0: u32, w1: u32) -> (f32, f32) {
-    let u1 = ((w0 >> 8) + 1) as f32 * (1.0 / 16_777_216.0);
+    let u1 = open_unit_f32(w0);
     let u2 = unit_f32(w1, 24);
     let r = (-2.0 * ln_f32(u1)).sqrt();
     let (s, c) = sincos_2pi_f32(u2);
     (r * c, r * s)
+}
+
+/// A uniform in `(0, 1]` of 24 bits (float32): never 0, so its logarithm
+/// is finite.
+#[inline(always)]
+fn open_unit_f32(w: u32) -> f32 {
+    ((w >> 8) + 1) as f32 * (1.0 / 16_777_216.0)
+}
+
+/// `tan(pi (u - 1/2))` as `-cos(pi u) / sin(pi u)`, from the sine and
+/// cosine of `2 pi (u / 2)` (IEEE operations only, as the devices compute
+/// them).
+#[inline(always)]
+fn cauchy_f32(u: f32) -> f32 {
+    let (s, c) = sincos_2pi_f32(u * 0.5);
+    -c / s
 }
 
 /// A float32-computed block: four uniforms of `bits` bits, or two normal
@@ -115,6 +156,12 @@ fn block_f32<T: Copy + PartialEq>(
             let (c, d) = normal_pair_f32(words[2], words[3]);
             [a, b, c, d].map(|z| narrow(z.mul_add(std, mean)))
         }
+        Sampler::Exponential { scale } => {
+            words.map(|w| narrow((0.0 - ln_f32(open_unit_f32(w))) * scale))
+        }
+        Sampler::Cauchy { median, sigma } => {
+            words.map(|w| narrow(cauchy_f32(unit_f32(w, 24)).mul_add(sigma, median)))
+        }
     }
 }
 
@@ -128,6 +175,13 @@ fn sampler_f32(dist: Distribution) -> Sampler<f32> {
         Distribution::Normal { mean, std } => Sampler::Normal {
             mean: mean as f32,
             std: std as f32,
+        },
+        Distribution::Exponential { lambda } => Sampler::Exponential {
+            scale: (1.0 / lambda) as f32,
+        },
+        Distribution::Cauchy { median, sigma } => Sampler::Cauchy {
+            median: median as f32,
+            sigma: sigma as f32,
         },
     }
 }
@@ -170,6 +224,10 @@ impl RandomFloat for f64 {
                 hi,
             },
             Distribution::Normal { mean, std } => Sampler::Normal { mean, std },
+            Distribution::Exponential { lambda } => Sampler::Exponential {
+                scale: 1.0 / lambda,
+            },
+            Distribution::Cauchy { median, sigma } => Sampler::Cauchy { median, sigma },
         }
     }
     #[inline(always)]
@@ -193,6 +251,19 @@ impl RandomFloat for f64 {
                     0.0,
                     0.0,
                 ]
+            }
+            Sampler::Exponential { scale } => {
+                let at = |hi, lo| {
+                    (0.0 - ln_f64(unit_f64(hi, lo) + 1.0 / 9_007_199_254_740_992.0)) * scale
+                };
+                [at(w[0], w[1]), at(w[2], w[3]), 0.0, 0.0]
+            }
+            Sampler::Cauchy { median, sigma } => {
+                let at = |hi, lo| {
+                    let (s, c) = sincos_2pi_f64(unit_f64(hi, lo) * 0.5);
+                    (-c / s).mul_add(sigma, median)
+                };
+                [at(w[0], w[1]), at(w[2], w[3]), 0.0, 0.0]
             }
         }
     }

@@ -99,6 +99,75 @@ fn normal_moments_and_ks() {
     assert!(d < ks_threshold(N), "normal_ KS {d}");
 }
 
+#[test]
+fn exponential_and_cauchy_moments_and_ks() {
+    let mut g = Generator::new(31);
+    for lambda in [0.5, 3.0] {
+        let mut x32 = DynTensor::<f32>::zeros(&[N]);
+        x32.exponential_(lambda, &mut g).unwrap();
+        let mut x64 = DynTensor::<f64>::zeros(&[N]);
+        x64.exponential_(lambda, &mut g).unwrap();
+        for (what, x) in [
+            ("float32", as_f64(&x32.to_vec())),
+            ("float64", x64.to_vec()),
+        ] {
+            assert!(x.iter().all(|&v| v >= 0.0 && v.is_finite()), "{what}");
+            let (mean, var) = mean_var(&x);
+            // Standard error of the mean: 1 / (lambda sqrt(N)).
+            let se = 1.0 / (lambda * (N as f64).sqrt());
+            assert!((mean - 1.0 / lambda).abs() < 6.0 * se, "{what} mean {mean}");
+            assert!(
+                (var * lambda * lambda - 1.0).abs() < 0.04,
+                "{what} variance {var}"
+            );
+            let d = ks_statistic(x, |t| 1.0 - (-lambda * t.max(0.0)).exp());
+            assert!(d < ks_threshold(N), "{what} exponential KS {d}");
+        }
+    }
+    let (median, sigma) = (2.0, 0.5);
+    let mut c32 = DynTensor::<f32>::zeros(&[N]);
+    c32.cauchy_(median, sigma, &mut g).unwrap();
+    let mut c64 = DynTensor::<f64>::zeros(&[N]);
+    c64.cauchy_(median, sigma, &mut g).unwrap();
+    for (what, x) in [
+        ("float32", as_f64(&c32.to_vec())),
+        ("float64", c64.to_vec()),
+    ] {
+        // No moments: the median and the quartiles, then KS.
+        let mut sorted = x.clone();
+        sorted.sort_by(f64::total_cmp);
+        let q = |p: f64| sorted[(p * N as f64) as usize];
+        assert!((q(0.5) - median).abs() < 0.01, "{what} median {}", q(0.5));
+        assert!(
+            (q(0.75) - q(0.25) - 2.0 * sigma).abs() < 0.02,
+            "{what} quartiles"
+        );
+        let d = ks_statistic(x, |t| {
+            0.5 + ((t - median) / sigma).atan() / core::f64::consts::PI
+        });
+        assert!(d < ks_threshold(N), "{what} Cauchy KS {d}");
+    }
+    // A stream of the wrong rate fails the same test.
+    let mut x = DynTensor::<f64>::zeros(&[N]);
+    x.exponential_(1.05, &mut g).unwrap();
+    let d = ks_statistic(x.to_vec(), |t| 1.0 - (-t.max(0.0)).exp());
+    assert!(d > ks_threshold(N), "a rate of 1.05 passed as 1: KS {d}");
+    // PyTorch's texts.
+    let err = |r: Result<(), crate::Error>| r.unwrap_err().to_string();
+    assert_eq!(
+        err(x.exponential_(f64::NAN, &mut g)),
+        "exponential_ expects lambda > 0.0, but found lambda=nan"
+    );
+    assert_eq!(
+        err(x.exponential_(0.0, &mut g)),
+        "exponential_ expects lambda > 0.0, but found lambda=0"
+    );
+    assert_eq!(
+        err(x.cauchy_(0.0, -1.0, &mut g)),
+        "cauchy_ expects sigma > 0.0, but found sigma=-1"
+    );
+}
+
 /// The KS test can fail: a stream biased by squaring its uniforms (and a
 /// normal stream scaled by 1.05) is rejected by the thresholds above.
 #[test]

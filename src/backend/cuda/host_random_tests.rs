@@ -1,5 +1,5 @@
 //! The random kernels (`kernels/random.cuh`) compiled for the host, against
-//! the CPU backend's fills: every floating dtype, both distributions, odd
+//! the CPU backend's fills: every floating dtype, every distribution, odd
 //! lengths (a partial last block), a stream offset near 2^32 (the counter's
 //! upper word), and strided outputs (a transposed and a stepped view).
 //! Results must match bit for bit: the same seed gives the same tensor on
@@ -67,6 +67,11 @@ fn check<T: RandomFloat>() {
         Distribution::Normal {
             mean: 0.0,
             std: 1.0,
+        },
+        Distribution::Exponential { lambda: 1.5 },
+        Distribution::Cauchy {
+            median: -1.0,
+            sigma: 0.75,
         },
     ];
     for &(sizes, strides, len) in LAYOUTS {

@@ -68,6 +68,8 @@ pub(crate) fn plan_random(
     let (dist, a, b) = match fill.dist {
         Distribution::Uniform { lo, hi } => (0, lo, hi),
         Distribution::Normal { mean, std } => (1, mean, std),
+        Distribution::Exponential { lambda } => (2, 1.0 / lambda, 0.0),
+        Distribution::Cauchy { median, sigma } => (3, median, sigma),
     };
     let mut args = RandomArgs {
         numel: numel as u64,
