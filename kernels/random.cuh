@@ -185,6 +185,13 @@ template <class T, int Bits> struct SampleF32 {
                 float u = float((w[j] >> 8) + 1) * (1.0f / 16777216.0f);
                 v[j] = Make<T>::from((0.0f - r_ln(u)) * scale);
             }
+        } else if (p.dist == 4) {
+            // Geometric: max(1, ceil(ln u / ln(1 - p))), u in (0, 1].
+            float ln_q = float(p.a);
+            for (int j = 0; j < 4; ++j) {
+                float u = float((w[j] >> 8) + 1) * (1.0f / 16777216.0f);
+                v[j] = Make<T>::from(fmaxf(ceilf(r_ln(u) / ln_q), 1.0f));
+            }
         } else {
             // Cauchy: median + sigma * tan(pi (u - 1/2)) = -cos(pi u) / sin(pi u).
             float median = float(p.a), sigma = float(p.b);
@@ -223,6 +230,11 @@ template <> struct Sample<double> {
             for (int j = 0; j < 2; ++j) {
                 double u = unit_f64(w[2 * j], w[2 * j + 1]) + 1.0 / 9007199254740992.0;
                 v[j] = (0.0 - r_ln(u)) * p.a;
+            }
+        } else if (p.dist == 4) {
+            for (int j = 0; j < 2; ++j) {
+                double u = unit_f64(w[2 * j], w[2 * j + 1]) + 1.0 / 9007199254740992.0;
+                v[j] = fmax(ceil(r_ln(u) / p.a), 1.0);
             }
         } else {
             for (int j = 0; j < 2; ++j) {

@@ -3053,6 +3053,9 @@ fn random_on_the_device() -> Result<(), Error> {
                 on_cpu.cauchy_(-1.0, 0.75, &mut g)?;
                 on_gpu.cauchy_(-1.0, 0.75, &mut h)?;
                 assert_close_on_both!(format!("cauchy_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+                on_cpu.geometric_(0.3, &mut g)?;
+                on_gpu.geometric_(0.3, &mut h)?;
+                assert_close_on_both!(format!("geometric_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
                 assert_eq!(g, h, "the generators advance alike");
             }
         )*};

@@ -824,6 +824,11 @@ pub enum Error {
         /// The scale's bits.
         sigma: u64,
     },
+    /// `geometric_` with a probability outside `(0, 1)` (or NaN).
+    GeometricP {
+        /// The probability's bits.
+        p: u64,
+    },
     /// A kernel that PyTorch runs in complex32 (`ComplexHalf`, not one of
     /// the twelve dtypes), which refuses it: `lerp` of float16 tensors by a
     /// rank-0 complex weight.
@@ -1736,6 +1741,11 @@ impl fmt::Display for Error {
                 f,
                 "exponential_ expects lambda > 0.0, but found lambda={}",
                 SixDigits(f64::from_bits(*lambda))
+            ),
+            Error::GeometricP { p } => write!(
+                f,
+                "geometric_ expects p to be in (0, 1), but got p={}",
+                SixDigits(f64::from_bits(*p))
             ),
             Error::CauchySigma { sigma } => write!(
                 f,

@@ -1,6 +1,6 @@
 //! Random tensors and in-place random fills: `rand`, `randn` (static
 //! shapes, `_with` sizes, `DynTensor`) and `uniform_`, `normal_`,
-//! `exponential_`, `cauchy_` on any
+//! `exponential_`, `cauchy_`, `geometric_` on any
 //! writable tensor of a floating dtype, on any device, from a
 //! [`Generator`]. PyTorch's checks and texts for the bounds.
 //!
@@ -297,6 +297,35 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
         fill(out, Distribution::Exponential { lambda }, generator)
+    }
+
+    /// Fills `self` with geometric numbers of success probability `p`
+    /// (PyTorch's `geometric_`): the number of the first success, from 1,
+    /// as floats. `Err` with PyTorch's text unless `0 < p < 1`. (PyTorch
+    /// also fills integer tensors; here fill a float tensor and cast it.)
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<f32>::zeros(&[1000]);
+    /// x.geometric_(0.25, &mut Generator::new(0)).unwrap();
+    /// assert!(x.to_vec().iter().all(|&v| v >= 1.0 && v.fract() == 0.0));
+    /// assert_eq!(
+    ///     x.geometric_(1.0, &mut Generator::new(0)).unwrap_err().to_string(),
+    ///     "geometric_ expects p to be in (0, 1), but got p=1"
+    /// );
+    /// ```
+    pub fn geometric_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomFloat,
+    {
+        // (NaN is outside, as in PyTorch.)
+        if !(0.0..1.0).contains(&p) || p == 0.0 {
+            return Err(Error::GeometricP { p: p.to_bits() });
+        }
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill(out, Distribution::Geometric { p }, generator)
     }
 
     /// Fills `self` with Cauchy numbers of location `median` and scale

@@ -53,6 +53,20 @@ pub enum Distribution {
         /// The scale (positive).
         sigma: f64,
     },
+    /// Geometric of success probability `p` (the number of the first
+    /// success, from 1): `max(1, ceil(ln(u) / ln(1 - p)))`, `u` in `(0, 1]`.
+    Geometric {
+        /// The probability, in `(0, 1)`.
+        p: f64,
+    },
+}
+
+impl Distribution {
+    /// `ln(1 - p)` of a geometric distribution, computed once on the host
+    /// (by the same IEEE steps as the samples) for both devices.
+    pub(crate) fn geometric_log(p: f64) -> f64 {
+        ln_f64(1.0 - p)
+    }
 }
 
 /// A distribution's numbers in the compute type `R` (float32 or float64).
@@ -85,6 +99,11 @@ pub enum Sampler<R> {
         median: R,
         /// The scale.
         sigma: R,
+    },
+    /// `max(1, ceil(ln(u) / ln_q))`.
+    Geometric {
+        /// `ln(1 - p)`.
+        ln_q: R,
     },
 }
 
@@ -162,6 +181,9 @@ fn block_f32<T: Copy + PartialEq>(
         Sampler::Cauchy { median, sigma } => {
             words.map(|w| narrow(cauchy_f32(unit_f32(w, 24)).mul_add(sigma, median)))
         }
+        Sampler::Geometric { ln_q } => {
+            words.map(|w| narrow((ln_f32(open_unit_f32(w)) / ln_q).ceil().max(1.0)))
+        }
     }
 }
 
@@ -182,6 +204,9 @@ fn sampler_f32(dist: Distribution) -> Sampler<f32> {
         Distribution::Cauchy { median, sigma } => Sampler::Cauchy {
             median: median as f32,
             sigma: sigma as f32,
+        },
+        Distribution::Geometric { p } => Sampler::Geometric {
+            ln_q: Distribution::geometric_log(p) as f32,
         },
     }
 }
@@ -228,6 +253,9 @@ impl RandomFloat for f64 {
                 scale: 1.0 / lambda,
             },
             Distribution::Cauchy { median, sigma } => Sampler::Cauchy { median, sigma },
+            Distribution::Geometric { p } => Sampler::Geometric {
+                ln_q: Distribution::geometric_log(p),
+            },
         }
     }
     #[inline(always)]
@@ -262,6 +290,13 @@ impl RandomFloat for f64 {
                 let at = |hi, lo| {
                     let (s, c) = sincos_2pi_f64(unit_f64(hi, lo) * 0.5);
                     (-c / s).mul_add(sigma, median)
+                };
+                [at(w[0], w[1]), at(w[2], w[3]), 0.0, 0.0]
+            }
+            Sampler::Geometric { ln_q } => {
+                let at = |hi, lo| {
+                    let u = unit_f64(hi, lo) + 1.0 / 9_007_199_254_740_992.0;
+                    (ln_f64(u) / ln_q).ceil().max(1.0)
                 };
                 [at(w[0], w[1]), at(w[2], w[3]), 0.0, 0.0]
             }

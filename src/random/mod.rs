@@ -2,7 +2,7 @@
 //! whose numbers depend only on (seed, offset, element index), so a seed
 //! gives bit-identical tensors on the CPU and on CUDA and for any number of
 //! threads; the distributions' samplers; and the fills (`rand`, `randn`,
-//! `uniform_`, `normal_`, `exponential_`, `cauchy_`) in [`crate::ops::random`].
+//! `uniform_`, `normal_`, `exponential_`, `cauchy_`, `geometric_`) in [`crate::ops::random`].
 //!
 //! ```
 //! use shaped::prelude::*;

@@ -100,7 +100,7 @@ fn normal_moments_and_ks() {
 }
 
 #[test]
-fn exponential_and_cauchy_moments_and_ks() {
+fn exponential_cauchy_and_geometric() {
     let mut g = Generator::new(31);
     for lambda in [0.5, 3.0] {
         let mut x32 = DynTensor::<f32>::zeros(&[N]);
@@ -147,6 +147,33 @@ fn exponential_and_cauchy_moments_and_ks() {
         });
         assert!(d < ks_threshold(N), "{what} Cauchy KS {d}");
     }
+    // Geometric: P(X = k) = (1 - p)^(k - 1) p; a chi-square over k = 1..=8
+    // and the tail.
+    for p in [0.3, 0.05] {
+        let mut x = DynTensor::<f64>::zeros(&[N]);
+        x.geometric_(p, &mut g).unwrap();
+        let v = x.to_vec();
+        assert!(v.iter().all(|&k| k >= 1.0 && k.fract() == 0.0));
+        let (mean, _) = mean_var(&v);
+        assert!((mean * p - 1.0).abs() < 0.02, "geometric mean {mean}");
+        let mut counts = [0u64; 9];
+        for &k in &v {
+            counts[(k as usize).min(9) - 1] += 1;
+        }
+        let expected: Vec<f64> = (1..=9)
+            .map(|k| {
+                let q: f64 = 1.0 - p;
+                if k < 9 { q.powi(k - 1) * p } else { q.powi(8) }
+            })
+            .collect();
+        let chi: f64 = counts
+            .iter()
+            .zip(&expected)
+            .map(|(&c, &e)| (c as f64 - e * N as f64).powi(2) / (e * N as f64))
+            .sum();
+        // 8 degrees of freedom: 26.1 is the 0.999 quantile.
+        assert!(chi < 26.1, "geometric({p}) chi-square {chi}");
+    }
     // A stream of the wrong rate fails the same test.
     let mut x = DynTensor::<f64>::zeros(&[N]);
     x.exponential_(1.05, &mut g).unwrap();
@@ -165,6 +192,18 @@ fn exponential_and_cauchy_moments_and_ks() {
     assert_eq!(
         err(x.cauchy_(0.0, -1.0, &mut g)),
         "cauchy_ expects sigma > 0.0, but found sigma=-1"
+    );
+    assert_eq!(
+        err(x.geometric_(1.5, &mut g)),
+        "geometric_ expects p to be in (0, 1), but got p=1.5"
+    );
+    assert_eq!(
+        err(x.geometric_(f64::NAN, &mut g)),
+        "geometric_ expects p to be in (0, 1), but got p=nan"
+    );
+    assert_eq!(
+        err(x.geometric_(0.0, &mut g)),
+        "geometric_ expects p to be in (0, 1), but got p=0"
     );
 }
 

@@ -69,6 +69,7 @@ fn check<T: RandomFloat>() {
             std: 1.0,
         },
         Distribution::Exponential { lambda: 1.5 },
+        Distribution::Geometric { p: 0.3 },
         Distribution::Cauchy {
             median: -1.0,
             sigma: 0.75,

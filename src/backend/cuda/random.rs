@@ -70,6 +70,7 @@ pub(crate) fn plan_random(
         Distribution::Normal { mean, std } => (1, mean, std),
         Distribution::Exponential { lambda } => (2, 1.0 / lambda, 0.0),
         Distribution::Cauchy { median, sigma } => (3, median, sigma),
+        Distribution::Geometric { p } => (4, Distribution::geometric_log(p), 0.0),
     };
     let mut args = RandomArgs {
         numel: numel as u64,
