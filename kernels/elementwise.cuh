@@ -30,6 +30,20 @@
 // The twelve element types, in the order of the Rust `DType` enum (whose
 // variant index is the DT_* code below): X(kernel-name suffix, C++ type,
 // numeric).
+// The real element types (no complex): the sorts, the sets and the
+// whole-number random draws have one kernel each.
+#define SHAPED_FOR_EACH_REAL(X) \
+    X(f16, shaped::f16)         \
+    X(bf16, shaped::bf16)       \
+    X(f32, float)               \
+    X(f64, double)              \
+    X(u8, uint8_t)              \
+    X(i8, int8_t)               \
+    X(i16, int16_t)             \
+    X(i32, int32_t)             \
+    X(i64, int64_t)             \
+    X(bool, bool)
+
 #define SHAPED_FOR_EACH_DTYPE(X)          \
     X(f16, shaped::f16, true)             \
     X(bf16, shaped::bf16, true)           \

@@ -41,8 +41,14 @@ namespace {
 const Entry<shaped::WhereArgs> WHERE_KERNELS[] = {SHAPED_FOR_EACH_DTYPE(SHAPED_WHERE_ENTRIES)};
 #undef SHAPED_WHERE_ENTRIES
 #define SHAPED_RANDOM_ENTRIES(name, T, numeric) {"shaped_random_" #name, shaped_random_##name},
-const Entry<shaped::RandomArgs> RANDOM_KERNELS[] = {SHAPED_FOR_EACH_FLOATING(SHAPED_RANDOM_ENTRIES)};
+#define SHAPED_DRAW_ENTRIES(name, T) {"shaped_draw_" #name, shaped_draw_##name},
+#define SHAPED_POISSON_ENTRIES(name, T, numeric) {"shaped_poisson_" #name, shaped_poisson_##name},
+const Entry<shaped::RandomArgs> RANDOM_KERNELS[] = {
+    SHAPED_FOR_EACH_FLOATING(SHAPED_RANDOM_ENTRIES) SHAPED_FOR_EACH_REAL(SHAPED_DRAW_ENTRIES)
+        SHAPED_FOR_EACH_FLOATING(SHAPED_POISSON_ENTRIES)};
 #undef SHAPED_RANDOM_ENTRIES
+#undef SHAPED_DRAW_ENTRIES
+#undef SHAPED_POISSON_ENTRIES
 #define SHAPED_REARRANGE_ENTRIES(name, W) {"shaped_rearrange_" #name, shaped_rearrange_##name},
 const Entry<shaped::RearrangeArgs> REARRANGE_KERNELS[] = {
     SHAPED_FOR_EACH_WIDTH(SHAPED_REARRANGE_ENTRIES)};
@@ -159,26 +165,29 @@ extern "C" int shaped_host_where_launch(const char* name, unsigned grid, unsigne
     return run_sequential(WHERE_KERNELS, name, grid, block, args);
 }
 
-// Runs the random kernel `name` (see run_sequential).
+// Runs the random or draw kernel `name` (see run_sequential).
 extern "C" int shaped_host_random_launch(const char* name, unsigned grid, unsigned block,
                                          const shaped::RandomArgs* args) {
     return run_sequential(RANDOM_KERNELS, name, grid, block, args);
 }
 
 // The layout of `shaped::RandomArgs`: size, then the offsets of sizes,
-// out, seed, offset, a, b, rank, dist, narrow and shift.
+// out, rates, seed, offset, a, b, low, range, rank, dist, narrow and shift.
 extern "C" void shaped_host_random_args_layout(uint64_t* out) {
     out[0] = sizeof(shaped::RandomArgs);
     out[1] = offsetof(shaped::RandomArgs, sizes);
     out[2] = offsetof(shaped::RandomArgs, out);
-    out[3] = offsetof(shaped::RandomArgs, seed);
-    out[4] = offsetof(shaped::RandomArgs, offset);
-    out[5] = offsetof(shaped::RandomArgs, a);
-    out[6] = offsetof(shaped::RandomArgs, b);
-    out[7] = offsetof(shaped::RandomArgs, rank);
-    out[8] = offsetof(shaped::RandomArgs, dist);
-    out[9] = offsetof(shaped::RandomArgs, narrow);
-    out[10] = offsetof(shaped::RandomArgs, shift);
+    out[3] = offsetof(shaped::RandomArgs, rates);
+    out[4] = offsetof(shaped::RandomArgs, seed);
+    out[5] = offsetof(shaped::RandomArgs, offset);
+    out[6] = offsetof(shaped::RandomArgs, a);
+    out[7] = offsetof(shaped::RandomArgs, b);
+    out[8] = offsetof(shaped::RandomArgs, low);
+    out[9] = offsetof(shaped::RandomArgs, range);
+    out[10] = offsetof(shaped::RandomArgs, rank);
+    out[11] = offsetof(shaped::RandomArgs, dist);
+    out[12] = offsetof(shaped::RandomArgs, narrow);
+    out[13] = offsetof(shaped::RandomArgs, shift);
 }
 
 // Runs the rearrangement kernel `name` (see run_sequential).

@@ -18,11 +18,16 @@ struct RandomArgs {
     uint64_t numel;
     uint64_t sizes[SHAPED_MAX_RANK];
     Operand out;
+    Operand rates;     // Poisson: the rates, of the output's sizes
     uint64_t seed;
     uint64_t offset;   // the first block
-    double a, b;       // uniform: lo, hi; normal: mean, std
+    double a, b;       // uniform: lo, hi; normal: mean, std; see Sample
+    int64_t low;       // draws: the smallest integer
+    uint64_t range;    // draws: how many integers, or the Bernoulli threshold
     int32_t rank;
-    int32_t dist;      // 0 uniform, 1 normal
+    int32_t dist;      // fills: 0 uniform, 1 normal, 2 exponential, 3 Cauchy,
+                       // 4 geometric, 5 log-normal; draws: 0 integers, 1 Bernoulli,
+                       // 2 all 64 bits
     int32_t narrow;    // 1: the walk fits 32 bits
     uint32_t magic[SHAPED_MAX_RANK];
     uint32_t shift[SHAPED_MAX_RANK];
@@ -34,9 +39,11 @@ __host__ __device__ inline void mul_hi_lo(uint32_t a, uint32_t b, uint32_t& hi, 
     lo = uint32_t(p);
 }
 
-// Philox4x32-10 of block `block` under `seed` (src/random/philox.rs).
-__host__ __device__ inline void philox_block(uint64_t seed, uint64_t block, uint32_t (&w)[4]) {
-    uint32_t c0 = uint32_t(block), c1 = uint32_t(block >> 32), c2 = 0, c3 = 0;
+// Philox4x32-10 of block `block` under `seed`, the counter's third word
+// `draw` (src/random/philox.rs).
+__host__ __device__ inline void philox_block3(uint64_t seed, uint64_t block, uint32_t draw,
+                                              uint32_t (&w)[4]) {
+    uint32_t c0 = uint32_t(block), c1 = uint32_t(block >> 32), c2 = draw, c3 = 0;
     uint32_t k0 = uint32_t(seed), k1 = uint32_t(seed >> 32);
     for (int r = 0; r < 10; ++r) {
         uint32_t hi0, lo0, hi1, lo1;
@@ -48,6 +55,9 @@ __host__ __device__ inline void philox_block(uint64_t seed, uint64_t block, uint
         k1 += 0xBB67AE85u;
     }
     w[0] = c0, w[1] = c1, w[2] = c2, w[3] = c3;
+}
+__host__ __device__ inline void philox_block(uint64_t seed, uint64_t block, uint32_t (&w)[4]) {
+    philox_block3(seed, block, 0, w);
 }
 
 __host__ __device__ inline uint64_t bits_of_f64(double x) {
@@ -144,6 +154,36 @@ __host__ __device__ inline void r_sincos(double u, double& sn, double& cs) {
     }
 }
 
+// exp (src/random/math.rs, `random_exp!`), step for step.
+__host__ __device__ inline float r_exp(float x) {
+    if (x != x) return x;  // (NaN: int(k) below would be undefined)
+    if (x > 88.72284f) return f32_of_bits(0x7f800000u);
+    if (x < -103.97208f) return 0.0f;
+    float k = floorf(x * 1.44269502f + 0.5f);
+    float r = fmaf(k, 2.12194442e-4f, fmaf(k, -0.693359375f, x));
+    const float c[8] = {1.0f / 5040.0f, 1.0f / 720.0f, 1.0f / 120.0f, 1.0f / 24.0f,
+                        1.0f / 6.0f,    0.5f,           1.0f,           1.0f};
+    float p = 0.0f;
+    for (int i = 0; i < 8; ++i) p = fmaf(p, r, c[i]);
+    int ki = int(k), half = ki / 2;
+    return p * f32_of_bits(uint32_t(half + 127) << 23) * f32_of_bits(uint32_t(ki - half + 127) << 23);
+}
+__host__ __device__ inline double r_exp(double x) {
+    if (x != x) return x;
+    if (x > 709.782712893384) return f64_of_bits(0x7ff0000000000000ull);
+    if (x < -745.1332191019412) return 0.0;
+    double k = floor(x * 1.4426950408889634 + 0.5);
+    double r = fma(k, -1.9082149292705877e-10, fma(k, -6.9314718036912381649e-1, x));
+    const double c[14] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
+                          1.0 / 362880.0,      1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,
+                          1.0 / 120.0,         1.0 / 24.0,        1.0 / 6.0,        0.5,
+                          1.0,                 1.0};
+    double p = 0.0;
+    for (int i = 0; i < 14; ++i) p = fma(p, r, c[i]);
+    int ki = int(k), half = ki / 2;
+    return p * f64_of_bits(uint64_t(half + 1023) << 52) * f64_of_bits(uint64_t(ki - half + 1023) << 52);
+}
+
 // A uniform in [0, 1) from the top `bits` bits of a word.
 __host__ __device__ inline float unit_f32(uint32_t w, uint32_t bits) {
     return float(w >> (32 - bits)) * f32_of_bits((127u - bits) << 23);
@@ -172,12 +212,16 @@ template <class T, int Bits> struct SampleF32 {
                 T x = Make<T>::from(fmaf(unit_f32(w[j], Bits), range, lo));
                 v[j] = same(x, nhi) ? nlo : x;
             }
-        } else if (p.dist == 1) {
+        } else if (p.dist == 1 || p.dist == 5) {
+            // Normal, or log-normal: its exponential.
             float mean = float(p.a), std = float(p.b);
             float z[4];
             normal_pair(w[0], w[1], z[0], z[1]);
             normal_pair(w[2], w[3], z[2], z[3]);
-            for (int j = 0; j < 4; ++j) v[j] = Make<T>::from(fmaf(z[j], std, mean));
+            for (int j = 0; j < 4; ++j) {
+                float x = fmaf(z[j], std, mean);
+                v[j] = Make<T>::from(p.dist == 5 ? r_exp(x) : x);
+            }
         } else if (p.dist == 2) {
             // Exponential: (0 - ln u) * scale, u in (0, 1].
             float scale = float(p.a);
@@ -218,7 +262,7 @@ template <> struct Sample<double> {
             double x1 = fma(unit_f64(w[2], w[3]), range, lo);
             v[0] = x0 == hi ? lo : x0;
             v[1] = x1 == hi ? lo : x1;
-        } else if (p.dist == 1) {
+        } else if (p.dist == 1 || p.dist == 5) {
             double u1 = unit_f64(w[0], w[1]) + 1.0 / 9007199254740992.0;
             double u2 = unit_f64(w[2], w[3]);
             double r = sqrt(-2.0 * r_ln(u1));
@@ -226,6 +270,7 @@ template <> struct Sample<double> {
             r_sincos(u2, s, c);
             v[0] = fma(r * c, p.b, p.a);
             v[1] = fma(r * s, p.b, p.a);
+            if (p.dist == 5) v[0] = r_exp(v[0]), v[1] = r_exp(v[1]);
         } else if (p.dist == 2) {
             for (int j = 0; j < 2; ++j) {
                 double u = unit_f64(w[2 * j], w[2 * j + 1]) + 1.0 / 9007199254740992.0;
@@ -247,6 +292,21 @@ template <> struct Sample<double> {
     }
 };
 
+// The storage index in `at` of row-major element `i`.
+template <class Index>
+__host__ __device__ inline Index index_in(const RandomArgs& p, const Operand& at, uint64_t i) {
+    Index rest = Index(i), o = Index(at.offset);
+    for (int d = p.rank - 1; d > 0; --d) {
+        Index q = quotient(p, rest, d);
+        o += (rest - q * Index(p.sizes[d])) * Index(at.strides[d]);
+        rest = q;
+    }
+    return o + rest * Index(at.strides[0]);
+}
+template <class Index> __host__ __device__ inline Index out_index(const RandomArgs& p, uint64_t i) {
+    return index_in<Index>(p, p.out, i);
+}
+
 template <class T, class Index> __device__ void random_in(const RandomArgs& p) {
     T* out = reinterpret_cast<T*>(p.out.ptr);
     const int per = Sample<T>::per_block;
@@ -260,13 +320,7 @@ template <class T, class Index> __device__ void random_in(const RandomArgs& p) {
         for (int j = 0; j < per; ++j) {
             uint64_t i = b * per + j;
             if (i >= p.numel) break;
-            Index rest = Index(i), o = Index(p.out.offset);
-            for (int d = p.rank - 1; d > 0; --d) {
-                Index q = quotient(p, rest, d);
-                o += (rest - q * Index(p.sizes[d])) * Index(p.out.strides[d]);
-                rest = q;
-            }
-            out[o + rest * Index(p.out.strides[0])] = v[j];
+            out[out_index<Index>(p, i)] = v[j];
         }
     }
 }
@@ -274,6 +328,122 @@ template <class T, class Index> __device__ void random_in(const RandomArgs& p) {
 template <class T> __device__ void random_fill(const RandomArgs& p) {
     if (p.narrow) random_in<T, uint32_t>(p);
     else random_in<T, uint64_t>(p);
+}
+
+// The high 64 bits of a 64 x 64-bit product.
+__host__ __device__ inline uint64_t mul_hi64(uint64_t a, uint64_t b) {
+#ifdef SHAPED_HOST
+    return uint64_t((unsigned __int128)a * b >> 64);
+#else
+    return __umul64hi(a, b);
+#endif
+}
+
+// Whole-number draws (src/random/distributions.rs, `Draw`): element i from
+// the 64 bits of half of block offset + i / 2, as an integer converted to T.
+template <class T, class Index> __device__ void draw_in(const RandomArgs& p) {
+    T* out = reinterpret_cast<T*>(p.out.ptr);
+    uint64_t blocks = (p.numel + 1) / 2;
+    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t b = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < blocks; b += step) {
+        uint32_t w[4];
+        philox_block(p.seed, p.offset + b, w);
+        for (int j = 0; j < 2; ++j) {
+            uint64_t i = b * 2 + j;
+            if (i >= p.numel) break;
+            uint64_t bits = (uint64_t(w[2 * j]) << 32) | w[2 * j + 1];
+            int64_t v = p.dist == 0   ? int64_t(uint64_t(p.low) + mul_hi64(bits, p.range))
+                        : p.dist == 1 ? int64_t((bits >> 11) < p.range)
+                                      : int64_t(bits);
+            out[out_index<Index>(p, i)] = Make<T>::from(v);
+        }
+    }
+}
+
+template <class T> __device__ void draw_fill(const RandomArgs& p) {
+    if (p.narrow) draw_in<T, uint32_t>(p);
+    else draw_in<T, uint64_t>(p);
+}
+
+// Poisson samples (src/random/poisson.rs), step for step: element i from
+// its own stream (counter offset + i, the third word counting its blocks).
+struct PoissonDraws {
+    uint64_t seed, counter;
+    uint32_t block;
+    uint32_t w[4];
+    int next;
+    __host__ __device__ double uniform() {
+        if (next == 2) {
+            philox_block3(seed, counter, block, w);
+            block += 1;
+            next = 0;
+        }
+        uint64_t bits = ((uint64_t(w[2 * next]) << 32) | w[2 * next + 1]) >> 11;
+        next += 1;
+        return double(bits + 1) * (1.0 / 9007199254740992.0);
+    }
+};
+
+__host__ __device__ inline double ln_factorial(double k) {
+    const double table[10] = {0.0,
+                              0.0,
+                              0.6931471805599453,
+                              1.791759469228055,
+                              3.1780538303479458,
+                              4.787491742782046,
+                              6.579251212010101,
+                              8.525161361065415,
+                              10.60460290274525,
+                              12.801827480081469};
+    if (k < 10.0) return table[int(k)];
+    double x = k + 1.0, r = 1.0 / x, r2 = r * r;
+    double series =
+        r * (1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 * (1.0 / 1260.0 - r2 * (1.0 / 1680.0))));
+    return (x - 0.5) * r_ln(x) - x + 0.9189385332046728 + series;
+}
+
+__host__ __device__ inline double poisson_sample(double rate, uint64_t seed, uint64_t counter) {
+    if (!(rate > 0.0) || rate == f64_of_bits(0x7ff0000000000000ull)) return rate > 0.0 ? rate : 0.0;
+    PoissonDraws d{seed, counter, 0, {0, 0, 0, 0}, 2};
+    if (rate >= 10.0) {
+        double slam = sqrt(rate), loglam = r_ln(rate);
+        double b = fma(2.53, slam, 0.931);
+        double a = fma(0.02483, b, -0.059);
+        double invalpha = 1.1239 + 1.1328 / (b - 3.4);
+        double vr = 0.9277 - 3.6224 / (b - 2.0);
+        while (true) {
+            double u = d.uniform() - 0.5;
+            double v = d.uniform();
+            double us = 0.5 - fabs(u);
+            double k = floor((2.0 * a / us + b) * u + rate + 0.43);
+            if (us >= 0.07 && v <= vr) return k;
+            if (k < 0.0 || (us < 0.013 && v > us)) continue;
+            double lhs = r_ln(v) + r_ln(invalpha) - r_ln(a / (us * us) + b);
+            if (lhs <= fma(k, loglam, -rate) - ln_factorial(k)) return k;
+        }
+    }
+    double enlam = r_exp(-rate);
+    double k = 0.0, product = 1.0;
+    while (true) {
+        product *= d.uniform();
+        if (product > enlam) k += 1.0;
+        else return k;
+    }
+}
+
+template <class T, class Index> __device__ void poisson_in(const RandomArgs& p) {
+    T* out = reinterpret_cast<T*>(p.out.ptr);
+    const T* rates = reinterpret_cast<const T*>(p.rates.ptr);
+    uint64_t step = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < p.numel; i += step) {
+        double rate = real_f64(rates[index_in<Index>(p, p.rates, i)]);
+        out[out_index<Index>(p, i)] = Make<T>::from(poisson_sample(rate, p.seed, p.offset + i));
+    }
+}
+
+template <class T> __device__ void poisson_fill(const RandomArgs& p) {
+    if (p.narrow) poisson_in<T, uint32_t>(p);
+    else poisson_in<T, uint64_t>(p);
 }
 
 }  // namespace shaped
@@ -285,7 +455,17 @@ template <class T> __device__ void random_fill(const RandomArgs& p) {
     X(f32, float, true)             \
     X(f64, double, true)
 
+#define SHAPED_DRAW_KERNELS(name, T)                                                      \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_draw_##name(shaped::RandomArgs p) { \
+        shaped::draw_fill<T>(p);                                                         \
+    }
+
 #define SHAPED_RANDOM_KERNELS(name, T, numeric)                                             \
     extern "C" __global__ void SHAPED_BOUNDS shaped_random_##name(shaped::RandomArgs p) { \
         shaped::random_fill<T>(p);                                                         \
+    }
+
+#define SHAPED_POISSON_KERNELS(name, T, numeric)                                             \
+    extern "C" __global__ void SHAPED_BOUNDS shaped_poisson_##name(shaped::RandomArgs p) { \
+        shaped::poisson_fill<T>(p);                                                         \
     }

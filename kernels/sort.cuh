@@ -45,17 +45,7 @@
 #define SHAPED_SORT_TILE 2048
 
 // The types `sort` takes (the Rust `SortKey`): every dtype but complex.
-#define SHAPED_FOR_EACH_SORTABLE(X) \
-    X(f16, shaped::f16)             \
-    X(bf16, shaped::bf16)           \
-    X(f32, float)                   \
-    X(f64, double)                  \
-    X(u8, uint8_t)                  \
-    X(i8, int8_t)                   \
-    X(i16, int16_t)                 \
-    X(i32, int32_t)                 \
-    X(i64, int64_t)                 \
-    X(bool, bool)
+#define SHAPED_FOR_EACH_SORTABLE(X) SHAPED_FOR_EACH_REAL(X)
 
 namespace shaped {
 

@@ -3056,6 +3056,9 @@ fn random_on_the_device() -> Result<(), Error> {
                 on_cpu.geometric_(0.3, &mut g)?;
                 on_gpu.geometric_(0.3, &mut h)?;
                 assert_close_on_both!(format!("geometric_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+                on_cpu.log_normal_(0.5, 2.0, &mut g)?;
+                on_gpu.log_normal_(0.5, 2.0, &mut h)?;
+                assert_close_on_both!(format!("log_normal_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
                 assert_eq!(g, h, "the generators advance alike");
             }
         )*};
@@ -3069,6 +3072,84 @@ fn random_on_the_device() -> Result<(), Error> {
         .slice_mut(s![.., ..;3])?
         .normal_(0.0, 1.0, &mut Generator::new(4))?;
     assert_close_on_both!("normal_ on a stepped view", 0.0, gbase, base);
+    Ok(())
+}
+
+/// The whole-number draws (`random_`, `randint_like`, `bernoulli_`) of
+/// every real dtype and the samplers built on the kernels (`bernoulli`,
+/// `bernoulli_tensor_`, `normal` with tensors, `multinomial`): the CPU's
+/// values for the same seed.
+#[test]
+fn sampling_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("sampling_on_the_device") else {
+        return Ok(());
+    };
+    use shaped::random::Generator;
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            let mut on_cpu = DynTensor::<$t>::zeros(&[1001]);
+            let mut on_gpu = on_cpu.to_device(&gpu)?;
+            let (mut g, mut h) = (Generator::new(3), Generator::new(3));
+            on_cpu.random_(&mut g)?;
+            on_gpu.random_(&mut h)?;
+            assert_close_on_both!(format!("random_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+            on_cpu.random_from_(0, Some(2), &mut g)?;
+            on_gpu.random_from_(0, Some(2), &mut h)?;
+            assert_close_on_both!(format!("random_from_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+            on_cpu.bernoulli_(0.3, &mut g)?;
+            on_gpu.bernoulli_(0.3, &mut h)?;
+            assert_close_on_both!(format!("bernoulli_ {}", stringify!($t)), 0.0, on_gpu, on_cpu.clone());
+            let (r, gr) = (on_cpu.randint_like(0, 2, &mut g)?, on_gpu.randint_like(0, 2, &mut h)?);
+            assert_close_on_both!(format!("randint_like {}", stringify!($t)), 0.0, gr, r);
+            assert_eq!(g, h, "the generators advance alike");
+        )*};
+    }
+    each!(f32, f64, half::f16, half::bf16, u8, i8, i16, i32, i64, bool);
+    let mut all = DynTensor::<i64>::zeros(&[101]);
+    let mut gall = all.to_device(&gpu)?;
+    all.random_from_(i64::MIN, None, &mut Generator::new(4))?;
+    gall.random_from_(i64::MIN, None, &mut Generator::new(4))?;
+    assert_close_on_both!("random_ of every int64", 0.0, gall, all);
+    let probs = DynTensor::<f32>::from_vec([0.1f32, 0.5, 0.9, 0.0].repeat(250), &[250, 4])?;
+    let gprobs = probs.to_device(&gpu)?;
+    let (b, gb) = (
+        probs.bernoulli(&mut Generator::new(5))?,
+        gprobs.bernoulli(&mut Generator::new(5))?,
+    );
+    assert_close_on_both!("bernoulli", 0.0, gb, b);
+    let mut x = DynTensor::<i32>::zeros(&[3, 250, 4]);
+    let mut gx = x.to_device(&gpu)?;
+    x.bernoulli_tensor_(&probs, &mut Generator::new(6))?;
+    gx.bernoulli_tensor_(&gprobs, &mut Generator::new(6))?;
+    assert_close_on_both!("bernoulli_tensor_", 0.0, gx, x);
+    let std = DynTensor::<f64>::full(&[7, 1], 2.0);
+    let gstd = std.to_device(&gpu)?;
+    let mean = DynTensor::<f64>::arange(5).to_owned();
+    let gmean = mean.to_device(&gpu)?;
+    let (n, gn) = (
+        DynTensor::normal_tensor_tensor(&mean, &std, &mut Generator::new(7))?,
+        DynTensor::normal_tensor_tensor(&gmean, &gstd, &mut Generator::new(7))?,
+    );
+    assert_close_on_both!("normal_tensor_tensor", 0.0, gn, n);
+    for replacement in [false, true] {
+        let (m, gm) = (
+            probs.multinomial(3, replacement, &mut Generator::new(8))?,
+            gprobs.multinomial(3, replacement, &mut Generator::new(8))?,
+        );
+        assert_close_on_both!(format!("multinomial {replacement}"), 0.0, gm, m);
+    }
+    let rates = DynTensor::<f64>::from_vec(
+        [0.0, 0.5, 3.0, 9.99, 10.0, 57.0, 1e6, f64::INFINITY].repeat(40),
+        &[8, 40],
+    )?;
+    let grates = rates.to_device(&gpu)?;
+    let (k, gk) = (
+        rates.t()?.poisson(&mut Generator::new(9))?,
+        grates.t()?.poisson(&mut Generator::new(9))?,
+    );
+    assert_close_on_both!("poisson", 0.0, gk, k);
+    let bad = DynTensor::<f32>::from_vec(vec![0.5, 1.5], &[2])?.to_device(&gpu)?;
+    assert!(bad.bernoulli(&mut Generator::new(0)).is_err());
     Ok(())
 }
 

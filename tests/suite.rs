@@ -71,6 +71,8 @@ mod rearrange_properties;
 mod reduction_fixtures;
 #[path = "reduction_properties.rs"]
 mod reduction_properties;
+#[path = "sampling_fixtures.rs"]
+mod sampling_fixtures;
 #[path = "scan_fixtures.rs"]
 mod scan_fixtures;
 #[path = "scan_properties.rs"]

@@ -739,4 +739,36 @@ pub trait Random: Elementwise {
         out: StridedMut<'_, T, Self>,
         fill: RandomFill,
     ) -> Result<(), Error>;
+
+    /// Fills `out` with whole numbers from `fill`: element `i` (row-major
+    /// order of `out`'s sizes) from half of block `fill.offset + i / 2`,
+    /// through [`fill.draw`](DrawFill::draw). `Err` as
+    /// [`fill_random`](Random::fill_random).
+    fn fill_draws<T: crate::random::RandomWhole>(
+        out: StridedMut<'_, T, Self>,
+        fill: DrawFill,
+    ) -> Result<(), Error>;
+
+    /// Writes into `out` a Poisson sample of each rate of `rates` (the same
+    /// sizes; non-negative rates): element `i` (row-major) from the stream
+    /// of counter `offset + i` ([`crate::random::poisson`]). `Err` as
+    /// [`fill_random`](Random::fill_random).
+    fn poisson<T: crate::random::RandomFloat>(
+        rates: StridedRef<'_, T, Self>,
+        out: StridedMut<'_, T, Self>,
+        seed: u64,
+        offset: u64,
+    ) -> Result<(), Error>;
+}
+
+/// Where a whole-number fill's numbers come from (see
+/// [`Random::fill_draws`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DrawFill {
+    /// The generator's seed.
+    pub seed: u64,
+    /// The first block.
+    pub offset: u64,
+    /// What the bits become.
+    pub draw: crate::random::distributions::Draw,
 }

@@ -10,7 +10,7 @@ use crate::backend::cpu::try_collect;
 use crate::dtype::{Element, Numeric, Scalar};
 use crate::error::{Error, OrPanic};
 use crate::ops::creation::{Arange, Linspace};
-use crate::random::{Generator, RandomFloat};
+use crate::random::{Generator, RandomFloat, RandomWhole};
 use crate::tensor::Tensor;
 
 /// Constructors of a [`DynTensor`](super::DynTensor) (a tensor of runtime
@@ -156,7 +156,7 @@ pub trait DynConstructors: Sized {
         generator: &mut Generator,
     ) -> Result<Self, Error>
     where
-        Self::Elem: Arange;
+        Self::Elem: RandomWhole;
 
     /// A random permutation of `0..n` (PyTorch's `randperm`).
     ///
@@ -230,7 +230,7 @@ impl<T: Element> DynConstructors for Tensor<T, DynShape, Cpu> {
         generator: &mut Generator,
     ) -> Result<Self, Error>
     where
-        T: Arange,
+        T: RandomWhole,
     {
         Self::randint_with(low, high, sizes, generator)
     }

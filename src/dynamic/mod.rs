@@ -32,6 +32,7 @@ mod any_math;
 mod any_moments;
 mod any_normalize;
 mod any_pairs;
+mod any_random;
 mod any_rearrange;
 mod any_scans;
 mod any_scatter;

@@ -863,6 +863,37 @@ pub enum Error {
     },
     /// `randint` of a complex dtype.
     RandomBoundsDType,
+    /// `random_(from, to)` on a floating dtype whose bounds, rounded to it,
+    /// meet.
+    RandomFromToCast {
+        /// The lower bound, rounded up to the dtype.
+        from: i64,
+        /// The upper bound, rounded down to the dtype.
+        to: i64,
+    },
+    /// `random_from_(from, None)` on a floating dtype with `from` not below
+    /// the dtype's largest consecutive integer.
+    RandomFromToInc {
+        /// The lower bound, rounded up to the dtype.
+        from: i64,
+        /// The largest value (`2^digits`).
+        to_inc: i64,
+    },
+    /// `bernoulli_(p)` with `p` outside `[0, 1]` (or NaN).
+    BernoulliP {
+        /// The probability's bits.
+        p: u64,
+    },
+    /// `multinomial` of probabilities that are not floating.
+    MultinomialDType {
+        /// Their dtype.
+        dtype: DType,
+    },
+    /// `log_normal_` with a standard deviation not above 0 (or NaN).
+    LogNormalStd {
+        /// The standard deviation's bits.
+        std: u64,
+    },
     /// `randperm` of more values than a float dtype counts exactly.
     RandpermPrecision {
         /// The largest `n` allowed, as PyTorch writes it (`2049`, `2^24+1`).
@@ -1775,6 +1806,29 @@ impl fmt::Display for Error {
             Error::RandomFromTo { from, to } => write!(
                 f,
                 "random_ expects 'from' to be less than 'to', but got from={from} >= to={to}"
+            ),
+            Error::RandomFromToCast { from, to } => write!(
+                f,
+                "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got from={from} >= to={to}"
+            ),
+            Error::RandomFromToInc { from, to_inc } => write!(
+                f,
+                "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, but got from={from} > to_inc={to_inc}"
+            ),
+            Error::BernoulliP { p } => write!(
+                f,
+                "bernoulli_ expects p to be in [0, 1], but got p={}",
+                SixDigits(f64::from_bits(*p))
+            ),
+            Error::MultinomialDType { dtype } => write!(
+                f,
+                "multinomial only supports floating-point dtypes for input, got: {}",
+                dtype.torch_name()
+            ),
+            Error::LogNormalStd { std } => write!(
+                f,
+                "log_normal_ expects std > 0.0, but found std={}",
+                SixDigits(f64::from_bits(*std))
             ),
             Error::RandomBoundsDType => f.write_str(
                 "check_random_bounds handles only integral, floating-point and boolean types",

@@ -100,13 +100,6 @@ pub trait Arange: Linspace {
     /// `i` converted as C++ does (integers wrap).
     #[doc(hidden)]
     fn wrapped(i: i64) -> Self;
-    /// The C++ type's name in PyTorch's random bound checks (`signed
-    /// char`, `c10::Half`).
-    #[doc(hidden)]
-    const CPP_TYPE: &'static str;
-    /// The lowest and the largest finite value.
-    #[doc(hidden)]
-    const LIMITS: (f64, f64);
     /// The largest `randperm` length PyTorch allows for a float dtype (the
     /// integers it counts exactly, plus one), as a number and as its text,
     /// with PyTorch's name of the type; `None` where the check is the
@@ -128,7 +121,7 @@ fn index(i: usize) -> f64 {
 type Plan<S, T> = (T, T, S, usize);
 
 macro_rules! native_floats {
-    ($($t:ty, $acc:ty, $cpp:literal, $limits:expr, $randperm_limit:expr;)*) => {$(
+    ($($t:ty, $acc:ty, $randperm_limit:expr;)*) => {$(
         impl Linspace for $t {
             type Plan = Plan<$t, $t>;
             fn plan(start: $t, end: $t, steps: usize) -> Self::Plan {
@@ -164,19 +157,17 @@ macro_rules! native_floats {
             fn wrapped(i: i64) -> $t {
                 i as $t
             }
-            const CPP_TYPE: &'static str = $cpp;
-            const LIMITS: (f64, f64) = $limits;
             const RANDPERM_LIMIT: Option<(u64, &'static str, &'static str)> = $randperm_limit;
         }
     )*};
 }
 native_floats! {
-    f32, f64, "float", (f32::MIN as f64, f32::MAX as f64), Some(((1 << 24) + 1, "2^24+1", "Float"));
-    f64, f64, "double", (f64::MIN, f64::MAX), Some(((1 << 53) + 1, "2^53+1", "Double"));
+    f32, f64, Some(((1 << 24) + 1, "2^24+1", "Float"));
+    f64, f64, Some(((1 << 53) + 1, "2^53+1", "Double"));
 }
 
 macro_rules! half_floats {
-    ($($t:ty, $cpp:literal, $limits:expr, $randperm_limit:expr;)*) => {$(
+    ($($t:ty, $randperm_limit:expr;)*) => {$(
         impl Linspace for $t {
             type Plan = Plan<f32, f32>;
             fn plan(start: $t, end: $t, steps: usize) -> Self::Plan {
@@ -214,19 +205,17 @@ macro_rules! half_floats {
             fn wrapped(i: i64) -> $t {
                 <$t>::from_f32(i as f32)
             }
-            const CPP_TYPE: &'static str = $cpp;
-            const LIMITS: (f64, f64) = $limits;
             const RANDPERM_LIMIT: Option<(u64, &'static str, &'static str)> = $randperm_limit;
         }
     )*};
 }
 half_floats! {
-    f16, "c10::Half", (-65504.0, 65504.0), Some((2049, "2049", "Half"));
-    bf16, "c10::BFloat16", (-3.389_531_389_251_535_5e38, 3.389_531_389_251_535_5e38), None;
+    f16, Some((2049, "2049", "Half"));
+    bf16, None;
 }
 
 macro_rules! integers {
-    ($($t:ty, $cpp:literal;)*) => {$(
+    ($($t:ty;)*) => {$(
         impl Linspace for $t {
             type Plan = Plan<f64, $t>;
             fn plan(start: $t, end: $t, steps: usize) -> Self::Plan {
@@ -264,18 +253,16 @@ macro_rules! integers {
             fn wrapped(i: i64) -> $t {
                 i as $t
             }
-            const CPP_TYPE: &'static str = $cpp;
-            const LIMITS: (f64, f64) = (<$t>::MIN as f64, <$t>::MAX as f64);
             const RANDPERM_LIMIT: Option<(u64, &'static str, &'static str)> = None;
         }
     )*};
 }
 integers! {
-    u8, "unsigned char";
-    i8, "signed char";
-    i16, "short int";
-    i32, "int";
-    i64, "long int";
+    u8;
+    i8;
+    i16;
+    i32;
+    i64;
 }
 
 macro_rules! complex_floats {

@@ -45,6 +45,7 @@ pub mod pointwise;
 pub mod random;
 pub mod rearrange;
 pub mod reductions;
+pub mod sampling;
 pub mod scans;
 pub mod sets;
 pub mod sorting;

@@ -16,15 +16,16 @@
 //! ```
 
 use crate::backend::cpu::CpuBuffer;
-use crate::backend::{Cpu, Random, RandomFill, StridedMut};
+use crate::backend::{Cpu, DrawFill, Random, RandomFill, StridedMut};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, OrPanic};
 use crate::layout::{
     StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
 };
 use crate::ops::creation::{Arange, generated, rank_one};
+use crate::random::distributions::draw_bits;
 use crate::random::philox::block;
-use crate::random::{Distribution, Generator, RandomFloat};
+use crate::random::{Distribution, Draw, Generator, RandomFloat, RandomWhole};
 use crate::shape::{FixedShape, Shape};
 use crate::storage::Writable;
 use crate::tensor::Tensor;
@@ -108,11 +109,11 @@ fn fill<T: RandomFloat, D: Random>(
     )
 }
 
-/// A new contiguous CPU tensor of `sizes` filled from `dist`.
-fn filled<T: RandomFloat, S: Shape>(
+/// A new contiguous CPU tensor of `sizes`, every element written by
+/// `write` (a fill of the whole layout).
+fn written<T: Element, S: Shape>(
     sizes: &[usize],
-    dist: Distribution,
-    generator: &mut Generator,
+    write: impl FnOnce(StridedMut<'_, T, Cpu>) -> Result<(), Error>,
 ) -> Result<Tensor<T, S, Cpu>, Error> {
     let sizes = S::check_sizes(sizes)?;
     checked_storage(sizes.as_ref(), size_of::<T>())?;
@@ -120,8 +121,8 @@ fn filled<T: RandomFloat, S: Shape>(
     let n = checked_numel(sizes.as_ref())?;
     let strides: Vec<usize> = crate::layout::contiguous_strides(sizes.as_ref());
     let mut result = Ok(());
-    // SAFETY: the fill writes every element of the buffer (its layout is the
-    // contiguous one of `sizes`, `n` elements).
+    // SAFETY: `write` fills the whole layout, the contiguous one of `sizes`:
+    // every one of the buffer's `n` elements.
     let buffer = unsafe {
         CpuBuffer::try_new_with(n, |dst| {
             let out = StridedMut {
@@ -133,7 +134,7 @@ fn filled<T: RandomFloat, S: Shape>(
                 strides: &strides,
                 offset: 0,
             };
-            result = fill::<T, Cpu>(out, dist, generator);
+            result = write(out);
         })?
     };
     result?;
@@ -141,6 +142,15 @@ fn filled<T: RandomFloat, S: Shape>(
         buffer,
         StridedLayout::contiguous(sizes),
     ))
+}
+
+/// A new contiguous CPU tensor of `sizes` filled from `dist`.
+fn filled<T: RandomFloat, S: Shape>(
+    sizes: &[usize],
+    dist: Distribution,
+    generator: &mut Generator,
+) -> Result<Tensor<T, S, Cpu>, Error> {
+    written(sizes, |out| fill::<T, Cpu>(out, dist, generator))
 }
 
 impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
@@ -362,70 +372,309 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     }
 }
 
-/// PyTorch's checks of `randint(low, high)` (its `random_(from, to)`):
-/// `low < high`, then both `low` and `high - 1` within the dtype.
-fn check_randint<T: Arange>(low: i64, high: i64) -> Result<(), Error> {
-    if low >= high {
-        return Err(Error::RandomFromTo {
-            from: low,
-            to: high,
-        });
+/// `from` rounded up to the floating dtype `T` as PyTorch's
+/// `update_from` does: when `from + 1` rounds below `from`, to the next
+/// value `T` holds.
+fn update_from<T: RandomWhole>(from: i64, digits: u32) -> i64 {
+    let from_plus_1 = T::from_whole(from.wrapping_add(1)).to_whole();
+    if from_plus_1 < from {
+        let n = 63 - from.wrapping_add(1).unsigned_abs().leading_zeros() as i64;
+        return from_plus_1 + (1i64 << (n - i64::from(digits) + 1));
     }
-    let (lowest, largest) = T::LIMITS;
-    for (which, bound) in [("from", low), ("to - 1", high - 1)] {
+    from
+}
+
+/// `to` rounded down to the floating dtype `T` as PyTorch's `update_to`.
+fn update_to<T: RandomWhole>(to: i64, digits: u32) -> i64 {
+    let to_minus_1 = T::from_whole(to.wrapping_sub(1)).to_whole();
+    if to_minus_1 >= to {
+        let n = 63 - to.wrapping_sub(1).unsigned_abs().leading_zeros() as i64;
+        return to_minus_1 - (1i64 << (n - i64::from(digits) + 1));
+    }
+    to
+}
+
+/// PyTorch's `check_from_to_in_range`: `from` and `to_inc` within `T`.
+fn check_in_range<T: RandomWhole>(from: i64, to_inc: i64) -> Result<(), Error> {
+    let (lowest, largest) = T::BOUNDS;
+    for (which, bound) in [("from", from), ("to - 1", to_inc)] {
         let bound = bound as f64;
         if bound < lowest || bound > largest {
             return Err(Error::RandomBound {
                 which,
-                type_name: T::CPP_TYPE,
+                type_name: T::CPP_NAME,
             });
         }
     }
     Ok(())
 }
 
-/// Element `i`'s 64 random bits: half of block `first + i / 2`.
-#[inline(always)]
-fn bits64(seed: u64, first: u64, i: usize) -> u64 {
-    let words = block(seed, first.wrapping_add((i / 2) as u64));
-    let (hi, lo) = if i.is_multiple_of(2) {
-        (words[0], words[1])
-    } else {
-        (words[2], words[3])
-    };
-    u64::from(hi) << 32 | u64::from(lo)
+/// The draw of `random_(from, to)` on a tensor of `T` (`to: None`: up to
+/// the dtype's largest value; `from = i64::MIN` and `to: None`: every
+/// 64-bit integer), with PyTorch's checks and texts in its order.
+pub(crate) fn random_draw<T: RandomWhole>(from: i64, to: Option<i64>) -> Result<Draw, Error> {
+    match to {
+        Some(to) => {
+            if from >= to {
+                return Err(Error::RandomFromTo { from, to });
+            }
+            let (mut from, mut to) = (from, to);
+            if let Some(digits) = T::DIGITS {
+                from = update_from::<T>(from, digits);
+                to = update_to::<T>(to, digits);
+                if from >= to {
+                    return Err(Error::RandomFromToCast { from, to });
+                }
+            }
+            check_in_range::<T>(from, to - 1)?;
+            Ok(Draw::Integers {
+                low: from,
+                range: (to as u64).wrapping_sub(from as u64),
+            })
+        }
+        None if from != i64::MIN => {
+            let to_inc = T::RANDOM_MAX;
+            let mut from = from;
+            if let Some(digits) = T::DIGITS {
+                from = update_from::<T>(from, digits);
+                if from >= to_inc {
+                    return Err(Error::RandomFromToInc { from, to_inc });
+                }
+            }
+            check_in_range::<T>(from, to_inc)?;
+            Ok(Draw::Integers {
+                low: from,
+                range: (to_inc as u64).wrapping_sub(from as u64).wrapping_add(1),
+            })
+        }
+        // PyTorch's dispatch covers the integers and the wide floats, and
+        // its kernel only some of them.
+        None => match T::DTYPE {
+            DType::I64 | DType::F64 | DType::F32 | DType::BF16 => Ok(Draw::Bits),
+            DType::F16 | DType::Bool => Err(Error::NotImplementedFor {
+                op: "random_full_64_bits_range_kernel_cpu",
+                dtype: T::DTYPE,
+            }),
+            _ => Err(Error::Unsupported {
+                message: "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16",
+            }),
+        },
+    }
 }
 
-/// A uniform integer in `0..range` from 64 random bits (the high half of
-/// their product with `range`: Lemire's multiply, no division, a bias
-/// below `range / 2^64`).
-#[inline(always)]
-fn below(bits: u64, range: u64) -> u64 {
-    ((u128::from(bits) * u128::from(range)) >> 64) as u64
+/// The draw of `random_()`: `0..=RANDOM_MAX`.
+fn full_draw<T: RandomWhole>() -> Draw {
+    Draw::Integers {
+        low: 0,
+        range: T::RANDOM_MAX as u64 + 1,
+    }
+}
+
+/// Fills `out` with `draw`, from the generator's next blocks (one per two
+/// elements).
+fn fill_draws<T: RandomWhole, D: Random>(
+    out: StridedMut<'_, T, D>,
+    draw: Draw,
+    generator: &mut Generator,
+) -> Result<(), Error> {
+    let offset = generator.take_blocks(numel(out.sizes).div_ceil(2) as u64);
+    D::fill_draws(
+        out,
+        DrawFill {
+            seed: generator.initial_seed(),
+            offset,
+            draw,
+        },
+    )
+}
+
+impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
+    /// Fills `self` with uniform integers in `0..=max` (PyTorch's
+    /// `random_()`): `max` is the dtype's largest integer (1 for bool), or
+    /// `2^digits` for a floating dtype (`2^24` for float32), so that every
+    /// value is exact.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<u8>::zeros(&[1000]);
+    /// x.random_(&mut Generator::new(0)).unwrap();
+    /// assert!(x.iter().any(|&v| v > 200));
+    /// ```
+    pub fn random_(&mut self, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomWhole,
+    {
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill_draws(out, full_draw::<T>(), generator)
+    }
+
+    /// Fills `self` with uniform integers in `0..to` (PyTorch's
+    /// `random_(to)`); its texts for `to <= 0` and bounds outside the dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<i8>::zeros(&[3]);
+    /// assert_eq!(
+    ///     x.random_to_(300, &mut Generator::new(0)).unwrap_err().to_string(),
+    ///     "to - 1 is out of bounds for signed char"
+    /// );
+    /// ```
+    pub fn random_to_(&mut self, to: i64, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomWhole,
+    {
+        self.random_from_(0, Some(to), generator)
+    }
+
+    /// Fills `self` with uniform integers in `from..to`, or with `to: None`
+    /// in `from..=max` of [`random_`](Self::random_) (PyTorch's
+    /// `random_(from, to)`); `from = i64::MIN` with `to: None` draws every
+    /// 64-bit integer (int64 and the float32, float64 and bfloat16 dtypes,
+    /// as in PyTorch). On a floating dtype the bounds are first rounded
+    /// inwards to values it holds, as PyTorch does; its texts for bounds
+    /// out of order or outside the dtype, and `self` untouched.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut g = Generator::new(0);
+    /// let mut x = DynTensor::<f32>::zeros(&[100]);
+    /// x.random_from_(-3, Some(3), &mut g).unwrap();
+    /// assert!(x.iter().all(|&v| v.fract() == 0.0 && (-3.0..3.0).contains(&v)));
+    /// assert_eq!(
+    ///     x.random_from_(5, Some(3), &mut g).unwrap_err().to_string(),
+    ///     "random_ expects 'from' to be less than 'to', but got from=5 >= to=3"
+    /// );
+    /// ```
+    pub fn random_from_(
+        &mut self,
+        from: i64,
+        to: Option<i64>,
+        generator: &mut Generator,
+    ) -> Result<(), Error>
+    where
+        T: RandomWhole,
+    {
+        let draw = random_draw::<T>(from, to)?;
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill_draws(out, draw, generator)
+    }
+
+    /// Fills `self` with Bernoulli trials of probability `p`: 1 with
+    /// probability `p`, else 0 (PyTorch's `bernoulli_(p)`), any real dtype.
+    /// `Err` with PyTorch's text unless `0 <= p <= 1`. The trial compares
+    /// 53 random bits with `p`: exact for multiples of `2^-53`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<bool>::zeros(&[10_000]);
+    /// x.bernoulli_(0.25, &mut Generator::new(0)).unwrap();
+    /// let ones = x.iter().filter(|&&b| b).count();
+    /// assert!((2300..2700).contains(&ones));
+    /// assert_eq!(
+    ///     x.bernoulli_(1.5, &mut Generator::new(0)).unwrap_err().to_string(),
+    ///     "bernoulli_ expects p to be in [0, 1], but got p=1.5"
+    /// );
+    /// ```
+    pub fn bernoulli_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error>
+    where
+        T: RandomWhole,
+    {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(Error::BernoulliP { p: p.to_bits() });
+        }
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill_draws(out, Draw::bernoulli(p), generator)
+    }
+
+    /// Fills `self` with log-normal numbers: `exp(N(mean, std))` (PyTorch's
+    /// `log_normal_`); `Err` with PyTorch's text unless `std > 0`.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let mut x = DynTensor::<f64>::zeros(&[1000]);
+    /// x.log_normal_(0.0, 0.5, &mut Generator::new(0)).unwrap();
+    /// assert!(x.iter().all(|&v| v > 0.0));
+    /// assert_eq!(
+    ///     x.log_normal_(0.0, 0.0, &mut Generator::new(0)).unwrap_err().to_string(),
+    ///     "log_normal_ expects std > 0.0, but found std=0"
+    /// );
+    /// ```
+    pub fn log_normal_(
+        &mut self,
+        mean: f64,
+        std: f64,
+        generator: &mut Generator,
+    ) -> Result<(), Error>
+    where
+        T: RandomFloat,
+    {
+        if std.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
+            return Err(Error::LogNormalStd { std: std.to_bits() });
+        }
+        let ptr = R::ptr_mut(&mut self.data);
+        let out = super::assign::output(self, ptr);
+        fill(out, Distribution::LogNormal { mean, std }, generator)
+    }
+}
+
+impl<T: Element, S: Shape, D: Random, R: crate::storage::Repr> Tensor<T, S, D, R> {
+    /// Uniform integers in `low..high` of `self`'s shape, dtype, device and
+    /// layout (PyTorch's `randint_like(x, low, high)`), with the checks of
+    /// [`random_from_`](Tensor::random_from_).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::random::Generator;
+    /// let x = Tensor::<i32, shape![2, 3]>::zeros();
+    /// let r = x.randint_like(-2, 2, &mut Generator::new(0)).unwrap();
+    /// assert!(r.iter().all(|v| (-2..2).contains(v)));
+    /// ```
+    pub fn randint_like(
+        &self,
+        low: i64,
+        high: i64,
+        generator: &mut Generator,
+    ) -> Result<Tensor<T, S, D>, Error>
+    where
+        T: RandomWhole,
+    {
+        random_draw::<T>(low, Some(high))?;
+        let mut out = self.try_full_like(T::ZERO)?;
+        out.random_from_(low, Some(high), generator)?;
+        Ok(out)
+    }
 }
 
 /// `n` uniform integers in `low..high` from `generator`'s next blocks.
-fn randint_values<T: Arange, S: Shape>(
+fn randint_values<T: RandomWhole, S: Shape>(
     low: i64,
     high: i64,
     sizes: &[usize],
     generator: &mut Generator,
 ) -> Result<Tensor<T, S, Cpu>, Error> {
-    check_randint::<T>(low, high)?;
-    let sizes = S::check_sizes(sizes)?;
-    checked_storage(sizes.as_ref(), size_of::<T>())?;
-    check_contiguous_strides(sizes.as_ref())?;
-    let n = checked_numel(sizes.as_ref())?;
-    let range = (i128::from(high) - i128::from(low)) as u64;
-    let first = generator.take_blocks(n.div_ceil(2) as u64);
-    let seed = generator.initial_seed();
-    let buffer = generated(n, |i| {
-        T::wrapped(low.wrapping_add(below(bits64(seed, first, i), range) as i64))
-    })?;
-    Ok(Tensor::from_buffer(
-        buffer,
-        StridedLayout::contiguous(sizes),
-    ))
+    let draw = random_draw::<T>(low, Some(high))?;
+    written(sizes, |out| fill_draws::<T, Cpu>(out, draw, generator))
+}
+
+/// Element `i`'s 64 random bits: half of block `first + i / 2`.
+#[inline(always)]
+fn bits64(seed: u64, first: u64, i: usize) -> u64 {
+    draw_bits(block(seed, first.wrapping_add((i / 2) as u64)), i)
+}
+
+/// A uniform integer in `0..range` from 64 random bits (Lemire's
+/// multiply, as [`Draw::Integers`]).
+#[inline(always)]
+fn below(bits: u64, range: u64) -> u64 {
+    Draw::Integers { low: 0, range }.value(bits) as u64
 }
 
 /// A random permutation of `0..n` (Fisher-Yates, step `k` drawing from
@@ -493,7 +742,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// ```
     pub fn randint(low: i64, high: i64, generator: &mut Generator) -> Result<Self, Error>
     where
-        T: Arange,
+        T: RandomWhole,
     {
         randint_values(low, high, S::SIZES.as_ref(), generator)
     }
@@ -528,7 +777,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
         generator: &mut Generator,
     ) -> Result<Self, Error>
     where
-        T: Arange,
+        T: RandomWhole,
     {
         randint_values(low, high, sizes, generator)
     }

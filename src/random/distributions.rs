@@ -19,7 +19,7 @@
 //! assert!(values.iter().all(|v| (-1.0..1.0).contains(v)));
 //! ```
 
-use super::math::{ln_f32, ln_f64, sincos_2pi_f32, sincos_2pi_f64};
+use super::math::{exp_f32, exp_f64, ln_f32, ln_f64, sincos_2pi_f32, sincos_2pi_f64};
 use crate::dtype::Element;
 use half::{bf16, f16};
 
@@ -58,6 +58,13 @@ pub enum Distribution {
     Geometric {
         /// The probability, in `(0, 1)`.
         p: f64,
+    },
+    /// Log-normal: `exp(mean + z * std)`, `z` standard normal.
+    LogNormal {
+        /// The underlying normal's mean.
+        mean: f64,
+        /// The underlying normal's standard deviation.
+        std: f64,
     },
 }
 
@@ -104,6 +111,13 @@ pub enum Sampler<R> {
     Geometric {
         /// `ln(1 - p)`.
         ln_q: R,
+    },
+    /// `exp(mean + z * std)`.
+    LogNormal {
+        /// The mean of the logarithm.
+        mean: R,
+        /// The standard deviation of the logarithm.
+        std: R,
     },
 }
 
@@ -175,6 +189,11 @@ fn block_f32<T: Copy + PartialEq>(
             let (c, d) = normal_pair_f32(words[2], words[3]);
             [a, b, c, d].map(|z| narrow(z.mul_add(std, mean)))
         }
+        Sampler::LogNormal { mean, std } => {
+            let (a, b) = normal_pair_f32(words[0], words[1]);
+            let (c, d) = normal_pair_f32(words[2], words[3]);
+            [a, b, c, d].map(|z| narrow(exp_f32(z.mul_add(std, mean))))
+        }
         Sampler::Exponential { scale } => {
             words.map(|w| narrow((0.0 - ln_f32(open_unit_f32(w))) * scale))
         }
@@ -208,6 +227,10 @@ fn sampler_f32(dist: Distribution) -> Sampler<f32> {
         Distribution::Geometric { p } => Sampler::Geometric {
             ln_q: Distribution::geometric_log(p) as f32,
         },
+        Distribution::LogNormal { mean, std } => Sampler::LogNormal {
+            mean: mean as f32,
+            std: std as f32,
+        },
     }
 }
 
@@ -238,6 +261,16 @@ fn unit_f64(hi: u32, lo: u32) -> f64 {
     ((u64::from(hi) << 32 | u64::from(lo)) >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
 }
 
+/// A normal pair from a block (float64): Box-Muller on 53-bit uniforms.
+#[inline(always)]
+fn normal_pair_f64(w: [u32; 4]) -> (f64, f64) {
+    let u1 = unit_f64(w[0], w[1]) + 1.0 / 9_007_199_254_740_992.0;
+    let u2 = unit_f64(w[2], w[3]);
+    let r = (-2.0 * ln_f64(u1)).sqrt();
+    let (s, c) = sincos_2pi_f64(u2);
+    (r * c, r * s)
+}
+
 impl RandomFloat for f64 {
     const PER_BLOCK: usize = 2;
     type Params = Sampler<f64>;
@@ -256,6 +289,7 @@ impl RandomFloat for f64 {
             Distribution::Geometric { p } => Sampler::Geometric {
                 ln_q: Distribution::geometric_log(p),
             },
+            Distribution::LogNormal { mean, std } => Sampler::LogNormal { mean, std },
         }
     }
     #[inline(always)]
@@ -269,13 +303,14 @@ impl RandomFloat for f64 {
                 [at(unit_f64(w[0], w[1])), at(unit_f64(w[2], w[3])), 0.0, 0.0]
             }
             Sampler::Normal { mean, std } => {
-                let u1 = unit_f64(w[0], w[1]) + 1.0 / 9_007_199_254_740_992.0;
-                let u2 = unit_f64(w[2], w[3]);
-                let r = (-2.0 * ln_f64(u1)).sqrt();
-                let (s, c) = sincos_2pi_f64(u2);
+                let (a, b) = normal_pair_f64(w);
+                [a.mul_add(std, mean), b.mul_add(std, mean), 0.0, 0.0]
+            }
+            Sampler::LogNormal { mean, std } => {
+                let (a, b) = normal_pair_f64(w);
                 [
-                    (r * c).mul_add(std, mean),
-                    (r * s).mul_add(std, mean),
+                    exp_f64(a.mul_add(std, mean)),
+                    exp_f64(b.mul_add(std, mean)),
                     0.0,
                     0.0,
                 ]
@@ -303,3 +338,145 @@ impl RandomFloat for f64 {
         }
     }
 }
+
+/// What a whole-number fill ([`crate::backend::Random::fill_draws`]) makes
+/// of element `i`'s 64 random bits (half of block `offset + i / 2`: words
+/// 0 and 1 for even `i`, 2 and 3 for odd).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// `low + floor(bits * range / 2^64)`: uniform on `low..low + range`
+    /// (Lemire's multiply: no division, a bias below `range / 2^64`).
+    Integers {
+        /// The smallest value.
+        low: i64,
+        /// How many values (at least 1).
+        range: u64,
+    },
+    /// 1 when the top 53 bits are below `threshold`, else 0: a Bernoulli
+    /// trial of probability `threshold / 2^53`.
+    Bernoulli {
+        /// `ceil(p 2^53)`.
+        threshold: u64,
+    },
+    /// The bits as an `i64`: every 64-bit integer (`random_(i64::MIN,
+    /// None)`).
+    Bits,
+}
+
+impl Draw {
+    /// The trial of probability `p` in `[0, 1]` (exact for multiples of
+    /// `2^-53`).
+    pub fn bernoulli(p: f64) -> Draw {
+        Draw::Bernoulli {
+            threshold: (p * 9_007_199_254_740_992.0).ceil() as u64,
+        }
+    }
+
+    /// The value of one element from its 64 bits.
+    #[inline(always)]
+    pub fn value(self, bits: u64) -> i64 {
+        match self {
+            Draw::Integers { low, range } => {
+                low.wrapping_add(((u128::from(bits) * u128::from(range)) >> 64) as i64)
+            }
+            Draw::Bernoulli { threshold } => i64::from((bits >> 11) < threshold),
+            Draw::Bits => bits as i64,
+        }
+    }
+}
+
+/// Element `i`'s 64 bits from its block's words (see [`Draw`]).
+#[inline(always)]
+pub fn draw_bits(words: [u32; 4], i: usize) -> u64 {
+    let (hi, lo) = if i.is_multiple_of(2) {
+        (words[0], words[1])
+    } else {
+        (words[2], words[3])
+    };
+    u64::from(hi) << 32 | u64::from(lo)
+}
+
+/// Real element types that whole-number fills (`random_`, `randint_like`,
+/// `bernoulli_`) write: integers, bool and the floating types.
+#[diagnostic::on_unimplemented(
+    message = "`random_`, `randint_like` and `bernoulli_` fill real tensors (integers, bool, floats), not `{Self}`",
+    label = "this tensor holds `{Self}`",
+    note = "PyTorch: \"random_kernel_cpu\" not implemented for 'ComplexFloat'"
+)]
+pub trait RandomWhole: Element {
+    /// `v` as C++ converts it: integers wrap, floats round to nearest (the
+    /// half types through float32), bool is `v != 0`.
+    fn from_whole(v: i64) -> Self;
+    /// Back to `i64` (C++'s truncating conversion; exact for the values
+    /// [`from_whole`](Self::from_whole) makes of in-range integers).
+    fn to_whole(self) -> i64;
+    /// The largest value `random_()` makes: the dtype's largest integer (1
+    /// for bool), `2^digits` for a floating type.
+    const RANDOM_MAX: i64;
+    /// The mantissa's digits of a floating type (PyTorch's
+    /// `numeric_limits<T>::digits`), `None` for the others.
+    const DIGITS: Option<u32>;
+    /// The lowest and the largest finite value, as PyTorch's bound checks
+    /// compare them.
+    const BOUNDS: (f64, f64);
+    /// The C++ type's name in PyTorch's bound checks.
+    const CPP_NAME: &'static str;
+}
+
+macro_rules! whole_integers {
+    ($($t:ty => $cpp:literal),*) => {$(
+        impl RandomWhole for $t {
+            #[inline(always)]
+            fn from_whole(v: i64) -> Self {
+                v as $t
+            }
+            fn to_whole(self) -> i64 {
+                self as i64
+            }
+            const RANDOM_MAX: i64 = <$t>::MAX as i64;
+            const DIGITS: Option<u32> = None;
+            const BOUNDS: (f64, f64) = (<$t>::MIN as f64, <$t>::MAX as f64);
+            const CPP_NAME: &'static str = $cpp;
+        }
+    )*};
+}
+whole_integers!(u8 => "unsigned char", i8 => "signed char", i16 => "short int", i32 => "int", i64 => "long int");
+
+impl RandomWhole for bool {
+    #[inline(always)]
+    fn from_whole(v: i64) -> Self {
+        v != 0
+    }
+    fn to_whole(self) -> i64 {
+        i64::from(self)
+    }
+    const RANDOM_MAX: i64 = 1;
+    const DIGITS: Option<u32> = None;
+    const BOUNDS: (f64, f64) = (0.0, 1.0);
+    const CPP_NAME: &'static str = "bool";
+}
+
+macro_rules! whole_floats {
+    ($($t:ty => $digits:expr, $cpp:literal, $from:expr, $to:expr, $bounds:expr);*) => {$(
+        impl RandomWhole for $t {
+            #[inline(always)]
+            fn from_whole(v: i64) -> Self {
+                $from(v)
+            }
+            fn to_whole(self) -> i64 {
+                $to(self)
+            }
+            const RANDOM_MAX: i64 = 1 << $digits;
+            const DIGITS: Option<u32> = Some($digits);
+            const BOUNDS: (f64, f64) = $bounds;
+            const CPP_NAME: &'static str = $cpp;
+        }
+    )*};
+}
+whole_floats!(
+    f32 => 24, "float", |v: i64| v as f32, |x: f32| x as i64, (f32::MIN as f64, f32::MAX as f64);
+    f64 => 53, "double", |v: i64| v as f64, |x: f64| x as i64, (f64::MIN, f64::MAX);
+    f16 => 11, "c10::Half", |v: i64| f16::from_f32(v as f32), |x: f16| x.to_f32() as i64, (-65504.0, 65504.0);
+    bf16 => 8, "c10::BFloat16", |v: i64| bf16::from_f32(v as f32), |x: bf16| x.to_f32() as i64,
+        (-3.389_531_389_251_535_5e38, 3.389_531_389_251_535_5e38)
+);

@@ -8,6 +8,8 @@
 //! - `ln(u)`: `u = 2^e m` with `m` in `[sqrt(1/2), sqrt(2))`, then
 //!   `ln m = 2 atanh(s)`, `s = (m - 1) / (m + 1)`, a series in `s^2`
 //!   (`|s| <= 0.1716`): within 1 ulp of the true value in the tests.
+//! - `exp(x)`: `x = k ln 2 + r`, a Taylor polynomial of `e^r`, times `2^k`
+//!   (the log-normal distribution).
 //! - `sincos_2pi(u)`: `u` reduced to the nearest quarter turn `q / 4`
 //!   (exactly: `u` is a multiple of `2^-24`, or of `2^-53`), the rest
 //!   `x = 2 pi (u - q / 4)` in `[-pi/4, pi/4]` through Taylor series, then
@@ -142,6 +144,89 @@ random_math!(
     ]
 );
 
+/// Declares `exp` for one float type: `x = k ln 2 + r` (Cody and Waite's
+/// two-part `ln 2`, exact products), `e^r` for `|r| <= ln(2) / 2` by a
+/// Taylor polynomial, then `2^k` in two exact factors (so that subnormal
+/// results round once).
+macro_rules! random_exp {
+    ($exp:ident, $t:ty, $bits:ty, $mant:expr, $bias:expr, $over:expr, $under:expr,
+     $ln2_hi:expr, $ln2_lo:expr, [$($c:expr),*]) => {
+        /// `e^x`, within an ulp or two of the true value (see the module).
+        #[inline(always)]
+        pub fn $exp(x: $t) -> $t {
+            if x.is_nan() {
+                return x;
+            }
+            if x > $over {
+                return <$t>::INFINITY;
+            }
+            if x < $under {
+                return 0.0;
+            }
+            let k = (x * core::f64::consts::LOG2_E as $t + 0.5).floor();
+            let r = k.mul_add(-$ln2_lo, k.mul_add(-$ln2_hi, x));
+            let mut p: $t = 0.0;
+            for c in [$($c),*] {
+                p = p.mul_add(r, c);
+            }
+            let k = k as i32;
+            let half = k / 2;
+            let power = |e: i32| <$t>::from_bits(((e + $bias) as $bits) << $mant);
+            p * power(half) * power(k - half)
+        }
+    };
+}
+
+random_exp!(
+    exp_f32,
+    f32,
+    u32,
+    23,
+    127,
+    88.722_84,
+    -103.972_08,
+    0.693_359_4,
+    -2.121_944_4e-4,
+    [
+        1.0 / 5040.0,
+        1.0 / 720.0,
+        1.0 / 120.0,
+        1.0 / 24.0,
+        1.0 / 6.0,
+        0.5,
+        1.0,
+        1.0
+    ]
+);
+
+random_exp!(
+    exp_f64,
+    f64,
+    u64,
+    52,
+    1023,
+    709.782_712_893_384,
+    -745.133_219_101_941_2,
+    6.931_471_803_691_238e-1,
+    1.908_214_929_270_587_7e-10,
+    [
+        1.0 / 6_227_020_800.0,
+        1.0 / 479_001_600.0,
+        1.0 / 39_916_800.0,
+        1.0 / 3_628_800.0,
+        1.0 / 362_880.0,
+        1.0 / 40_320.0,
+        1.0 / 5040.0,
+        1.0 / 720.0,
+        1.0 / 120.0,
+        1.0 / 24.0,
+        1.0 / 6.0,
+        0.5,
+        1.0,
+        1.0
+    ]
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +266,35 @@ mod tests {
             worst[3] <= 8.0 * f64::EPSILON,
             "sincos_2pi_f64: {}",
             worst[3]
+        );
+        let mut worst_exp = [0f64; 2];
+        for i in 0..100_000 {
+            let x = -104.0 + 193.0 * f64::from(i) / 100_000.0;
+            let got = f64::from(exp_f32(x as f32));
+            let want32 = f64::from((x as f32).exp());
+            if (x as f32).exp().is_normal() && want32 < f64::from(f32::MAX) {
+                worst_exp[0] =
+                    worst_exp[0].max((got - want32).abs() / want32 / f64::from(f32::EPSILON));
+            }
+            let x = -746.0 + 1456.0 * f64::from(i) / 100_000.0;
+            let got = exp_f64(x);
+            let want = x.exp();
+            if want.is_normal() && want < f64::MAX {
+                worst_exp[1] = worst_exp[1].max((got - want).abs() / want / f64::EPSILON);
+            }
+        }
+        assert!(worst_exp[0] <= 2.0, "exp_f32: {} ulps", worst_exp[0]);
+        assert!(worst_exp[1] <= 2.0, "exp_f64: {} ulps", worst_exp[1]);
+        assert_eq!((exp_f32(0.0), exp_f64(0.0)), (1.0, 1.0));
+        assert_eq!(
+            (exp_f32(89.0), exp_f64(710.0)),
+            (f32::INFINITY, f64::INFINITY)
+        );
+        assert_eq!((exp_f32(-105.0), exp_f64(-746.0)), (0.0, 0.0));
+        assert!(exp_f32(f32::NAN).is_nan() && exp_f64(f64::NAN).is_nan());
+        assert!(
+            exp_f32(-100.0) > 0.0 && exp_f64(-740.0) > 0.0,
+            "subnormal results"
         );
         assert_eq!(ln_f32(1.0), 0.0);
         assert_eq!(sincos_2pi_f32(0.0), (0.0, 1.0));

@@ -18,8 +18,9 @@ pub mod distributions;
 pub mod generator;
 pub mod math;
 pub mod philox;
+pub mod poisson;
 #[cfg(test)]
 mod tests;
 
-pub use distributions::{Distribution, RandomFloat};
+pub use distributions::{Distribution, Draw, RandomFloat, RandomWhole};
 pub use generator::{DEFAULT_SEED, DefaultGenerator, Generator, manual_seed};

@@ -45,6 +45,16 @@ pub fn philox4x32_10(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     round(c, k)
 }
 
+/// Block `draw` of element `block`'s own stream (the counter's third word):
+/// the samplers that use a varying number of draws per element (Poisson).
+#[inline(always)]
+pub fn draw_block(seed: u64, block: u64, draw: u32) -> [u32; 4] {
+    philox4x32_10(
+        [block as u32, (block >> 32) as u32, draw, 0],
+        [seed as u32, (seed >> 32) as u32],
+    )
+}
+
 /// The words of block `block` of the stream of `seed`: the counter is the
 /// block's 64-bit index (its upper half 0), the key the seed.
 #[inline(always)]

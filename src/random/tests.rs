@@ -433,3 +433,228 @@ fn randperm_is_a_uniform_permutation() {
     );
     assert_eq!(DynTensor::<u8>::randperm(0, &mut g).unwrap().numel(), 0);
 }
+
+/// Pearson's chi-square statistic of `counts` against `expected` counts.
+fn chi_square_against(counts: &[u64], expected: &[f64]) -> f64 {
+    counts
+        .iter()
+        .zip(expected)
+        .map(|(&c, &e)| (c as f64 - e).powi(2) / e)
+        .sum()
+}
+
+/// `random_` on u8 (every byte equally often), on float16 within its
+/// exact integers, and `random_from_(i64::MIN, None)` on both halves; the
+/// same stream as `randint` of the same range.
+#[test]
+fn random_is_uniform() {
+    let mut g = Generator::new(12);
+    let mut bytes = DynTensor::<u8>::zeros(&[256_000]);
+    bytes.random_(&mut g).unwrap();
+    let mut counts = [0u64; 256];
+    for &v in bytes.iter() {
+        counts[v as usize] += 1;
+    }
+    let chi = chi_square(&counts);
+    assert!(chi < chi_square_threshold(255), "chi-square {chi}");
+    let mut halves = DynTensor::<half::f16>::zeros(&[100_000]);
+    halves.random_(&mut g).unwrap();
+    assert!(
+        halves
+            .iter()
+            .all(|v| v.to_f32().fract() == 0.0 && (0.0..=2048.0).contains(&v.to_f32()))
+    );
+    let mut all = DynTensor::<i64>::zeros(&[100_000]);
+    all.random_from_(i64::MIN, None, &mut g).unwrap();
+    let negative = all.iter().filter(|&&v| v < 0).count() as u64;
+    let chi = chi_square(&[negative, 100_000 - negative]);
+    assert!(chi < chi_square_threshold(1), "chi-square {chi}");
+    let mut a = DynTensor::<i32>::zeros(&[1001]);
+    a.random_from_(-7, Some(90), &mut Generator::new(5))
+        .unwrap();
+    let b = DynTensor::<i32>::randint(-7, 90, &[1001], &mut Generator::new(5)).unwrap();
+    assert_eq!(a.to_vec(), b.to_vec());
+}
+
+/// `bernoulli_(p)` and `bernoulli` of mixed probabilities: each frequency
+/// within 5 standard errors, on a strided output too; the biased reading
+/// of the same counts (p + 1%) is rejected.
+#[test]
+fn bernoulli_frequencies() {
+    let mut g = Generator::new(13);
+    for p in [0.3, 0.999, 1e-3] {
+        let mut x = Tensor::<bool, shape![400, 500]>::zeros();
+        x.transpose_mut::<0, 1>().bernoulli_(p, &mut g).unwrap();
+        let hits = x.iter().filter(|&&b| b).count() as f64;
+        let n = 200_000.0;
+        let se = (p * (1.0 - p) / n).sqrt();
+        assert!((hits / n - p).abs() < 5.0 * se, "p {p}: {}", hits / n);
+        if p == 0.3 {
+            assert!(
+                (hits / n - (p + 0.01)).abs() > 5.0 * se,
+                "a 1% bias is seen"
+            );
+        }
+    }
+    let probs =
+        DynTensor::<f32>::from_vec([0.1f32, 0.5, 0.9, 0.0].repeat(50_000), &[50_000, 4]).unwrap();
+    let x = probs.bernoulli(&mut g).unwrap();
+    let v = x.to_vec();
+    for (j, p) in [0.1f64, 0.5, 0.9, 0.0].into_iter().enumerate() {
+        let hits = (0..50_000).filter(|i| v[i * 4 + j] == 1.0).count() as f64;
+        let se = (p * (1.0 - p) / 50_000.0).sqrt().max(1e-9);
+        assert!(
+            (hits / 50_000.0 - p).abs() <= 5.0 * se,
+            "column {j}: {hits}"
+        );
+    }
+}
+
+/// `log_normal_`: the logarithm of the sample is normal (KS) in float32 and
+/// float64, and the same bits on a strided output as a contiguous one.
+#[test]
+fn log_normal_is_exp_of_normal() {
+    let mut g = Generator::new(14);
+    let (mean, std) = (0.5, 1.5);
+    let mut x32 = DynTensor::<f32>::zeros(&[N]);
+    x32.log_normal_(mean, std, &mut g).unwrap();
+    let mut x64 = DynTensor::<f64>::zeros(&[N]);
+    x64.log_normal_(mean, std, &mut g).unwrap();
+    for (what, x) in [
+        ("float32", as_f64(&x32.to_vec())),
+        ("float64", x64.to_vec()),
+    ] {
+        assert!(x.iter().all(|&v| v > 0.0), "{what}");
+        let logs: Vec<f64> = x.iter().map(|v| v.ln()).collect();
+        let d = ks_statistic(logs, |t| normal_cdf((t - mean) / std));
+        assert!(d < ks_threshold(N), "{what} log-normal KS {d}");
+    }
+    let mut strided = Tensor::<f64, shape![30, 40]>::zeros();
+    strided
+        .transpose_mut::<0, 1>()
+        .log_normal_(0.0, 1.0, &mut Generator::new(1))
+        .unwrap();
+    let mut plain = DynTensor::<f64>::zeros(&[40, 30]);
+    plain.log_normal_(0.0, 1.0, &mut Generator::new(1)).unwrap();
+    assert_eq!(strided.t().to_vec(), plain.to_vec());
+}
+
+/// `multinomial`: with replacement every sample's category by chi-square
+/// against the weights; without replacement the first pick likewise, and
+/// never a category twice in a row.
+#[test]
+fn multinomial_follows_the_weights() {
+    let mut g = Generator::new(15);
+    let weights = [1.0f64, 2.0, 3.0, 4.0];
+    let p = DynTensor::<f64>::from_vec(weights.to_vec(), &[4]).unwrap();
+    let x = p.multinomial(40_000, true, &mut g).unwrap();
+    let mut counts = [0u64; 4];
+    for &i in x.iter() {
+        counts[i as usize] += 1;
+    }
+    let expected: Vec<f64> = weights.iter().map(|w| w / 10.0 * 40_000.0).collect();
+    let chi = chi_square_against(&counts, &expected);
+    assert!(
+        chi < chi_square_threshold(3),
+        "with replacement: chi-square {chi}"
+    );
+    let uniform = [10_000.0; 4];
+    assert!(chi_square_against(&counts, &uniform) > chi_square_threshold(3));
+    let rows =
+        DynTensor::<f32>::from_vec([1.0f32, 2.0, 3.0, 4.0].repeat(20_000), &[20_000, 4]).unwrap();
+    let x = rows.multinomial(3, false, &mut g).unwrap();
+    let v = x.to_vec();
+    let mut first = [0u64; 4];
+    for row in v.chunks(3) {
+        first[row[0] as usize] += 1;
+        assert!(
+            row[0] != row[1] && row[1] != row[2] && row[0] != row[2],
+            "{row:?}"
+        );
+    }
+    let expected: Vec<f64> = weights.iter().map(|w| w / 10.0 * 20_000.0).collect();
+    let chi = chi_square_against(&first, &expected);
+    assert!(
+        chi < chi_square_threshold(3),
+        "first picks: chi-square {chi}"
+    );
+}
+
+/// `normal` with tensor arguments: each column's mean and standard
+/// deviation as asked, the broadcast shape computed by the compiler.
+#[test]
+fn normal_with_tensor_arguments() {
+    let mut g = Generator::new(16);
+    let mean = Tensor::<f64, shape![1, 3]>::from_vec(vec![-1.0, 0.0, 10.0]).unwrap();
+    let std = Tensor::<f32, shape![50000, 1]>::full(2.0);
+    let x: Tensor<f64, shape![50000, 3]> =
+        Tensor::normal_tensor_tensor(&mean, &std, &mut g).unwrap();
+    let v = x.to_vec();
+    for (j, m) in [-1.0, 0.0, 10.0].into_iter().enumerate() {
+        let column: Vec<f64> = v.iter().skip(j).step_by(3).copied().collect();
+        let (mu, var) = mean_var(&column);
+        assert!(
+            (mu - m).abs() < 6.0 * 2.0 / (50_000f64).sqrt(),
+            "column {j} mean {mu}"
+        );
+        assert!((var / 4.0 - 1.0).abs() < 0.04, "column {j} variance {var}");
+    }
+}
+
+/// `poisson`: for a small rate (the product of uniforms) the counts of 0..=9
+/// by chi-square against the probabilities; for large rates (the rejection
+/// sampler) mean and variance within 6 standard errors; infinite and zero
+/// rates; a wrong rate's counts are rejected.
+#[test]
+fn poisson_follows_its_law() {
+    let mut g = Generator::new(17);
+    let rate = 3.0f64;
+    let x = DynTensor::<f32>::full(&[200_000], rate as f32)
+        .poisson(&mut g)
+        .unwrap();
+    let mut counts = [0u64; 11];
+    for &k in x.iter() {
+        counts[(k as usize).min(10)] += 1;
+    }
+    let mut pmf = [0.0f64; 11];
+    let mut term = (-rate).exp();
+    for (k, p) in pmf.iter_mut().enumerate().take(10) {
+        *p = term;
+        term *= rate / (k + 1) as f64;
+    }
+    pmf[10] = 1.0 - pmf[..10].iter().sum::<f64>();
+    let expected: Vec<f64> = pmf.iter().map(|p| p * 200_000.0).collect();
+    let chi = chi_square_against(&counts, &expected);
+    assert!(chi < chi_square_threshold(10), "rate 3: chi-square {chi}");
+    let shifted: Vec<f64> = {
+        let rate = 3.1f64;
+        let mut term = (-rate).exp();
+        let mut e = [0.0f64; 11];
+        for (k, p) in e.iter_mut().enumerate().take(10) {
+            *p = term * 200_000.0;
+            term *= rate / (k + 1) as f64;
+        }
+        e[10] = 200_000.0 - e[..10].iter().sum::<f64>();
+        e.to_vec()
+    };
+    assert!(chi_square_against(&counts, &shifted) > chi_square_threshold(10));
+    for rate in [10.0f64, 57.5, 1e4] {
+        let x = DynTensor::<f64>::full(&[200_000], rate)
+            .poisson(&mut g)
+            .unwrap()
+            .to_vec();
+        assert!(x.iter().all(|k| k.fract() == 0.0 && *k >= 0.0));
+        let (mean, var) = mean_var(&x);
+        let se = (rate / 200_000.0).sqrt();
+        assert!((mean - rate).abs() < 6.0 * se, "rate {rate}: mean {mean}");
+        assert!(
+            (var / rate - 1.0).abs() < 0.03,
+            "rate {rate}: variance {var}"
+        );
+    }
+    let edge = DynTensor::<f64>::from_vec(vec![0.0, f64::INFINITY], &[2]).unwrap();
+    assert_eq!(
+        edge.poisson(&mut g).unwrap().to_vec(),
+        vec![0.0, f64::INFINITY]
+    );
+}

@@ -7,11 +7,15 @@
 use super::parallel::for_each_piece;
 use super::vector_math::{Simd, simd};
 use super::{Cpu, CpuBuffer, CpuPtr};
-use crate::backend::{Elementwise, Random, RandomFill, StridedMut, StridedRef};
+use crate::backend::{DrawFill, Elementwise, Random, RandomFill, StridedMut, StridedRef};
+use crate::dtype::Element;
+use crate::dtype::cast::cast;
 use crate::error::Error;
 use crate::layout::{contiguous_strides, is_contiguous, numel};
 use crate::random::RandomFloat;
+use crate::random::distributions::{RandomWhole, draw_bits};
 use crate::random::philox::block;
+use crate::random::poisson;
 use core::mem::MaybeUninit;
 
 /// Elements per piece: a multiple of every dtype's block (4 and 2).
@@ -61,20 +65,76 @@ fill_run_with!(fill_run_avx512: "avx512f,fma", fill_run_avx2: "avx2,fma");
 /// Fills a contiguous run of row-major elements `0..out.len()`.
 fn fill_contiguous<T: RandomFloat>(out: &mut [MaybeUninit<T>], fill: RandomFill) {
     let p = T::sampler(fill.dist);
-    let pieces: Vec<&mut [MaybeUninit<T>]> = out.chunks_mut(PIECE).collect();
     let lanes = simd();
-    for_each_piece(pieces, |k, piece| {
-        let first = k * PIECE;
-        match lanes {
-            // SAFETY: the machine has the features these were compiled for.
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { fill_run_avx512(piece, first, fill, &p) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { fill_run_avx2(piece, first, fill, &p) },
-            _ => fill_run(piece, first, fill, &p),
-        }
+    fill_pieces(out, |piece, first| match lanes {
+        // SAFETY: the machine has the features these were compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { fill_run_avx512(piece, first, fill, &p) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { fill_run_avx2(piece, first, fill, &p) },
+        _ => fill_run(piece, first, fill, &p),
     });
+}
+
+/// Fills `run`, a contiguous run of row-major elements `0..run.len()`,
+/// by `fill` on rayon's threads, piece `k` (elements `k * PIECE..`) by
+/// `fill(piece, k * PIECE)`.
+fn fill_pieces<T: Element>(
+    run: &mut [MaybeUninit<T>],
+    fill: impl Fn(&mut [MaybeUninit<T>], usize) + Sync,
+) {
+    let pieces: Vec<&mut [MaybeUninit<T>]> = run.chunks_mut(PIECE).collect();
+    for_each_piece(pieces, |k, piece| fill(piece, k * PIECE));
+}
+
+/// Element `first + j` of `out` for each `j`: its draw (`first` even).
+fn draw_run<T: RandomWhole>(out: &mut [MaybeUninit<T>], first: usize, fill: DrawFill) {
+    let mut b = fill.offset.wrapping_add((first / 2) as u64);
+    for pair in out.chunks_mut(2) {
+        let words = block(fill.seed, b);
+        for (j, o) in pair.iter_mut().enumerate() {
+            o.write(T::from_whole(fill.draw.value(draw_bits(words, j))));
+        }
+        b = b.wrapping_add(1);
+    }
+}
+
+/// Writes `out` (row-major elements `0..n`) with `fill_run`: in place when
+/// it is contiguous, else into a contiguous buffer copied into place.
+fn fill_strided<T: Element>(
+    out: StridedMut<'_, T, Cpu>,
+    fill_run: impl Fn(&mut [MaybeUninit<T>]),
+) -> Result<(), Error> {
+    let n = numel(out.sizes);
+    if n == 0 {
+        return Ok(());
+    }
+    if is_contiguous(out.sizes, out.strides) {
+        // SAFETY: `out` is an exclusively borrowed writable layout inside
+        // its storage; contiguous, its `n` elements are the `n`
+        // consecutive ones from its offset, which nothing else reads or
+        // writes meanwhile; `MaybeUninit<T>` has `T`'s layout and only
+        // values are written.
+        let run = unsafe {
+            core::slice::from_raw_parts_mut(
+                out.ptr.as_ptr().add(out.offset).cast::<MaybeUninit<T>>(),
+                n,
+            )
+        };
+        fill_run(run);
+        return Ok(());
+    }
+    // SAFETY: every `fill_run` writes every element of its run.
+    let mut values = unsafe { CpuBuffer::<T>::try_new_with(n, fill_run)? };
+    let strides: Vec<usize> = contiguous_strides(out.sizes);
+    let src = StridedRef {
+        ptr: CpuPtr::from_mut(values.as_mut_slice()),
+        sizes: out.sizes,
+        strides: &strides,
+        offset: 0,
+    };
+    Cpu::copy_into(out, src)
 }
 
 impl Random for Cpu {
@@ -82,38 +142,37 @@ impl Random for Cpu {
         out: StridedMut<'_, T, Cpu>,
         fill: RandomFill,
     ) -> Result<(), Error> {
-        let n = numel(out.sizes);
-        if n == 0 {
-            return Ok(());
-        }
-        if is_contiguous(out.sizes, out.strides) {
-            // SAFETY: `out` is an exclusively borrowed writable layout inside
-            // its storage; contiguous, its `n` elements are the `n`
-            // consecutive ones from its offset, which nothing else reads or
-            // writes meanwhile; `MaybeUninit<T>` has `T`'s layout and only
-            // values are written.
-            let run = unsafe {
-                core::slice::from_raw_parts_mut(
-                    out.ptr.as_ptr().add(out.offset).cast::<MaybeUninit<T>>(),
-                    n,
-                )
-            };
-            fill_contiguous(run, fill);
-            return Ok(());
-        }
-        // Any other layout: the row-major values, then copied into place.
-        // SAFETY: `fill_contiguous` writes every element of the buffer.
-        let mut values =
-            unsafe { CpuBuffer::<T>::try_new_with(n, |dst| fill_contiguous(dst, fill))? };
-        let strides: Vec<usize> = contiguous_strides(out.sizes);
-        let src = StridedRef {
-            ptr: CpuPtr::from_mut(values.as_mut_slice()),
-            sizes: out.sizes,
-            strides: &strides,
-            offset: 0,
-        };
-        let sizes = out.sizes;
-        debug_assert_eq!(src.sizes, sizes);
-        Cpu::copy_into(out, src)
+        fill_strided(out, |run| fill_contiguous(run, fill))
+    }
+
+    fn poisson<T: RandomFloat>(
+        rates: StridedRef<'_, T, Cpu>,
+        out: StridedMut<'_, T, Cpu>,
+        seed: u64,
+        offset: u64,
+    ) -> Result<(), Error> {
+        let rates = super::elementwise::try_gather(rates)?;
+        fill_strided(out, |run| {
+            fill_pieces(run, |piece, first| {
+                for (j, o) in piece.iter_mut().enumerate() {
+                    let i = first + j;
+                    let rate = cast::<T, f64>(rates[i]);
+                    o.write(cast(poisson::sample(
+                        rate,
+                        seed,
+                        offset.wrapping_add(i as u64),
+                    )));
+                }
+            })
+        })
+    }
+
+    fn fill_draws<T: RandomWhole>(
+        out: StridedMut<'_, T, Cpu>,
+        fill: DrawFill,
+    ) -> Result<(), Error> {
+        fill_strided(out, |run| {
+            fill_pieces(run, |piece, first| draw_run(piece, first, fill))
+        })
     }
 }

@@ -118,7 +118,7 @@ const UNIT_NAMES: [&str; 11] = [
 
 /// The kernels' name prefixes and the index in [`FATBINS`] of the module
 /// that holds them (the first holds every other kernel).
-const MODULE_PREFIXES: [(&str, usize); 18] = [
+const MODULE_PREFIXES: [(&str, usize); 20] = [
     ("shaped_math_", 1),
     ("shaped_special_", 9),
     ("shaped_reduce_", 2),
@@ -137,6 +137,8 @@ const MODULE_PREFIXES: [(&str, usize); 18] = [
     ("shaped_sort_", 7),
     ("shaped_sets_", 8),
     ("shaped_random_", 10),
+    ("shaped_draw_", 10),
+    ("shaped_poisson_", 10),
 ];
 
 /// Which of [`FATBINS`] holds `kernel`.
