@@ -22,9 +22,7 @@ use crate::error::{Error, OrPanic};
 use crate::layout::{
     StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
 };
-use crate::ops::creation::{Arange, generated, rank_one};
-use crate::random::distributions::draw_bits;
-use crate::random::philox::block;
+use crate::ops::creation::{Arange, rank_one};
 use crate::random::{Distribution, Draw, Generator, RandomFloat, RandomWhole};
 use crate::shape::{FixedShape, Shape};
 use crate::storage::Writable;
@@ -664,12 +662,6 @@ fn randint_values<T: RandomWhole, S: Shape>(
     written(sizes, |out| fill_draws::<T, Cpu>(out, draw, generator))
 }
 
-/// Element `i`'s 64 random bits: half of block `first + i / 2`.
-#[inline(always)]
-fn bits64(seed: u64, first: u64, i: usize) -> u64 {
-    draw_bits(block(seed, first.wrapping_add((i / 2) as u64)), i)
-}
-
 /// A uniform integer in `0..range` from 64 random bits (Lemire's
 /// multiply, as [`Draw::Integers`]).
 #[inline(always)]
@@ -699,29 +691,56 @@ fn randperm_values<T: Arange, S: Shape>(
     let first = generator.take_blocks(steps.div_ceil(2) as u64);
     let seed = generator.initial_seed();
     // Positions as i32 while they fit: half the memory to jump around in.
-    let draw = |k: usize| below(bits64(seed, first, k), (n - k) as u64) as usize;
+    let draw = |k: usize, bits: u64| below(bits, (n - k) as u64) as usize;
     if i32::try_from(n).is_ok() {
-        let values = permutation(n, draw, |i| i as i32, |p| p as usize)?;
+        let values = permutation(n, seed, first, draw, |i| i as i32, |p| p as usize)?;
         rank_one(n, |i| T::wrapped(i64::from(values[i])))
     } else {
-        let values = permutation(n, draw, |i| i as i64, |p| p as usize)?;
+        let values = permutation(n, seed, first, draw, |i| i as i64, |p| p as usize)?;
         rank_one(n, |i| T::wrapped(values[i]))
     }
 }
 
+/// Asks the cache for the line holding `at` (a hint: nothing is read).
+#[inline(always)]
+fn prefetch<I>(at: *const I) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and faults on no address; SSE is
+    // part of x86_64.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(at.cast::<i8>())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// `0..n` as positions of type `I`, shuffled by Fisher-Yates: the draws
-/// first, on the threads, then step `k` swaps position `n - 1 - k` with
-/// draw `k` (at most `n - 1 - k`), in order.
+/// first (draw `k` from element `k`'s bits of the blocks from `first`), on
+/// the threads, then step `k` swaps position `n - 1 - k` with draw `k` (at
+/// most `n - 1 - k`), in order.
 fn permutation<I: Element>(
     n: usize,
-    draw: impl Fn(usize) -> usize + Sync,
+    seed: u64,
+    first: u64,
+    draw: impl Fn(usize, u64) -> usize + Sync,
     position: impl Fn(usize) -> I + Sync,
     index: impl Fn(I) -> usize,
 ) -> Result<Vec<I>, Error> {
-    let draws = generated(n.saturating_sub(1), |k| position(draw(k)))?;
+    let draws =
+        crate::backend::cpu::random::from_bits(n.saturating_sub(1), seed, first, |k, bits| {
+            position(draw(k, bits))
+        })?;
+    let draws = draws.as_slice();
     let mut values = crate::backend::cpu::try_vec_with_capacity::<I>(n)?;
     values.extend((0..n).map(&position));
-    for (k, &j) in draws.as_slice().iter().enumerate() {
+    // The swaps jump around the whole permutation: each would wait for
+    // memory, but the draws are known, so the line of a later swap is
+    // asked for `AHEAD` steps early.
+    const AHEAD: usize = 24;
+    for (k, &j) in draws.iter().enumerate() {
+        if let Some(&later) = draws.get(k + AHEAD) {
+            prefetch(values.as_ptr().wrapping_add(index(later)));
+        }
         values.swap(n - 1 - k, index(j));
     }
     Ok(values)

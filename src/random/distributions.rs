@@ -21,6 +21,7 @@
 
 use super::math::{exp_f32, exp_f64, ln_f32, ln_f64, sincos_2pi_f32, sincos_2pi_f64};
 use crate::dtype::Element;
+use core::mem::MaybeUninit;
 use half::{bf16, f16};
 
 /// A distribution of `rand`-like fills.
@@ -136,12 +137,69 @@ pub trait RandomFloat: Element {
     fn sampler(dist: Distribution) -> Self::Params;
     /// The elements of one block (the first [`PER_BLOCK`](Self::PER_BLOCK)).
     fn from_block(words: [u32; 4], p: &Self::Params) -> [Self; 4];
+    /// The elements of [`LANES`] consecutive blocks (word `k` of block `j`
+    /// at `words[k][j]`), block `j`'s at `out[j * PER_BLOCK..]`: the values
+    /// of [`from_block`](Self::from_block), computed lane by lane so that
+    /// the CPU's vector units take several blocks at once.
+    fn from_lanes(words: &[[u32; LANES]; 4], p: &Self::Params, out: &mut [MaybeUninit<Self>]);
+}
+
+/// Blocks the CPU's fills compute together ([`RandomFloat::from_lanes`]).
+pub const LANES: usize = 16;
+
+/// [`RandomFloat::from_lanes`] of the float32-computed types: the
+/// distribution chosen once, then a loop over the lanes whose body the
+/// compiler vectorizes.
+#[inline(always)]
+fn lanes_f32<T: Copy + PartialEq>(
+    w: &[[u32; LANES]; 4],
+    p: &Sampler<f32>,
+    bits: u32,
+    narrow: impl Fn(f32) -> T,
+    out: &mut [MaybeUninit<T>],
+) {
+    let out = &mut out[..4 * LANES];
+    match *p {
+        Sampler::Uniform { lo, range, hi } => {
+            let (nlo, nhi) = (narrow(lo), narrow(hi));
+            for k in 0..4 {
+                for j in 0..LANES {
+                    let x = narrow(unit_f32(w[k][j], bits).mul_add(range, lo));
+                    out[4 * j + k].write(if x == nhi { nlo } else { x });
+                }
+            }
+        }
+        Sampler::Normal { mean, std } => {
+            let mut z = [[0f32; LANES]; 4];
+            for pair in 0..2 {
+                for j in 0..LANES {
+                    let (a, b) = normal_pair_f32(w[2 * pair][j], w[2 * pair + 1][j]);
+                    z[2 * pair][j] = a;
+                    z[2 * pair + 1][j] = b;
+                }
+            }
+            for k in 0..4 {
+                for j in 0..LANES {
+                    out[4 * j + k].write(narrow(z[k][j].mul_add(std, mean)));
+                }
+            }
+        }
+        _ => {
+            for j in 0..LANES {
+                let v = block_f32([w[0][j], w[1][j], w[2][j], w[3][j]], p, bits, &narrow);
+                for k in 0..4 {
+                    out[4 * j + k].write(v[k]);
+                }
+            }
+        }
+    }
 }
 
 /// `(w >> (32 - bits)) * 2^-bits`: a uniform in `[0, 1)` of `bits` bits.
 #[inline(always)]
 fn unit_f32(w: u32, bits: u32) -> f32 {
-    (w >> (32 - bits)) as f32 * f32::from_bits((127 - bits) << 23)
+    // (Through i32: exact below 2^24, and a signed conversion vectorizes.)
+    (w >> (32 - bits)) as i32 as f32 * f32::from_bits((127 - bits) << 23)
 }
 
 /// A normal pair from two words (float32): Box-Muller.
@@ -158,7 +216,7 @@ fn normal_pair_f32(w0: u32, w1: u32) -> (f32, f32) {
 /// is finite.
 #[inline(always)]
 fn open_unit_f32(w: u32) -> f32 {
-    ((w >> 8) + 1) as f32 * (1.0 / 16_777_216.0)
+    ((w >> 8) + 1) as i32 as f32 * (1.0 / 16_777_216.0)
 }
 
 /// `tan(pi (u - 1/2))` as `-cos(pi u) / sin(pi u)`, from the sine and
@@ -246,6 +304,10 @@ macro_rules! float32_computed {
             fn from_block(words: [u32; 4], p: &Sampler<f32>) -> [Self; 4] {
                 block_f32(words, p, $bits, $narrow)
             }
+            #[inline(always)]
+            fn from_lanes(words: &[[u32; LANES]; 4], p: &Sampler<f32>, out: &mut [MaybeUninit<Self>]) {
+                lanes_f32(words, p, $bits, $narrow, out)
+            }
         }
     )*};
 }
@@ -292,6 +354,33 @@ impl RandomFloat for f64 {
             Distribution::LogNormal { mean, std } => Sampler::LogNormal { mean, std },
         }
     }
+    #[inline(always)]
+    fn from_lanes(w: &[[u32; LANES]; 4], p: &Sampler<f64>, out: &mut [MaybeUninit<Self>]) {
+        let out = &mut out[..2 * LANES];
+        match *p {
+            Sampler::Normal { mean, std } => {
+                let mut z = [[0f64; LANES]; 2];
+                for j in 0..LANES {
+                    let (a, b) = normal_pair_f64([w[0][j], w[1][j], w[2][j], w[3][j]]);
+                    z[0][j] = a;
+                    z[1][j] = b;
+                }
+                for k in 0..2 {
+                    for j in 0..LANES {
+                        out[2 * j + k].write(z[k][j].mul_add(std, mean));
+                    }
+                }
+            }
+            _ => {
+                for j in 0..LANES {
+                    let v = Self::from_block([w[0][j], w[1][j], w[2][j], w[3][j]], p);
+                    out[2 * j].write(v[0]);
+                    out[2 * j + 1].write(v[1]);
+                }
+            }
+        }
+    }
+
     #[inline(always)]
     fn from_block(w: [u32; 4], p: &Sampler<f64>) -> [Self; 4] {
         match *p {

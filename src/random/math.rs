@@ -64,12 +64,14 @@ macro_rules! random_math {
                 cp = cp.mul_add(x2, c);
             }
             let cos = x2.mul_add(cp, 1.0);
-            match (q as u32) & 3 {
-                0 => (sin, cos),
-                1 => (cos, -sin),
-                2 => (-sin, -cos),
-                _ => (-cos, sin),
-            }
+            // Rotated by q quarter turns: (s, c), (c, -s), (-s, -c), (-c, s),
+            // as selects (no branch: the loops over lanes vectorize).
+            let q = q as u32;
+            let odd = q & 1 != 0;
+            let (a, b) = (if odd { cos } else { sin }, if odd { sin } else { cos });
+            let a = if q & 2 != 0 { -a } else { a };
+            let b = if (q + 1) & 2 != 0 { -b } else { b };
+            (a, b)
         }
     };
 }

@@ -19,7 +19,7 @@ pub mod matmul;
 pub mod order_stats;
 pub(crate) mod parallel;
 pub mod precompiled;
-mod random;
+pub(crate) mod random;
 mod rearrange;
 pub mod reduce;
 mod scan;

@@ -13,8 +13,9 @@ use crate::dtype::cast::cast;
 use crate::error::Error;
 use crate::layout::{contiguous_strides, is_contiguous, numel};
 use crate::random::RandomFloat;
+use crate::random::distributions::LANES;
 use crate::random::distributions::{RandomWhole, draw_bits};
-use crate::random::philox::block;
+use crate::random::philox::{block, blocks};
 use crate::random::poisson;
 use core::mem::MaybeUninit;
 
@@ -32,8 +33,14 @@ fn fill_run<T: RandomFloat>(
 ) {
     let per = T::PER_BLOCK;
     let start = fill.offset.wrapping_add((first / per) as u64);
-    let mut chunks = out.chunks_exact_mut(per);
     let mut b = start;
+    // Whole groups of lanes, then block by block.
+    let mut groups = out.chunks_exact_mut(LANES * per);
+    for group in &mut groups {
+        T::from_lanes(&blocks::<LANES>(fill.seed, b), p, group);
+        b = b.wrapping_add(LANES as u64);
+    }
+    let mut chunks = groups.into_remainder().chunks_exact_mut(per);
     for chunk in &mut chunks {
         let values = T::from_block(block(fill.seed, b), p);
         for (o, &v) in chunk.iter_mut().zip(&values) {
@@ -88,16 +95,84 @@ fn fill_pieces<T: Element>(
     for_each_piece(pieces, |k, piece| fill(piece, k * PIECE));
 }
 
-/// Element `first + j` of `out` for each `j`: its draw (`first` even).
-fn draw_run<T: RandomWhole>(out: &mut [MaybeUninit<T>], first: usize, fill: DrawFill) {
-    let mut b = fill.offset.wrapping_add((first / 2) as u64);
-    for pair in out.chunks_mut(2) {
-        let words = block(fill.seed, b);
-        for (j, o) in pair.iter_mut().enumerate() {
-            o.write(T::from_whole(fill.draw.value(draw_bits(words, j))));
+/// `out[j] = value(first + j, bits)` for the 64 random bits of element
+/// `first + j` (half of block `offset + (first + j) / 2`, see
+/// [`crate::random::Draw`]; `first` even): [`LANES`] blocks at a time, so
+/// that Philox runs on the vector lanes.
+#[inline(always)]
+fn bits_run<T>(
+    out: &mut [MaybeUninit<T>],
+    first: usize,
+    seed: u64,
+    offset: u64,
+    value: &impl Fn(usize, u64) -> T,
+) {
+    let mut b = offset.wrapping_add((first / 2) as u64);
+    let mut groups = out.chunks_exact_mut(2 * LANES);
+    let mut i = first;
+    for group in &mut groups {
+        let w = blocks::<LANES>(seed, b);
+        for j in 0..LANES {
+            for h in 0..2 {
+                let bits = u64::from(w[2 * h][j]) << 32 | u64::from(w[2 * h + 1][j]);
+                group[2 * j + h].write(value(i + 2 * j + h, bits));
+            }
+        }
+        b = b.wrapping_add(LANES as u64);
+        i += 2 * LANES;
+    }
+    for pair in groups.into_remainder().chunks_mut(2) {
+        let words = block(seed, b);
+        for (h, o) in pair.iter_mut().enumerate() {
+            o.write(value(i + h, draw_bits(words, h)));
         }
         b = b.wrapping_add(1);
+        i += 2;
     }
+}
+
+/// [`bits_run`] compiled with each feature set.
+macro_rules! bits_run_with {
+    ($($name:ident: $features:literal),*) => {$(
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $name<T>(out: &mut [MaybeUninit<T>], first: usize, seed: u64, offset: u64, value: &impl Fn(usize, u64) -> T) {
+            bits_run(out, first, seed, offset, value)
+        }
+    )*};
+}
+bits_run_with!(bits_run_avx512: "avx512f", bits_run_avx2: "avx2");
+
+/// Writes `value(i, bits)` into `run[i]` for element `i`'s 64 random bits
+/// (see [`bits_run`]), in pieces on rayon's threads.
+fn bits_pieces<T: Element>(
+    run: &mut [MaybeUninit<T>],
+    seed: u64,
+    offset: u64,
+    value: &(impl Fn(usize, u64) -> T + Sync),
+) {
+    let lanes = simd();
+    fill_pieces(run, |piece, first| match lanes {
+        // SAFETY: the machine has the features these were compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { bits_run_avx512(piece, first, seed, offset, value) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { bits_run_avx2(piece, first, seed, offset, value) },
+        _ => bits_run(piece, first, seed, offset, value),
+    });
+}
+
+/// A new buffer of `n` elements, element `i` being `value(i, bits)` for
+/// the 64 bits of half of block `offset + i / 2` (`randperm`'s draws).
+pub(crate) fn from_bits<T: Element>(
+    n: usize,
+    seed: u64,
+    offset: u64,
+    value: impl Fn(usize, u64) -> T + Sync,
+) -> Result<CpuBuffer<T>, Error> {
+    // SAFETY: `bits_pieces` writes every element of its run.
+    unsafe { CpuBuffer::try_new_with(n, |run| bits_pieces(run, seed, offset, &value)) }
 }
 
 /// Writes `out` (row-major elements `0..n`) with `fill_run`: in place when
@@ -171,8 +246,11 @@ impl Random for Cpu {
         out: StridedMut<'_, T, Cpu>,
         fill: DrawFill,
     ) -> Result<(), Error> {
+        let draw = fill.draw;
         fill_strided(out, |run| {
-            fill_pieces(run, |piece, first| draw_run(piece, first, fill))
+            bits_pieces(run, fill.seed, fill.offset, &|_, bits| {
+                T::from_whole(draw.value(bits))
+            })
         })
     }
 }
