@@ -2,7 +2,10 @@
 //! whose numbers depend only on (seed, offset, element index), so a seed
 //! gives bit-identical tensors on the CPU and on CUDA and for any number of
 //! threads; the distributions' samplers; and the fills (`rand`, `randn`,
-//! `uniform_`, `normal_`, `exponential_`, `cauchy_`, `geometric_`) in [`crate::ops::random`].
+//! `uniform_`, `normal_`, `exponential_`, `cauchy_`, `geometric_`,
+//! `log_normal_`, `random_`, `bernoulli_`, ...) in [`crate::ops::random`], the
+//! samplers with tensor arguments (`bernoulli`, `poisson`, `normal_tensor_tensor`,
+//! `multinomial`) in [`crate::ops::sampling`].
 //!
 //! ```
 //! use shaped::prelude::*;

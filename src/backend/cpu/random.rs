@@ -1,8 +1,11 @@
 //! Random fills on the CPU: pieces of the output on rayon's threads, each
-//! piece's Philox blocks computed in a loop compiled for this machine's
-//! widest lanes (AVX-512 or AVX2 with FMA, chosen at run time), so the
-//! samplers' fused multiply-adds are single instructions. A piece starts on
-//! a block boundary, so the numbers do not depend on the pieces.
+//! piece's Philox blocks computed 16 at a time ([`LANES`]) in a loop
+//! compiled for this machine's widest lanes (AVX-512 or AVX2 with FMA,
+//! chosen at run time), so that Philox and the samplers vectorize and the
+//! fused multiply-adds are single instructions. A piece starts on a block
+//! boundary, so the numbers do not depend on the pieces. The whole-number
+//! draws (`random_`, `bernoulli_`, `randperm`'s) and the Poisson samples
+//! (a stream per element) are pieces likewise.
 
 use super::parallel::for_each_piece;
 use super::vector_math::{Simd, simd};
