@@ -27,7 +27,7 @@ struct RandomArgs {
     int32_t rank;
     int32_t dist;      // fills: 0 uniform, 1 normal, 2 exponential, 3 Cauchy,
                        // 4 geometric, 5 log-normal; draws: 0 integers, 1 Bernoulli,
-                       // 2 all 64 bits
+                       // 2 all 64 bits, 3 geometric (a: ln(1 - p))
     int32_t narrow;    // 1: the walk fits 32 bits
     uint32_t magic[SHAPED_MAX_RANK];
     uint32_t shift[SHAPED_MAX_RANK];
@@ -352,9 +352,19 @@ template <class T, class Index> __device__ void draw_in(const RandomArgs& p) {
             uint64_t i = b * 2 + j;
             if (i >= p.numel) break;
             uint64_t bits = (uint64_t(w[2 * j]) << 32) | w[2 * j + 1];
-            int64_t v = p.dist == 0   ? int64_t(uint64_t(p.low) + mul_hi64(bits, p.range))
-                        : p.dist == 1 ? int64_t((bits >> 11) < p.range)
-                                      : int64_t(bits);
+            int64_t v;
+            if (p.dist == 0) {
+                v = int64_t(uint64_t(p.low) + mul_hi64(bits, p.range));
+            } else if (p.dist == 1) {
+                v = int64_t((bits >> 11) < p.range);
+            } else if (p.dist == 2) {
+                v = int64_t(bits);
+            } else {
+                // Geometric: max(1, ceil(ln u / ln(1 - p))), saturated.
+                double u = double((bits >> 11) + 1) * (1.0 / 9007199254740992.0);
+                double k = fmax(ceil(r_ln(u) / p.a), 1.0);
+                v = k >= 9223372036854775807.0 ? int64_t(0x7fffffffffffffffLL) : int64_t(k);
+            }
             out[out_index<Index>(p, i)] = Make<T>::from(v);
         }
     }

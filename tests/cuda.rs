@@ -3105,6 +3105,21 @@ fn sampling_on_the_device() -> Result<(), Error> {
         )*};
     }
     each!(f32, f64, half::f16, half::bf16, u8, i8, i16, i32, i64, bool);
+    macro_rules! geometric {
+        ($($t:ty),*) => {$(
+            let mut on_cpu = DynTensor::<$t>::zeros(&[1001]);
+            let mut on_gpu = on_cpu.to_device(&gpu)?;
+            on_cpu.geometric_(0.2, &mut Generator::new(10))?;
+            on_gpu.geometric_(0.2, &mut Generator::new(10))?;
+            assert_close_on_both!(format!("geometric_ {}", stringify!($t)), 0.0, on_gpu, on_cpu);
+        )*};
+    }
+    geometric!(u8, i8, i16, i32, i64);
+    let mut z = DynTensor::<num_complex::Complex<f32>>::zeros(&[333]);
+    let mut gz = z.to_device(&gpu)?;
+    z.normal_(1.0, 2.0, &mut Generator::new(11))?;
+    gz.normal_(1.0, 2.0, &mut Generator::new(11))?;
+    assert_close_on_both!("complex normal_", 0.0, gz, z);
     let mut all = DynTensor::<i64>::zeros(&[101]);
     let mut gall = all.to_device(&gpu)?;
     all.random_from_(i64::MIN, None, &mut Generator::new(4))?;

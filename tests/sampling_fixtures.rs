@@ -178,6 +178,27 @@ fn normal_with_tensor_arguments_matches_pytorch() {
     });
 }
 
+/// The in-place fills and `*_like` constructors through `AnyTensor`: the
+/// dtypes each takes (complex `uniform_`, `normal_`, `rand_like`,
+/// `randn_like` by their parts) and PyTorch's text for the others.
+#[test]
+fn fills_match_pytorch_on_every_dtype() {
+    check("fill", 130, |c, g| {
+        let mut x = AnyTensor::zeros(&sizes(c), dtype(&c["dtype"]))?;
+        let a: Vec<f64> = c["args"].as_array().unwrap().iter().map(number).collect();
+        match c["fn"].as_str().unwrap() {
+            "uniform_" => x.uniform_(a[0], a[1], g)?,
+            "normal_" => x.normal_(a[0], a[1], g)?,
+            "exponential_" => x.exponential_(a[0], g)?,
+            "cauchy_" => x.cauchy_(a[0], a[1], g)?,
+            "geometric_" => x.geometric_(a[0], g)?,
+            "rand_like" => return x.rand_like(g),
+            _ => return x.randn_like(g),
+        }
+        Ok(x)
+    });
+}
+
 #[test]
 fn poisson_matches_pytorch() {
     check("poisson", 20, |c, g| any_of(&c["rates"]).poisson(g));

@@ -67,6 +67,7 @@ cases!(
         rank_zero,
         rearrange_static,
         reductions_static,
+        sampling_static,
         size_zero,
         slices_static,
         spec_table,

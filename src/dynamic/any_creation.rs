@@ -252,8 +252,8 @@ impl<D: Elementwise> AnyTensor<D> {
 
 impl<D: Random> AnyTensor<D> {
     /// Uniform numbers in `[0, 1)` like `self`, from `generator` (PyTorch's
-    /// `rand_like`); PyTorch's text for an integer or bool tensor. (Complex
-    /// random tensors are not implemented yet: refused the same way.)
+    /// `rand_like`); PyTorch's text for an integer or bool tensor. A complex
+    /// tensor has both parts uniform, as in PyTorch.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -266,8 +266,9 @@ impl<D: Random> AnyTensor<D> {
         self.random_like(generator, false)
     }
 
-    /// Standard normal numbers like `self` (PyTorch's `randn_like`); its
-    /// text for an integer or bool tensor.
+    /// Standard normal numbers like `self` (PyTorch's `randn_like`; a
+    /// complex tensor's parts of variance 1/2 each); its text for an integer
+    /// or bool tensor.
     pub fn randn_like(&self, generator: &mut Generator) -> Result<AnyTensor<D>, Error> {
         self.random_like(generator, true)
     }
@@ -293,6 +294,6 @@ impl<D: Random> AnyTensor<D> {
                 }
             };
         }
-        floats!(F16, BF16, F32, F64)
+        floats!(F16, BF16, F32, F64, C64, C128)
     }
 }

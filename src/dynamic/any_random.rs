@@ -19,8 +19,9 @@
 
 use super::{AnyTensor, DynTensor};
 use crate::backend::{Random, Reductions, Sorting};
+use crate::dtype::DType;
 use crate::error::Error;
-use crate::random::Generator;
+use crate::random::{Generator, RandomWhole};
 use half::{bf16, f16};
 
 /// `$body` with `$x` the tensor of a real dtype, else `$complex`.
@@ -77,6 +78,32 @@ macro_rules! on_float {
     };
 }
 
+/// `$body` with `$x` the tensor of a floating or complex dtype, else
+/// `$other`.
+macro_rules! on_value {
+    ($any:expr, $x:ident => $body:expr, $other:expr) => {
+        match $any {
+            AnyTensor::C64($x) => $body,
+            AnyTensor::C128($x) => $body,
+            other => on_float!(other, $x => $body, $other),
+        }
+    };
+}
+
+/// PyTorch's C++ name of a dtype in its Cauchy check.
+fn cpp_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::C64 => "c10::complex<float>",
+        DType::C128 => "c10::complex<double>",
+        DType::U8 => u8::CPP_NAME,
+        DType::I8 => i8::CPP_NAME,
+        DType::I16 => i16::CPP_NAME,
+        DType::I32 => i32::CPP_NAME,
+        DType::I64 => i64::CPP_NAME,
+        _ => bool::CPP_NAME,
+    }
+}
+
 impl<D: Random + Reductions + Sorting> AnyTensor<D> {
     /// [`Tensor::random_`](crate::Tensor::random_) of the real dtypes;
     /// PyTorch's text for a complex one.
@@ -90,6 +117,76 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
             op: "random_kernel_cpu",
             dtype,
         }))
+    }
+
+    /// [`Tensor::uniform_`](crate::Tensor::uniform_) of the floating and
+    /// complex dtypes (both parts); PyTorch's text for the others.
+    pub fn uniform_(&mut self, from: f64, to: f64, generator: &mut Generator) -> Result<(), Error> {
+        let dtype = self.dtype();
+        on_value!(self, x => x.uniform_(from, to, generator), Err(Error::NotImplementedFor {
+            op: "check_uniform_bounds",
+            dtype,
+        }))
+    }
+
+    /// [`Tensor::normal_`](crate::Tensor::normal_) of the floating and
+    /// complex dtypes; PyTorch's text for the others.
+    pub fn normal_(&mut self, mean: f64, std: f64, generator: &mut Generator) -> Result<(), Error> {
+        let dtype = self.dtype();
+        if std < 0.0 {
+            // (PyTorch checks the deviation before the dtype.)
+            return Err(Error::NormalStd { std: std.to_bits() });
+        }
+        on_value!(self, x => x.normal_(mean, std, generator), Err(Error::NotImplementedFor {
+            op: "normal_kernel_cpu",
+            dtype,
+        }))
+    }
+
+    /// [`Tensor::exponential_`](crate::Tensor::exponential_) of the
+    /// floating dtypes; PyTorch's text for the others.
+    pub fn exponential_(&mut self, lambda: f64, generator: &mut Generator) -> Result<(), Error> {
+        let dtype = self.dtype();
+        on_float!(self, x => x.exponential_(lambda, generator), Err(Error::ContinuousOnly {
+            distribution: "Exponential",
+            type_name: dtype.torch_name(),
+        }))
+    }
+
+    /// [`Tensor::cauchy_`](crate::Tensor::cauchy_) of the floating dtypes;
+    /// PyTorch's text (naming the C++ type) for the others.
+    pub fn cauchy_(
+        &mut self,
+        median: f64,
+        sigma: f64,
+        generator: &mut Generator,
+    ) -> Result<(), Error> {
+        let type_name = cpp_name(self.dtype());
+        on_float!(self, x => x.cauchy_(median, sigma, generator), Err(Error::ContinuousOnly {
+            distribution: "Cauchy",
+            type_name,
+        }))
+    }
+
+    /// [`Tensor::geometric_`](crate::Tensor::geometric_) of the floating and
+    /// integer dtypes; PyTorch's text for bool and complex.
+    pub fn geometric_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error> {
+        let dtype = self.dtype();
+        if !(0.0..1.0).contains(&p) || p == 0.0 {
+            return Err(Error::GeometricP { p: p.to_bits() });
+        }
+        let refused = Error::NotImplementedFor {
+            op: "geometric_cpu",
+            dtype,
+        };
+        match self {
+            AnyTensor::U8(x) => x.geometric_(p, generator),
+            AnyTensor::I8(x) => x.geometric_(p, generator),
+            AnyTensor::I16(x) => x.geometric_(p, generator),
+            AnyTensor::I32(x) => x.geometric_(p, generator),
+            AnyTensor::I64(x) => x.geometric_(p, generator),
+            other => on_float!(other, x => x.geometric_(p, generator), Err(refused)),
+        }
     }
 
     /// [`Tensor::random_to_`](crate::Tensor::random_to_).

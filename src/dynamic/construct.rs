@@ -10,7 +10,7 @@ use crate::backend::cpu::try_collect;
 use crate::dtype::{Element, Numeric, Scalar};
 use crate::error::{Error, OrPanic};
 use crate::ops::creation::{Arange, Linspace};
-use crate::random::{Generator, RandomFloat, RandomWhole};
+use crate::random::{Generator, RandomValue, RandomWhole};
 use crate::tensor::Tensor;
 
 /// Constructors of a [`DynTensor`](super::DynTensor) (a tensor of runtime
@@ -79,7 +79,7 @@ pub trait DynConstructors: Sized {
     /// ```
     fn rand(sizes: &[usize], generator: &mut Generator) -> Self
     where
-        Self::Elem: RandomFloat;
+        Self::Elem: RandomValue;
 
     /// Standard normal numbers of the given sizes (PyTorch's `randn`).
     ///
@@ -91,7 +91,7 @@ pub trait DynConstructors: Sized {
     /// ```
     fn randn(sizes: &[usize], generator: &mut Generator) -> Self
     where
-        Self::Elem: RandomFloat;
+        Self::Elem: RandomValue;
 
     /// `steps` values from `start` to `end`, rank 1 (PyTorch's `linspace`);
     /// `Err` when an end does not fit the dtype.
@@ -176,14 +176,14 @@ impl<T: Element> DynConstructors for Tensor<T, DynShape, Cpu> {
 
     fn rand(sizes: &[usize], generator: &mut Generator) -> Self
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         Self::rand_with(sizes, generator)
     }
 
     fn randn(sizes: &[usize], generator: &mut Generator) -> Self
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         Self::randn_with(sizes, generator)
     }

@@ -884,6 +884,13 @@ pub enum Error {
         /// The probability's bits.
         p: u64,
     },
+    /// `exponential_` or `cauchy_` of a tensor that is not floating.
+    ContinuousOnly {
+        /// `Exponential` or `Cauchy`.
+        distribution: &'static str,
+        /// The dtype as PyTorch names it there (`Long`, `long int`).
+        type_name: &'static str,
+    },
     /// `multinomial` of probabilities that are not floating.
     MultinomialDType {
         /// Their dtype.
@@ -1819,6 +1826,10 @@ impl fmt::Display for Error {
                 f,
                 "bernoulli_ expects p to be in [0, 1], but got p={}",
                 SixDigits(f64::from_bits(*p))
+            ),
+            Error::ContinuousOnly { distribution, type_name } => write!(
+                f,
+                "{distribution} distribution is a continuous probability distribution. dtype must be a floating point but you specified {type_name}"
             ),
             Error::MultinomialDType { dtype } => write!(
                 f,

@@ -41,7 +41,7 @@ use crate::layout::{
     StridedLayout, array_from, check_contiguous_strides, checked_numel, checked_storage,
 };
 use crate::ops::functions::Constant;
-use crate::random::{Generator, RandomFloat};
+use crate::random::{Generator, RandomValue};
 use crate::shape::{FixedShape, Shape, StaticDim};
 use crate::storage::Repr;
 use crate::tensor::Tensor;
@@ -648,7 +648,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// ```
     pub fn rand_like(&self, generator: &mut Generator) -> Tensor<T, S, D>
     where
-        T: RandomFloat,
+        T: RandomValue,
         D: Random,
     {
         let mut out = self.empty_like();
@@ -660,7 +660,7 @@ impl<T: Element, S: Shape, D: Elementwise, R: Repr> Tensor<T, S, D, R> {
     /// from `generator` (PyTorch's `randn_like`).
     pub fn randn_like(&self, generator: &mut Generator) -> Tensor<T, S, D>
     where
-        T: RandomFloat,
+        T: RandomValue,
         D: Random,
     {
         let mut out = self.empty_like();

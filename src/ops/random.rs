@@ -23,7 +23,9 @@ use crate::layout::{
     StridedLayout, check_contiguous_strides, checked_numel, checked_storage, numel,
 };
 use crate::ops::creation::{Arange, rank_one};
-use crate::random::{Distribution, Draw, Generator, RandomFloat, RandomWhole};
+use crate::random::{
+    Distribution, Draw, Generator, RandomFloat, RandomGeometric, RandomValue, RandomWhole,
+};
 use crate::shape::{FixedShape, Shape};
 use crate::storage::Writable;
 use crate::tensor::Tensor;
@@ -90,7 +92,7 @@ fn check_normal(std: f64) -> Result<(), Error> {
 }
 
 /// Fills `out` from `dist`, the generator's next blocks.
-fn fill<T: RandomFloat, D: Random>(
+pub(crate) fn fill<T: RandomFloat, D: Random>(
     out: StridedMut<'_, T, D>,
     dist: Distribution,
     generator: &mut Generator,
@@ -105,6 +107,43 @@ fn fill<T: RandomFloat, D: Random>(
             dist,
         },
     )
+}
+
+/// Fills `out` (of a floating or complex dtype) from `dist`: a complex
+/// tensor through its parts, as PyTorch's `view_as_real` (the normal's
+/// standard deviation divided by `sqrt(2)`).
+fn fill_values<T: RandomValue, D: Random>(
+    out: StridedMut<'_, T, D>,
+    dist: Distribution,
+    generator: &mut Generator,
+) -> Result<(), Error> {
+    if T::PARTS == 1 {
+        let parts: StridedMut<'_, T::Part, D> = StridedMut {
+            ptr: D::cast_ptr::<T, T::Part>(out.ptr),
+            sizes: out.sizes,
+            strides: out.strides,
+            offset: out.offset,
+        };
+        return fill(parts, dist, generator);
+    }
+    let mut sizes = out.sizes.to_vec();
+    sizes.push(2);
+    let mut strides: Vec<usize> = out.strides.iter().map(|&s| 2 * s).collect();
+    strides.push(1);
+    let parts: StridedMut<'_, T::Part, D> = StridedMut {
+        ptr: D::cast_ptr::<T, T::Part>(out.ptr),
+        sizes: &sizes,
+        strides: &strides,
+        offset: 2 * out.offset,
+    };
+    let dist = match dist {
+        Distribution::Normal { mean, std } => Distribution::Normal {
+            mean,
+            std: std / core::f64::consts::SQRT_2,
+        },
+        other => other,
+    };
+    fill(parts, dist, generator)
 }
 
 /// A new contiguous CPU tensor of `sizes`, every element written by
@@ -143,12 +182,12 @@ fn written<T: Element, S: Shape>(
 }
 
 /// A new contiguous CPU tensor of `sizes` filled from `dist`.
-fn filled<T: RandomFloat, S: Shape>(
+fn filled<T: RandomValue, S: Shape>(
     sizes: &[usize],
     dist: Distribution,
     generator: &mut Generator,
 ) -> Result<Tensor<T, S, Cpu>, Error> {
-    written(sizes, |out| fill::<T, Cpu>(out, dist, generator))
+    written(sizes, |out| fill_values::<T, Cpu>(out, dist, generator))
 }
 
 impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
@@ -162,7 +201,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// ```
     pub fn rand(generator: &mut Generator) -> Self
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         Self::rand_with(S::SIZES.as_ref(), generator)
     }
@@ -177,7 +216,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// ```
     pub fn randn(generator: &mut Generator) -> Self
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         Self::randn_with(S::SIZES.as_ref(), generator)
     }
@@ -189,7 +228,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// not fit in memory.
     pub fn rand_with(sizes: &[usize], generator: &mut Generator) -> Self
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         Self::try_rand_with(sizes, generator).or_panic()
     }
@@ -204,7 +243,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// ```
     pub fn try_rand_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error>
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         filled(sizes, Distribution::Uniform { lo: 0.0, hi: 1.0 }, generator)
     }
@@ -213,7 +252,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// [`rand_with`](Self::rand_with).
     pub fn randn_with(sizes: &[usize], generator: &mut Generator) -> Self
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         Self::try_randn_with(sizes, generator).or_panic()
     }
@@ -221,7 +260,7 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// [`randn_with`](Self::randn_with), or `Err`.
     pub fn try_randn_with(sizes: &[usize], generator: &mut Generator) -> Result<Self, Error>
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         filled(
             sizes,
@@ -248,12 +287,12 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn uniform_(&mut self, from: f64, to: f64, generator: &mut Generator) -> Result<(), Error>
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
-        check_uniform(from, to, T::DTYPE)?;
+        check_uniform(from, to, <T::Part as Element>::DTYPE)?;
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
-        fill(out, Distribution::Uniform { lo: from, hi: to }, generator)
+        fill_values(out, Distribution::Uniform { lo: from, hi: to }, generator)
     }
 
     /// Fills `self` with normal numbers of mean `mean` and standard
@@ -269,12 +308,12 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn normal_(&mut self, mean: f64, std: f64, generator: &mut Generator) -> Result<(), Error>
     where
-        T: RandomFloat,
+        T: RandomValue,
     {
         check_normal(std)?;
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
-        fill(out, Distribution::Normal { mean, std }, generator)
+        fill_values(out, Distribution::Normal { mean, std }, generator)
     }
 
     /// Fills `self` with exponential numbers of rate `lambda` (PyTorch's
@@ -308,9 +347,11 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     }
 
     /// Fills `self` with geometric numbers of success probability `p`
-    /// (PyTorch's `geometric_`): the number of the first success, from 1,
-    /// as floats. `Err` with PyTorch's text unless `0 < p < 1`. (PyTorch
-    /// also fills integer tensors; here fill a float tensor and cast it.)
+    /// (PyTorch's `geometric_`): the number of the first success, from 1.
+    /// Floating tensors from the float fills, integer ones from the
+    /// whole-number draws (computed in float64, wrapping to the dtype as
+    /// PyTorch's conversion does). `Err` with PyTorch's text unless `0 < p
+    /// < 1`.
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -325,7 +366,7 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     /// ```
     pub fn geometric_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error>
     where
-        T: RandomFloat,
+        T: RandomGeometric,
     {
         // (NaN is outside, as in PyTorch.)
         if !(0.0..1.0).contains(&p) || p == 0.0 {
@@ -333,7 +374,7 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
         }
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
-        fill(out, Distribution::Geometric { p }, generator)
+        T::fill_geometric(out, p, generator)
     }
 
     /// Fills `self` with Cauchy numbers of location `median` and scale
@@ -470,7 +511,7 @@ fn full_draw<T: RandomWhole>() -> Draw {
 
 /// Fills `out` with `draw`, from the generator's next blocks (one per two
 /// elements).
-fn fill_draws<T: RandomWhole, D: Random>(
+pub(crate) fn fill_draws<T: RandomWhole, D: Random>(
     out: StridedMut<'_, T, D>,
     draw: Draw,
     generator: &mut Generator,

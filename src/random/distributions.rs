@@ -124,9 +124,9 @@ pub enum Sampler<R> {
 
 /// Floating element types that random fills produce.
 #[diagnostic::on_unimplemented(
-    message = "random fills (`rand`, `randn`, `uniform_`, `normal_`) make floating tensors (f16, bf16, f32, f64), not `{Self}`",
+    message = "this random fill or sampler takes floating tensors (f16, bf16, f32, f64), not `{Self}`",
     label = "this tensor holds `{Self}`",
-    note = "PyTorch: \"check_uniform_bounds\" not implemented for 'Long'; fill a float tensor and `.cast()` it"
+    note = "PyTorch refuses the others (\"poisson_cpu\" not implemented for 'Long'); convert with `.cast()` first"
 )]
 pub trait RandomFloat: Element {
     /// Elements per Philox block: 4, or 2 for float64.
@@ -450,6 +450,13 @@ pub enum Draw {
     /// The bits as an `i64`: every 64-bit integer (`random_(i64::MIN,
     /// None)`).
     Bits,
+    /// Geometric (`geometric_` of an integer tensor): `max(1, ceil(ln(u) /
+    /// ln_q))` in float64 for `u` in `(0, 1]` of 53 bits, saturated at
+    /// `i64::MAX`.
+    Geometric {
+        /// The bits of `ln(1 - p)` (an `f64`).
+        ln_q: u64,
+    },
 }
 
 impl Draw {
@@ -470,6 +477,16 @@ impl Draw {
             }
             Draw::Bernoulli { threshold } => i64::from((bits >> 11) < threshold),
             Draw::Bits => bits as i64,
+            Draw::Geometric { ln_q } => {
+                let u = ((bits >> 11) + 1) as f64 * (1.0 / 9_007_199_254_740_992.0);
+                let k = (ln_f64(u) / f64::from_bits(ln_q)).ceil().max(1.0);
+                // (`as` saturates; the kernels compare first, as here.)
+                if k >= 9_223_372_036_854_775_807.0 {
+                    i64::MAX
+                } else {
+                    k as i64
+                }
+            }
         }
     }
 }
@@ -569,3 +586,81 @@ whole_floats!(
     bf16 => 8, "c10::BFloat16", |v: i64| bf16::from_f32(v as f32), |x: bf16| x.to_f32() as i64,
         (-3.389_531_389_251_535_5e38, 3.389_531_389_251_535_5e38)
 );
+
+/// Element types that `uniform_`, `normal_`, `rand`, `randn`, `rand_like`
+/// and `randn_like` fill: the floating types, and the complex ones, whose
+/// real and imaginary parts are filled as PyTorch fills them (through
+/// `view_as_real`: both parts uniform in `[from, to)`, or normal of
+/// standard deviation `std / sqrt(2)`, so that the complex number's is
+/// `std`).
+#[diagnostic::on_unimplemented(
+    message = "random fills (`rand`, `randn`, `uniform_`, `normal_`) make floating or complex tensors, not `{Self}`",
+    label = "this tensor holds `{Self}`",
+    note = "PyTorch: \"check_uniform_bounds\" not implemented for 'Long'; fill a float tensor and `.cast()` it, or use `randint`"
+)]
+pub trait RandomValue: Element {
+    /// The type each part is filled in (`Self` for the floating types).
+    type Part: RandomFloat;
+    /// Parts per element: 1, or 2 for complex numbers.
+    const PARTS: usize;
+}
+
+impl<T: RandomFloat> RandomValue for T {
+    type Part = T;
+    const PARTS: usize = 1;
+}
+
+impl RandomValue for num_complex::Complex<f32> {
+    type Part = f32;
+    const PARTS: usize = 2;
+}
+
+impl RandomValue for num_complex::Complex<f64> {
+    type Part = f64;
+    const PARTS: usize = 2;
+}
+
+/// Element types `geometric_` fills: the floating types (from the float
+/// fills, four or two per block) and the integers (from the whole-number
+/// draws, in float64): PyTorch's, but bool and complex.
+#[diagnostic::on_unimplemented(
+    message = "`geometric_` fills floating and integer tensors, not `{Self}`",
+    label = "this tensor holds `{Self}`",
+    note = "PyTorch: \"geometric_cpu\" not implemented for 'Bool'"
+)]
+pub trait RandomGeometric: Element {
+    /// Fills `out` with geometric numbers of success probability `p` (in
+    /// `(0, 1)`) from the generator's next blocks.
+    #[doc(hidden)]
+    fn fill_geometric<D: crate::backend::Random>(
+        out: crate::backend::StridedMut<'_, Self, D>,
+        p: f64,
+        generator: &mut super::Generator,
+    ) -> Result<(), crate::error::Error>;
+}
+
+impl<T: RandomFloat> RandomGeometric for T {
+    fn fill_geometric<D: crate::backend::Random>(
+        out: crate::backend::StridedMut<'_, Self, D>,
+        p: f64,
+        generator: &mut super::Generator,
+    ) -> Result<(), crate::error::Error> {
+        crate::ops::random::fill(out, Distribution::Geometric { p }, generator)
+    }
+}
+
+macro_rules! geometric_integers {
+    ($($t:ty),*) => {$(
+        impl RandomGeometric for $t {
+            fn fill_geometric<D: crate::backend::Random>(
+                out: crate::backend::StridedMut<'_, Self, D>,
+                p: f64,
+                generator: &mut super::Generator,
+            ) -> Result<(), crate::error::Error> {
+                let ln_q = Distribution::geometric_log(p).to_bits();
+                crate::ops::random::fill_draws(out, Draw::Geometric { ln_q }, generator)
+            }
+        }
+    )*};
+}
+geometric_integers!(u8, i8, i16, i32, i64);

@@ -25,5 +25,7 @@ pub mod poisson;
 #[cfg(test)]
 mod tests;
 
-pub use distributions::{Distribution, Draw, RandomFloat, RandomWhole};
+pub use distributions::{
+    Distribution, Draw, RandomFloat, RandomGeometric, RandomValue, RandomWhole,
+};
 pub use generator::{DEFAULT_SEED, DefaultGenerator, Generator, manual_seed};

@@ -658,3 +658,47 @@ fn poisson_follows_its_law() {
         vec![0.0, f64::INFINITY]
     );
 }
+
+/// Complex `randn`: each part normal of variance 1/2 (PyTorch's), so the
+/// complex number's variance is 1 (KS of each part, scaled); complex
+/// `uniform_` fills both parts.
+#[test]
+fn complex_fills_by_parts() {
+    let mut g = Generator::new(18);
+    let z = DynTensor::<num_complex::Complex<f64>>::randn(&[N / 2], &mut g);
+    for part in [z.real().to_vec(), z.imag().to_vec()] {
+        let scaled: Vec<f64> = part.iter().map(|v| v * core::f64::consts::SQRT_2).collect();
+        let d = ks_statistic(scaled, normal_cdf);
+        assert!(d < ks_threshold(N / 2), "complex randn part KS {d}");
+    }
+    let mut u = DynTensor::<num_complex::Complex<f32>>::zeros(&[1000]);
+    u.uniform_(2.0, 3.0, &mut g).unwrap();
+    assert!(
+        u.iter()
+            .all(|c| (2.0..3.0).contains(&c.re) && (2.0..3.0).contains(&c.im))
+    );
+    assert_ne!(u.real().to_vec(), u.imag().to_vec());
+}
+
+/// `geometric_` of an integer tensor: the counts of 1..=8 by chi-square
+/// against `(1 - p)^(k - 1) p` (the rest pooled); a wrong p is rejected.
+#[test]
+fn integer_geometric_follows_its_law() {
+    let mut g = Generator::new(19);
+    let p = 0.3f64;
+    let mut x = DynTensor::<i32>::zeros(&[200_000]);
+    x.geometric_(p, &mut g).unwrap();
+    let mut counts = [0u64; 9];
+    for &k in x.iter() {
+        assert!(k >= 1);
+        counts[(k as usize - 1).min(8)] += 1;
+    }
+    let law = |p: f64| -> Vec<f64> {
+        let mut e: Vec<f64> = (0..8).map(|k| (1.0 - p).powi(k) * p * 200_000.0).collect();
+        e.push(200_000.0 - e.iter().sum::<f64>());
+        e
+    };
+    let chi = chi_square_against(&counts, &law(p));
+    assert!(chi < chi_square_threshold(8), "chi-square {chi}");
+    assert!(chi_square_against(&counts, &law(0.31)) > chi_square_threshold(8));
+}

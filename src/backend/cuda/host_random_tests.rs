@@ -199,6 +199,13 @@ fn whole_number_draws_match_the_cpu_bit_for_bit() {
             range: 227,
         },
         Draw::Integers { low: 1, range: 3 },
+        Draw::Geometric {
+            ln_q: crate::random::Distribution::geometric_log(0.3).to_bits(),
+        },
+        // Tiny p: counts past i64::MAX saturate on both sides.
+        Draw::Geometric {
+            ln_q: crate::random::Distribution::geometric_log(1e-300).to_bits(),
+        },
     ];
     check_draws::<bool>(&common);
     macro_rules! each {

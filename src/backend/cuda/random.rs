@@ -153,6 +153,10 @@ pub(crate) fn plan_draws(
         Draw::Integers { low, range } => (0, low, range),
         Draw::Bernoulli { threshold } => (1, 0, threshold),
         Draw::Bits => (2, 0, 0),
+        Draw::Geometric { ln_q } => {
+            args.a = f64::from_bits(ln_q);
+            (3, 0, 0)
+        }
     };
     Ok(Some(RandomLaunch {
         kernel: format!("shaped_draw_{}", dtype_name(dtype)),
