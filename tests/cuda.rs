@@ -3243,6 +3243,20 @@ fn rearrangements_on_the_device() -> Result<(), Error> {
     assert_close_on_both!("flip", 0.0, flipped.1, flipped.0);
     let (r, gr) = (x.roll(&[2, -1], &[1, 2])?, gx.roll(&[2, -1], &[1, 2])?);
     assert_close_on_both!("roll", 0.0, gr, r);
+    let counts = DynTensor::<i64>::from_vec(vec![2, 0, 1, 3, 1], &[5])?;
+    let gcounts = counts.to_device(&gpu)?;
+    let (r, gr) = (
+        x.repeat_interleave_by(&counts, Some(1))?,
+        gx.repeat_interleave_by(&gcounts, Some(1))?,
+    );
+    assert_close_on_both!("repeat_interleave_by", 0.0, gr, r);
+    let one = DynTensor::<i32>::from_vec(vec![2], &[1])?;
+    let (r, gr) = (
+        x.repeat_interleave_by(&one, None)?,
+        gx.repeat_interleave_by(&one.to_device(&gpu)?, None)?,
+    );
+    assert_close_on_both!("repeat_interleave_by, flattened", 0.0, gr, r);
+    assert!(gx.repeat_interleave_by(&gcounts, Some(0)).is_err());
     let (r, gr) = (x.rot90(1, &[1, 2])?, gx.rot90(1, &[1, 2])?);
     assert_eq!(gr.strides(), r.strides());
     assert_close_on_both!("rot90", 0.0, gr, r);

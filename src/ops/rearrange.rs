@@ -964,8 +964,9 @@ impl<T: Element, R: Repr> Tensor<T, DynShape, Cpu, R> {
     /// Entry `i` of dimension `dim` repeated `repeats[i]` times (PyTorch's
     /// `repeat_interleave` with a tensor of counts, int64 or int32; one
     /// count serves every entry); with no `dim`, of the flattened tensor.
-    /// PyTorch reads the counts on the host to size the result: here the
-    /// form is the CPU's (`to_cpu()` a device tensor first).
+    /// PyTorch reads the counts on the host to size the result, as this
+    /// does (a CUDA tensor's form copies its counts to the host, then
+    /// selects on the device).
     ///
     /// ```
     /// use shaped::prelude::*;
@@ -996,12 +997,24 @@ fn interleaved_by<T: Element, R: Repr, I: IndexElement, RI: Repr>(
     repeats: &Tensor<I, DynShape, Cpu, RI>,
     dim: isize,
 ) -> Result<Tensor<T, DynShape, Cpu>, Error> {
-    let rank = x.layout.rank();
+    let (d, index) = interleave_index(x.layout.sizes(), repeats, dim)?;
+    x.index_select(d as isize, &index)
+}
+
+/// The dimension (wrapped) and the positions of `repeat_interleave` along
+/// `dim` of a tensor of `sizes` by the counts `repeats` (on the host):
+/// PyTorch's checks in its order.
+pub(crate) fn interleave_index<I: IndexElement, RI: Repr>(
+    sizes: &[usize],
+    repeats: &Tensor<I, DynShape, Cpu, RI>,
+    dim: isize,
+) -> Result<(usize, Tensor<i64, DynShape, Cpu>), Error> {
+    let rank = sizes.len();
     if rank == 0 {
         return Err(Error::NoDimensionsGiven { dim });
     }
     let d = wrap_dim(dim, rank)?;
-    let n = x.layout.sizes()[d];
+    let n = sizes[d];
     let counts: Vec<i64> = repeats
         .to_vec()
         .into_iter()
@@ -1030,6 +1043,8 @@ fn interleaved_by<T: Element, R: Repr, I: IndexElement, RI: Repr>(
     for (i, &c) in counts.iter().enumerate() {
         index.extend(core::iter::repeat_n(i as i64, c as usize));
     }
-    let index = Tensor::<i64, DynShape, Cpu>::from_vec_with(index, &[total])?;
-    x.index_select(d as isize, &index)
+    Ok((
+        d,
+        Tensor::<i64, DynShape, Cpu>::from_vec_with(index, &[total])?,
+    ))
 }

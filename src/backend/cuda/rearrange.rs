@@ -182,3 +182,39 @@ impl Rearranging for Cuda {
         Ok(buffer)
     }
 }
+
+impl<T: Element, R: crate::storage::Repr> crate::tensor::Tensor<T, crate::DynShape, Cuda, R> {
+    /// [`repeat_interleave_by`](crate::DynTensor::repeat_interleave_by) on
+    /// the device: the counts copied to the host (as PyTorch does, to size
+    /// the result), the positions computed there and copied back, then an
+    /// `index_select` on the device.
+    ///
+    /// ```no_run
+    /// use shaped::prelude::*;
+    /// let gpu = Cuda::new(0)?;
+    /// let x = DynTensor::<i32>::from_vec(vec![1, 2, 3], &[3])?.to_device(&gpu)?;
+    /// let counts = DynTensor::<i64>::from_vec(vec![2, 0, 1], &[3])?.to_device(&gpu)?;
+    /// let y = x.repeat_interleave_by(&counts, Some(0))?;
+    /// assert_eq!(y.to_cpu()?.to_vec(), [1, 1, 3]);
+    /// # Ok::<(), shaped::Error>(())
+    /// ```
+    pub fn repeat_interleave_by<I: crate::dtype::IndexElement, RI: crate::storage::Repr>(
+        &self,
+        repeats: &crate::tensor::Tensor<I, crate::DynShape, Cuda, RI>,
+        dim: Option<isize>,
+    ) -> Result<crate::DynTensor<T, Cuda>, Error> {
+        let gpu = Cuda::new(crate::storage::Storage::ptr(&self.data).device)?;
+        let counts = repeats.to_cpu()?;
+        let Some(dim) = dim else {
+            let n = self.layout.numel();
+            let flat = self.contiguous_copy()?;
+            let flat = flat.reshape(&[n as isize])?;
+            let (d, index) =
+                crate::ops::rearrange::interleave_index(flat.layout.sizes(), &counts, 0)?;
+            return flat.index_select(d as isize, &index.to_device(&gpu)?);
+        };
+        let (d, index) =
+            crate::ops::rearrange::interleave_index(self.layout.sizes(), &counts, dim)?;
+        self.index_select(d as isize, &index.to_device(&gpu)?)
+    }
+}
