@@ -3146,6 +3146,12 @@ fn sampling_on_the_device() -> Result<(), Error> {
         DynTensor::normal_tensor_tensor(&gmean, &gstd, &mut Generator::new(7))?,
     );
     assert_close_on_both!("normal_tensor_tensor", 0.0, gn, n);
+    let cmean = DynTensor::<num_complex::Complex<f64>>::ones(&[5]);
+    let (n, gn) = (
+        DynTensor::normal_tensor_tensor(&cmean, &std, &mut Generator::new(12))?,
+        DynTensor::normal_tensor_tensor(&cmean.to_device(&gpu)?, &gstd, &mut Generator::new(12))?,
+    );
+    assert_close_on_both!("normal_tensor_tensor, complex mean", 0.0, gn, n);
     for replacement in [false, true] {
         let (m, gm) = (
             probs.multinomial(3, replacement, &mut Generator::new(8))?,

@@ -147,29 +147,9 @@ fn bernoulli_matches_pytorch() {
     });
 }
 
-/// (Complex normal numbers are not implemented: the one case of a complex
-/// mean, which PyTorch samples, is refused here with the text PyTorch gives
-/// the dtypes it refuses, checked apart.)
 #[test]
 fn normal_with_tensor_arguments_matches_pytorch() {
-    let complex = cases("normal")
-        .into_iter()
-        .find(|c| c["mean"]["dtype"] == "complex64")
-        .unwrap();
-    let err = AnyTensor::normal_tensor_tensor(
-        &any_of(&complex["mean"]),
-        &any_of(&complex["std"]),
-        &mut Generator::new(0),
-    );
-    assert_eq!(
-        err.unwrap_err().to_string(),
-        "\"normal_kernel_cpu\" not implemented for 'ComplexFloat'"
-    );
-    let real: Vec<Value> = cases("normal")
-        .into_iter()
-        .filter(|c| c["mean"]["dtype"] != "complex64")
-        .collect();
-    check_cases(real, 60, |c, g| match c["form"].as_str().unwrap() {
+    check("normal", 60, |c, g| match c["form"].as_str().unwrap() {
         "tensor_tensor" => {
             AnyTensor::normal_tensor_tensor(&any_of(&c["mean"]), &any_of(&c["std"]), g)
         }

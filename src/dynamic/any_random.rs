@@ -324,11 +324,23 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
         generator: &mut Generator,
     ) -> Result<AnyTensor<D>, Error> {
         let dtype = mean.dtype();
-        let std_dtype = std.dtype();
-        on_float!(mean, m: T => {
-            on_real!(std, s => Ok(AnyTensor::from(DynTensor::<T, D>::normal_tensor_tensor(m, s, generator)?)),
-                Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype: std_dtype }))
-        }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype }))
+        if std.dtype().is_complex() {
+            return Err(Error::Unsupported {
+                message: "normal expects standard deviation to be non-complex",
+            });
+        }
+        macro_rules! with_mean {
+            ($m:ident: $t:ty) => {
+                on_real!(std, s => Ok(AnyTensor::from(DynTensor::<$t, D>::normal_tensor_tensor($m, s, generator)?)),
+                    unreachable!("complex deviations were refused"))
+            };
+        }
+        match mean {
+            AnyTensor::C64(m) => with_mean!(m: num_complex::Complex<f32>),
+            AnyTensor::C128(m) => with_mean!(m: num_complex::Complex<f64>),
+            other => on_float!(other, m: T => with_mean!(m: T),
+                Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype })),
+        }
     }
 
     /// [`Tensor::normal_tensor_float`](crate::Tensor::normal_tensor_float).
@@ -338,9 +350,17 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
         generator: &mut Generator,
     ) -> Result<AnyTensor<D>, Error> {
         let dtype = mean.dtype();
-        on_float!(mean, m: T => {
-            Ok(AnyTensor::from(DynTensor::<T, D>::normal_tensor_float(m, std, generator)?))
-        }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype }))
+        match mean {
+            AnyTensor::C64(m) => Ok(AnyTensor::from(DynTensor::normal_tensor_float(
+                m, std, generator,
+            )?)),
+            AnyTensor::C128(m) => Ok(AnyTensor::from(DynTensor::normal_tensor_float(
+                m, std, generator,
+            )?)),
+            other => on_float!(other, m: T => {
+                Ok(AnyTensor::from(DynTensor::<T, D>::normal_tensor_float(m, std, generator)?))
+            }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype })),
+        }
     }
 
     /// [`Tensor::normal_float_tensor`](crate::Tensor::normal_float_tensor).
@@ -350,6 +370,11 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
         generator: &mut Generator,
     ) -> Result<AnyTensor<D>, Error> {
         let dtype = std.dtype();
+        if dtype.is_complex() {
+            return Err(Error::Unsupported {
+                message: "normal expects standard deviation to be non-complex",
+            });
+        }
         on_float!(std, s: T => {
             Ok(AnyTensor::from(DynTensor::<T, D>::normal_float_tensor(mean, s, generator)?))
         }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype }))

@@ -28,7 +28,7 @@ use crate::dynamic::DynTensor;
 use crate::error::Error;
 use crate::layout::{StridedLayout, numel};
 use crate::ops::functions::Constant;
-use crate::random::{Generator, RandomFloat, RandomWhole};
+use crate::random::{Generator, RandomFloat, RandomValue, RandomWhole};
 use crate::shape::{Broadcast, BroadcastShape, Shape, broadcast_sizes};
 use crate::storage::{Owned, Repr, Writable};
 use crate::tensor::Tensor;
@@ -228,11 +228,16 @@ impl<T: Element, S: Shape, D: Random + Reductions, R: Writable> Tensor<T, S, D, 
     }
 }
 
-/// PyTorch's check of a tensor of standard deviations: none below 0 (NaN
-/// fails too).
+/// PyTorch's checks of a tensor of standard deviations: not complex, none
+/// below 0 (NaN fails too).
 fn check_stds<T: Element, S: Shape, D: Random + Reductions, R: Repr>(
     std: &Tensor<T, S, D, R>,
 ) -> Result<(), Error> {
+    if T::DTYPE.is_complex() {
+        return Err(refuse(
+            "normal expects standard deviation to be non-complex",
+        ));
+    }
     let std = std.try_cast::<f64>()?.into_dyn();
     if !all_true(&std.try_ge(0.0)?)? {
         return Err(refuse("normal expects all elements of std >= 0.0"));
@@ -240,13 +245,15 @@ fn check_stds<T: Element, S: Shape, D: Random + Reductions, R: Repr>(
     Ok(())
 }
 
-impl<T: RandomFloat + Addcmul, S: Shape, D: Random + Reductions, R: Repr> Tensor<T, S, D, R> {
+impl<T: RandomValue + Addcmul, S: Shape, D: Random + Reductions, R: Repr> Tensor<T, S, D, R> {
     /// Normal numbers of means `mean` and standard deviations `std`, which
     /// broadcast together (PyTorch's `normal(mean, std)` with two tensors);
     /// the result has `mean`'s dtype, and the broadcast shape, computed by
     /// the compiler where the shapes are static. `Err` with PyTorch's texts
-    /// when the shapes do not broadcast or a standard deviation is negative
-    /// or NaN. (`std` of another real dtype is converted to `mean`'s first.)
+    /// when the shapes do not broadcast or a standard deviation is negative,
+    /// NaN or complex. (`std` of another real dtype is converted to
+    /// `mean`'s first; a complex mean gets complex noise, each part of
+    /// standard deviation `std / sqrt(2)`, as in PyTorch.)
     ///
     /// ```
     /// use shaped::prelude::*;

@@ -599,6 +599,15 @@ fn normal_with_tensor_arguments() {
         );
         assert!((var / 4.0 - 1.0).abs() < 0.04, "column {j} variance {var}");
     }
+    // A complex mean: complex noise, each part of variance std^2 / 2.
+    let mean = DynTensor::<num_complex::Complex<f64>>::zeros(&[100_000]);
+    let std = DynTensor::<f32>::full(&[1], 2.0);
+    let z = DynTensor::normal_tensor_tensor(&mean, &std, &mut g).unwrap();
+    for part in [z.real().to_vec(), z.imag().to_vec()] {
+        let (mu, var) = mean_var(&part);
+        assert!(mu.abs() < 6.0 * (2.0f64 / 100_000.0).sqrt(), "mean {mu}");
+        assert!((var / 2.0 - 1.0).abs() < 0.04, "variance {var}");
+    }
 }
 
 /// `poisson`: for a small rate (the product of uniforms) the counts of 0..=9
