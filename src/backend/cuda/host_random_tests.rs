@@ -105,18 +105,11 @@ fn check<T: RandomFloat>() {
                     offset: 0,
                     strides,
                 };
-                let launch = plan_random(sizes, target, T::DTYPE, T::PER_BLOCK, fill)
-                    .unwrap()
-                    .unwrap();
-                let name = CString::new(launch.kernel.as_str()).unwrap();
-                // At most 3 blocks of 64 threads: the grid-stride loop goes round.
-                let grid = launch.grid(64, 3);
-                // SAFETY: `name` is a C string; the arguments mirror the
-                // kernel's (`random_args_layout_matches_the_kernels`); the
-                // output holds every index of its layout.
-                let status =
-                    unsafe { shaped_host_random_launch(name.as_ptr(), grid, 64, &launch.args) };
-                assert_eq!(status, 0, "{} ran on the host", launch.kernel);
+                run_on_host(
+                    &plan_random(sizes, target, T::DTYPE, T::PER_BLOCK, fill)
+                        .unwrap()
+                        .unwrap(),
+                );
                 #[allow(clippy::eq_op)]
                 let same = got
                     .iter()
