@@ -1,7 +1,8 @@
 """PyTorch on a CUDA device, timed as examples/cuda_bandwidth.rs times shaped:
 the same cases (f32 and bf16, 256M elements, contiguous and broadcast adds, a
 copy, sums; f32 + bf16; the indexing cases; softmax, logsumexp, var and
-the 2-norm along rows and columns; the scans; the sorts and the sets, in elements per
+the 2-norm along rows and columns; the random fills (randn, rand, uniform_,
+normal_, bernoulli_, random_, poisson); the scans; the sorts and the sets, in elements per
 second; exp, tanh, gelu and abs of f32 and f16), bandwidth as bytes read and written against the
 device-to-device copy of the same bytes. Run it on the machine that runs the
 example, in the same session, to compare the two.
@@ -98,6 +99,20 @@ for dim, along in [(1, "rows"), (0, "columns")]:
     ]:
         report("normalize", case, seconds(f), moved, copy)
 del a
+like = torch.zeros(ROWS, COLS, device="cuda")
+x = torch.zeros_like(like)
+rates = torch.full_like(like, 4.0)
+for case, f, moved in [
+    ("randn_like (new, 256M)", lambda: torch.randn_like(like), N * 4),
+    ("rand_like (new, 256M)", lambda: torch.rand_like(like), N * 4),
+    ("x.uniform_(-1, 1) (in place)", lambda: x.uniform_(-1.0, 1.0, generator=g), N * 4),
+    ("x.normal_(0, 1) (in place)", lambda: x.normal_(0.0, 1.0, generator=g), N * 4),
+    ("x.bernoulli_(0.3) (in place)", lambda: x.bernoulli_(0.3, generator=g), N * 4),
+    ("x.random_to_(1000) (in place)", lambda: x.random_(1000, generator=g), N * 4),
+    ("rates.poisson() (rate 4)", lambda: torch.poisson(rates, generator=g), 2 * N * 4),
+]:
+    report("random", case, seconds(f), moved, copy)
+del like, x, rates
 a = torch.randint(0, 1000, (ROWS, COLS), device="cuda", generator=g).float() / 1000 + 0.5
 flat = a.reshape(-1)
 report("scan", "a.flatten().cumsum(0) (one line)", seconds(lambda: flat.cumsum(0)), 2 * N * 4, copy)
