@@ -21,6 +21,7 @@ use super::{AnyTensor, DynTensor};
 use crate::backend::{Random, Reductions, Sorting};
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::ops::random::{check_bernoulli, check_geometric, check_normal};
 use crate::random::{Generator, RandomWhole};
 use half::{bf16, f16};
 
@@ -133,10 +134,8 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
     /// complex dtypes; PyTorch's text for the others.
     pub fn normal_(&mut self, mean: f64, std: f64, generator: &mut Generator) -> Result<(), Error> {
         let dtype = self.dtype();
-        if std < 0.0 {
-            // (PyTorch checks the deviation before the dtype.)
-            return Err(Error::NormalStd { std: std.to_bits() });
-        }
+        // (PyTorch checks the deviation before the dtype.)
+        check_normal(std)?;
         on_value!(self, x => x.normal_(mean, std, generator), Err(Error::NotImplementedFor {
             op: "normal_kernel_cpu",
             dtype,
@@ -172,9 +171,7 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
     /// integer dtypes; PyTorch's text for bool and complex.
     pub fn geometric_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error> {
         let dtype = self.dtype();
-        if !(0.0..1.0).contains(&p) || p == 0.0 {
-            return Err(Error::GeometricP { p: p.to_bits() });
-        }
+        check_geometric(p)?;
         let refused = Error::NotImplementedFor {
             op: "geometric_cpu",
             dtype,
@@ -237,9 +234,7 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
     /// [`Tensor::bernoulli_`](crate::Tensor::bernoulli_) of the real dtypes.
     pub fn bernoulli_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error> {
         let dtype = self.dtype();
-        if !(0.0..=1.0).contains(&p) {
-            return Err(Error::BernoulliP { p: p.to_bits() });
-        }
+        check_bernoulli(p)?;
         on_real!(self, x => x.bernoulli_(p, generator), Err(Error::NotImplementedFor {
             op: "bernoulli_scalar_cpu_",
             dtype,

@@ -84,9 +84,25 @@ fn check_uniform(from: f64, to: f64, dtype: DType) -> Result<(), Error> {
 }
 
 /// PyTorch's check of `normal_(mean, std)`.
-fn check_normal(std: f64) -> Result<(), Error> {
+pub(crate) fn check_normal(std: f64) -> Result<(), Error> {
     if std < 0.0 {
         return Err(Error::NormalStd { std: std.to_bits() });
+    }
+    Ok(())
+}
+
+/// PyTorch's check of `geometric_(p)`: `0 < p < 1` (NaN is outside).
+pub(crate) fn check_geometric(p: f64) -> Result<(), Error> {
+    if !(0.0..1.0).contains(&p) || p == 0.0 {
+        return Err(Error::GeometricP { p: p.to_bits() });
+    }
+    Ok(())
+}
+
+/// PyTorch's check of `bernoulli_(p)`: `0 <= p <= 1` (NaN is outside).
+pub(crate) fn check_bernoulli(p: f64) -> Result<(), Error> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(Error::BernoulliP { p: p.to_bits() });
     }
     Ok(())
 }
@@ -368,10 +384,7 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     where
         T: RandomGeometric,
     {
-        // (NaN is outside, as in PyTorch.)
-        if !(0.0..1.0).contains(&p) || p == 0.0 {
-            return Err(Error::GeometricP { p: p.to_bits() });
-        }
+        check_geometric(p)?;
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
         T::fill_geometric(out, p, generator)
@@ -624,9 +637,7 @@ impl<T: Element, S: Shape, D: Random, R: Writable> Tensor<T, S, D, R> {
     where
         T: RandomWhole,
     {
-        if !(0.0..=1.0).contains(&p) {
-            return Err(Error::BernoulliP { p: p.to_bits() });
-        }
+        check_bernoulli(p)?;
         let ptr = R::ptr_mut(&mut self.data);
         let out = super::assign::output(self, ptr);
         fill_draws(out, Draw::bernoulli(p), generator)
