@@ -314,6 +314,8 @@ pub mod device;
 pub mod dtype;
 pub mod dynamic;
 pub mod error;
+pub mod interop;
+pub mod io;
 pub mod layout;
 pub mod ops;
 pub mod random;

@@ -39,6 +39,9 @@ mod half_numbers;
 mod indexing_fixtures;
 #[path = "indexing_properties.rs"]
 mod indexing_properties;
+#[cfg(all(feature = "safetensors", feature = "npy"))]
+#[path = "io_fuzz.rs"]
+mod io_fuzz;
 #[path = "iteration.rs"]
 mod iteration;
 #[path = "logic_fixtures.rs"]
@@ -53,6 +56,9 @@ mod moments_fixtures;
 mod normalize_properties;
 #[path = "norms_fixtures.rs"]
 mod norms_fixtures;
+#[cfg(feature = "npy")]
+#[path = "npy_files.rs"]
+mod npy_files;
 #[path = "order_fixtures.rs"]
 mod order_fixtures;
 #[path = "order_properties.rs"]
@@ -71,6 +77,9 @@ mod rearrange_properties;
 mod reduction_fixtures;
 #[path = "reduction_properties.rs"]
 mod reduction_properties;
+#[cfg(feature = "safetensors")]
+#[path = "safetensors_files.rs"]
+mod safetensors_files;
 #[path = "sampling_fixtures.rs"]
 mod sampling_fixtures;
 #[path = "scan_fixtures.rs"]

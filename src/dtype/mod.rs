@@ -6,6 +6,7 @@
 //! - [`Float`]: the ones with true division `/` (floating and complex).
 //! - [`Ordered`]: the ones with `lt`/`le`/`gt`/`ge` (all but complex).
 
+pub mod bytes;
 pub mod cast;
 pub mod logic;
 pub mod math;
@@ -96,6 +97,17 @@ impl DType {
             DType::I64 => "int64",
             DType::Bool => "bool",
         }
+    }
+
+    /// The name with its article, for messages: `"a float32"`, `"an int8"`,
+    /// `"a uint8"`.
+    pub(crate) fn with_article(self) -> String {
+        let article = if self.name().starts_with('i') {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {}", self.name())
     }
 
     /// True for float16, bfloat16, float32 and float64.

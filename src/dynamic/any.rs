@@ -23,6 +23,20 @@
 //! let err = x.try_mul_assign(&AnyTensor::from(DynTensor::<f32>::ones(&[2]))).unwrap_err();
 //! assert_eq!(err.to_string(), "result type Float can't be cast to the desired output type Long");
 //! ```
+//!
+//! Like [`Tensor`], an `AnyTensor` says who owns its elements
+//! (`AnyTensor<D, R>`, [`Owned`] by default): its views (`transpose`,
+//! `narrow`, the splits, ...) are `AnyTensor<D, View<'_>>`s sharing its
+//! storage, and read-only operations (reductions, products, printing) take
+//! any of them.
+//!
+//! ```
+//! use shaped::prelude::*;
+//! let x = AnyTensor::from(DynTensor::<i64>::arange(6)).view(&[2, 3]).unwrap().to_owned();
+//! let t = x.t().unwrap(); // AnyTensor<Cpu, View<'_>>
+//! assert!(t.shares_storage_with(&x));
+//! assert_eq!(t.sum(&[1], false).unwrap().to_scalars().len(), 3);
+//! ```
 
 use super::{DynShape, DynTensor};
 use crate::backend::Elementwise;
@@ -34,6 +48,7 @@ use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, OrPanic, kernel_on};
 use crate::ops::functions::{BinaryFn, ElementOp, OutputOf, WithRight};
 use crate::shape::check_in_place;
+use crate::storage::{Owned, Repr, Storage, StorageId, ViewMut, Writable};
 use crate::tensor::{Tensor, from_parts};
 use core::fmt;
 use half::{bf16, f16};
@@ -44,11 +59,11 @@ macro_rules! any_tensor {
     ($($variant:ident($t:ty)),*) => {
         /// A tensor of any of the twelve element types and any shape, both
         /// known at run time, on the CPU or (`AnyTensor<Cuda>`, with the
-        /// `cuda` feature) a GPU.
-        pub enum AnyTensor<D: Backend = Cpu> {
+        /// `cuda` feature) a GPU; owned, or (`R`) a view of another one.
+        pub enum AnyTensor<D: Backend = Cpu, R: Repr = Owned> {
             $(
                 #[doc = concat!("A tensor of `", stringify!($t), "`.")]
-                $variant(DynTensor<$t, D>),
+                $variant(Tensor<$t, DynShape, D, R>),
             )*
         }
 
@@ -62,7 +77,7 @@ macro_rules! any_tensor {
             }
         }
 
-        impl fmt::Debug for AnyTensor {
+        impl<R: Repr> fmt::Debug for AnyTensor<Cpu, R> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 match self {
                     $(AnyTensor::$variant(x) => f.debug_tuple(stringify!($variant)).field(x).finish(),)*
@@ -70,9 +85,9 @@ macro_rules! any_tensor {
             }
         }
 
-        $(impl<D: Backend> From<DynTensor<$t, D>> for AnyTensor<D> {
+        $(impl<D: Backend, R: Repr> From<Tensor<$t, DynShape, D, R>> for AnyTensor<D, R> {
             #[inline]
-            fn from(t: DynTensor<$t, D>) -> Self {
+            fn from(t: Tensor<$t, DynShape, D, R>) -> Self {
                 AnyTensor::$variant(t)
             }
         })*
@@ -80,20 +95,28 @@ macro_rules! any_tensor {
         /// Element types an [`AnyTensor`] can hold and give back.
         pub trait AnyElement: Element {
             /// The tensor, if it holds this type.
-            fn unwrap_any<D: Backend>(t: AnyTensor<D>) -> Option<DynTensor<Self, D>>;
+            fn unwrap_any<D: Backend, R: Repr>(
+                t: AnyTensor<D, R>,
+            ) -> Option<Tensor<Self, DynShape, D, R>>;
             /// A borrow of the tensor, if it holds this type.
-            fn borrow_any<D: Backend>(t: &AnyTensor<D>) -> Option<&DynTensor<Self, D>>;
+            fn borrow_any<D: Backend, R: Repr>(
+                t: &AnyTensor<D, R>,
+            ) -> Option<&Tensor<Self, DynShape, D, R>>;
         }
         $(impl AnyElement for $t {
             #[inline]
-            fn unwrap_any<D: Backend>(t: AnyTensor<D>) -> Option<DynTensor<$t, D>> {
+            fn unwrap_any<D: Backend, R: Repr>(
+                t: AnyTensor<D, R>,
+            ) -> Option<Tensor<$t, DynShape, D, R>> {
                 match t {
                     AnyTensor::$variant(x) => Some(x),
                     _ => None,
                 }
             }
             #[inline]
-            fn borrow_any<D: Backend>(t: &AnyTensor<D>) -> Option<&DynTensor<$t, D>> {
+            fn borrow_any<D: Backend, R: Repr>(
+                t: &AnyTensor<D, R>,
+            ) -> Option<&Tensor<$t, DynShape, D, R>> {
                 match t {
                     AnyTensor::$variant(x) => Some(x),
                     _ => None,
@@ -101,7 +124,7 @@ macro_rules! any_tensor {
             }
         })*
 
-        impl<D: Elementwise> AnyTensor<D> {
+        impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
             /// A copy converted to `dtype` (PyTorch's `x.to(dtype)`); panics
             /// only when the copy cannot be made (see
             /// [`try_to_dtype`](Self::try_to_dtype)).
@@ -132,6 +155,29 @@ macro_rules! any_tensor {
                     ),)*
                 })
             }
+        }
+    };
+    // `$body` on the typed tensor inside `$any`, put back in the same
+    // variant (of another `AnyTensor` type: a view, an owned copy).
+    (@map $any:expr, $x:ident => $body:expr) => {
+        any_tensor!(@variant $any, $x, wrap => wrap($body))
+    };
+    // Runs `$body` on the typed tensor inside `$any`, with `$wrap` bound to
+    // the constructor of its variant (for bodies that make several).
+    (@variant $any:expr, $x:ident, $wrap:ident => $body:expr) => {
+        match $any {
+            AnyTensor::F16($x) => { let $wrap = AnyTensor::F16; $body }
+            AnyTensor::BF16($x) => { let $wrap = AnyTensor::BF16; $body }
+            AnyTensor::F32($x) => { let $wrap = AnyTensor::F32; $body }
+            AnyTensor::F64($x) => { let $wrap = AnyTensor::F64; $body }
+            AnyTensor::C64($x) => { let $wrap = AnyTensor::C64; $body }
+            AnyTensor::C128($x) => { let $wrap = AnyTensor::C128; $body }
+            AnyTensor::U8($x) => { let $wrap = AnyTensor::U8; $body }
+            AnyTensor::I8($x) => { let $wrap = AnyTensor::I8; $body }
+            AnyTensor::I16($x) => { let $wrap = AnyTensor::I16; $body }
+            AnyTensor::I32($x) => { let $wrap = AnyTensor::I32; $body }
+            AnyTensor::I64($x) => { let $wrap = AnyTensor::I64; $body }
+            AnyTensor::Bool($x) => { let $wrap = AnyTensor::Bool; $body }
         }
     };
     // Runs `$body` on the typed tensor inside `$any`, whatever its type.
@@ -329,7 +375,7 @@ enum Op {
     LogicalXor,
 }
 
-impl<D: Backend> AnyTensor<D> {
+impl<D: Backend, R: Repr> AnyTensor<D, R> {
     /// The element type.
     #[inline]
     pub fn dtype(&self) -> DType {
@@ -354,6 +400,71 @@ impl<D: Backend> AnyTensor<D> {
         any_tensor!(@each self, x => x.numel())
     }
 
+    /// The strides, in elements.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<u8>::zeros(&[2, 3]));
+    /// assert_eq!(x.strides(), [3, 1]);
+    /// assert_eq!(x.t().unwrap().strides(), [1, 3]);
+    /// ```
+    #[inline]
+    pub fn strides(&self) -> Vec<usize> {
+        any_tensor!(@each self, x => x.strides().to_vec())
+    }
+
+    /// The index of element `[0, 0, ..]` in the storage.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<u8>::zeros(&[4]));
+    /// assert_eq!(x.narrow(0, 1, 2).unwrap().storage_offset(), 1);
+    /// ```
+    #[inline]
+    pub fn storage_offset(&self) -> usize {
+        any_tensor!(@each self, x => x.storage_offset())
+    }
+
+    /// PyTorch's `is_contiguous()`: row-major without gaps.
+    #[inline]
+    pub fn is_contiguous(&self) -> bool {
+        any_tensor!(@each self, x => x.is_contiguous())
+    }
+
+    /// True when both read the same storage (a tensor and its views), as
+    /// [`Tensor::shares_storage_with`].
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::zeros(&[2, 2]));
+    /// assert!(x.t().unwrap().shares_storage_with(&x));
+    /// assert!(!x.clone().shares_storage_with(&x));
+    /// ```
+    #[inline]
+    pub fn shares_storage_with<R2: Repr>(&self, other: &AnyTensor<D, R2>) -> bool {
+        self.storage() == other.storage()
+    }
+
+    /// The device and identity of the storage, which views share.
+    #[inline]
+    fn storage(&self) -> (Device, StorageId) {
+        any_tensor!(@each self, x => (x.device(), x.data.storage_id()))
+    }
+
+    /// A read-only view of the whole tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::storage::View;
+    /// let x = AnyTensor::from(DynTensor::<i8>::ones(&[3]));
+    /// let v: AnyTensor<Cpu, View<'_>> = x.as_view();
+    /// assert!(v.shares_storage_with(&x));
+    /// ```
+    #[inline]
+    pub fn as_view(&self) -> AnyTensor<D, R::Viewed<'_>> {
+        any_tensor!(@map self, x => x.as_view())
+    }
+
     /// The device holding the elements.
     ///
     /// ```
@@ -375,7 +486,7 @@ impl<D: Backend> AnyTensor<D> {
     ///     "expected a tensor of dtype torch.float32, got torch.float64"
     /// );
     /// ```
-    pub fn downcast<T: AnyElement>(self) -> Result<DynTensor<T, D>, Error> {
+    pub fn downcast<T: AnyElement>(self) -> Result<Tensor<T, DynShape, D, R>, Error> {
         let actual = self.dtype();
         T::unwrap_any(self).ok_or(Error::DTypeMismatch {
             expected: T::DTYPE,
@@ -391,12 +502,31 @@ impl<D: Backend> AnyTensor<D> {
     /// assert_eq!(x.downcast_ref::<i16>().unwrap().shape(), [2]);
     /// assert!(x.downcast_ref::<i32>().is_none());
     /// ```
-    pub fn downcast_ref<T: AnyElement>(&self) -> Option<&DynTensor<T, D>> {
+    pub fn downcast_ref<T: AnyElement>(&self) -> Option<&Tensor<T, DynShape, D, R>> {
         T::borrow_any(self)
     }
 }
 
-impl AnyTensor {
+impl<D: Backend, R: Writable> AnyTensor<D, R> {
+    /// A writable view of the whole tensor, borrowing it exclusively:
+    /// writes through its typed tensor land in this one.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = AnyTensor::from(DynTensor::<i32>::zeros(&[2]));
+    /// let mut v = x.view_mut();
+    /// if let AnyTensor::I32(t) = &mut v {
+    ///     t[[1]] = 7;
+    /// }
+    /// assert_eq!(x.downcast::<i32>().unwrap().to_vec(), vec![0, 7]);
+    /// ```
+    #[inline]
+    pub fn view_mut(&mut self) -> AnyTensor<D, ViewMut<'_>> {
+        any_tensor!(@map self, x => x.view_mut())
+    }
+}
+
+impl<R: Repr> AnyTensor<Cpu, R> {
     /// The elements in row-major order, as plain numbers.
     ///
     /// ```
@@ -820,7 +950,15 @@ comparisons! {
     try_logical_xor => LogicalXor;
 }
 
-impl fmt::Display for AnyTensor {
+/// PyTorch's `str(tensor)`, as the typed tensor prints (views too).
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, -20, 3, 4], &[2, 2]).unwrap());
+/// assert_eq!(x.to_string(), "tensor([[  1, -20],\n        [  3,   4]], dtype=torch.int32)");
+/// assert_eq!(x.t().unwrap().to_string(), "tensor([[  1,   3],\n        [-20,   4]], dtype=torch.int32)");
+/// ```
+impl<R: Repr> fmt::Display for AnyTensor<Cpu, R> {
     #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         any_tensor!(@each self, x => fmt::Display::fmt(x, f))

@@ -25,20 +25,24 @@
 //! ```
 
 mod any;
+mod any_convert;
 mod any_creation;
 mod any_in_place;
 mod any_index;
 mod any_math;
+mod any_matmul;
 mod any_moments;
 mod any_normalize;
 mod any_pairs;
 mod any_random;
 mod any_rearrange;
+mod any_reduce;
 mod any_scans;
 mod any_scatter;
 pub mod any_sets;
 mod any_sort;
 mod any_ternary;
+mod any_views;
 mod construct;
 mod convert;
 
@@ -47,6 +51,7 @@ pub use crate::shape::dynamic::{DynShape, DynSizes, INLINE_RANK};
 pub(crate) use any::any_tensor;
 pub use any::{AnyElement, AnyTensor, Operand};
 pub(crate) use any::{Converted, scalar_as};
+pub use any_convert::FromAny;
 pub(crate) use any_scatter::checked_scalar;
 pub use construct::DynConstructors;
 

@@ -1,6 +1,7 @@
 //! The errors of the matrix products, with PyTorch's texts.
 
-use super::Error;
+use super::{Error, type_id_name};
+use crate::dtype::DType;
 use core::fmt;
 
 /// A shape mistake of `matmul`, `mm`, `bmm`, `mv` or `dot`, printed with
@@ -82,6 +83,37 @@ pub enum MatmulError {
         /// What the second operand has.
         got: [usize; 2],
     },
+    /// `mm` (or a product PyTorch runs as one) of operands of two dtypes:
+    /// products do not promote.
+    MmDTypes {
+        /// The left operand's dtype.
+        a: DType,
+        /// The right operand's dtype.
+        b: DType,
+    },
+    /// `mv` (or a product PyTorch runs as one) of a matrix and a vector of
+    /// two dtypes.
+    MvDTypes {
+        /// The matrix's dtype.
+        mat: DType,
+        /// The vector's dtype.
+        vec: DType,
+    },
+    /// `dot` of vectors of two dtypes.
+    DotDTypes {
+        /// The left vector's dtype.
+        a: DType,
+        /// The right vector's dtype.
+        b: DType,
+    },
+    /// `bmm` (or `matmul` of batches) of two dtypes: the dtype its kernel
+    /// runs in, and the other operand's.
+    BmmDTypes {
+        /// The kernel's dtype.
+        expected: DType,
+        /// The other operand's dtype.
+        found: DType,
+    },
 }
 
 impl fmt::Display for MatmulError {
@@ -118,6 +150,31 @@ impl fmt::Display for MatmulError {
                 f,
                 "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
                 expected[0], expected[1], got[0], got[1]
+            ),
+            MatmulError::MmDTypes { a, b } => write!(
+                f,
+                "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                type_id_name(a),
+                type_id_name(b)
+            ),
+            MatmulError::MvDTypes { mat, vec } => {
+                let (mat, vec) = (mat.torch_name(), vec.torch_name());
+                write!(
+                    f,
+                    "addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}"
+                )
+            }
+            MatmulError::DotDTypes { a, b } => write!(
+                f,
+                "dot : expected both vectors to have same dtype, but found {} and {}",
+                a.torch_name(),
+                b.torch_name()
+            ),
+            MatmulError::BmmDTypes { expected, found } => write!(
+                f,
+                "expected scalar type {} but found {}",
+                expected.torch_name(),
+                found.torch_name()
             ),
         }
     }

@@ -58,6 +58,28 @@ pub enum Error {
         /// The tensor's type.
         actual: DType,
     },
+    /// A runtime-typed tensor ([`AnyTensor`](crate::AnyTensor), or one read
+    /// from a file) converted to a typed one whose dtype or shape differs.
+    TypedMismatch {
+        /// The typed tensor's dtype.
+        expected_dtype: DType,
+        /// The typed tensor's shape, in words (`[768, 3072]`, `[Dyn, 3]`).
+        expected_shape: String,
+        /// The tensor's dtype.
+        actual_dtype: DType,
+        /// The tensor's sizes.
+        actual_shape: Vec<usize>,
+        /// Whether the sizes contradict the typed shape.
+        shape_differs: bool,
+    },
+    /// A file or byte stream that could not be read or written (see
+    /// [`crate::io`]): which one, and what was wrong with it.
+    File {
+        /// The file's path, or a name for the bytes (`"<bytes>"`).
+        path: String,
+        /// What went wrong, in words.
+        problem: String,
+    },
     /// `-` with a bool operand (PyTorch has no bool subtraction).
     BoolSubtraction {
         /// Both operands are bool.
@@ -1337,6 +1359,31 @@ impl fmt::Display for Error {
             Error::DTypeMismatch { expected, actual } => {
                 write!(f, "expected a tensor of dtype {expected}, got {actual}")
             }
+            Error::TypedMismatch {
+                expected_dtype,
+                expected_shape,
+                actual_dtype,
+                actual_shape,
+                shape_differs,
+            } => {
+                let differs = match (expected_dtype != actual_dtype, *shape_differs) {
+                    (true, true) => "dtype and shape differ",
+                    (true, false) => "dtype differs",
+                    _ => "shape differs",
+                };
+                let expected_shape = if expected_shape == "any shape" {
+                    expected_shape.clone()
+                } else {
+                    format!("shape {expected_shape}")
+                };
+                write!(
+                    f,
+                    "expected {} tensor of {expected_shape}, got {} tensor of shape {actual_shape:?} ({differs})",
+                    expected_dtype.with_article(),
+                    actual_dtype.with_article()
+                )
+            }
+            Error::File { path, problem } => write!(f, "{path}: {problem}"),
             Error::BoolSubtraction { both: true } => write!(
                 f,
                 "Subtraction, the `-` operator, with two bool tensors is not supported. \

@@ -134,6 +134,21 @@ pub trait Shape: Copy + Default + Debug + Send + Sync + 'static {
     /// Checks runtime sizes against this shape: the rank and every static
     /// size must agree. Returns them as this shape's array type.
     fn check_sizes(sizes: &[usize]) -> Result<Self::Sizes, Error>;
+
+    /// The shape in words, for messages: `[768, 3072]`, `[Dyn, 3]`, or
+    /// `any shape` for a dynamic rank.
+    fn describe() -> String {
+        "any shape".into()
+    }
+}
+
+/// `[2, Dyn, 3]` of static sizes (`None` for `Dyn`).
+fn describe_dims(dims: &[Option<usize>]) -> String {
+    let dims: Vec<String> = dims
+        .iter()
+        .map(|d| d.map_or_else(|| "Dyn".to_string(), |n| n.to_string()))
+        .collect();
+    format!("[{}]", dims.join(", "))
 }
 
 /// A shape whose every size is known at compile time.
@@ -188,6 +203,10 @@ macro_rules! tuple_shapes {
                 let mut out = [0usize; $n];
                 out.copy_from_slice(sizes);
                 Ok(out)
+            }
+
+            fn describe() -> String {
+                describe_dims(&[$($t::SIZE),*])
             }
         }
 

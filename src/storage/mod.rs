@@ -394,6 +394,46 @@ impl<'a, C: ComplexElement, D: Backend> BorrowedMut<'a, C, D> {
     }
 }
 
+#[cfg(any(feature = "ndarray", feature = "nalgebra"))]
+impl<'a, T: Element, D: Backend> Borrowed<'a, T, D> {
+    /// A read-only handle on `len` elements at `ptr` that no tensor owns
+    /// (another library's array, [`crate::interop`]): a storage of its own,
+    /// borrowed for `'a`.
+    ///
+    /// # Safety
+    /// For `'a`, every element of `ptr[..len]` that a layout attached to
+    /// this handle addresses is an initialized value of `T` (a bool is 0 or
+    /// 1), inside one live allocation, and written by no one.
+    pub(crate) unsafe fn foreign(ptr: D::Ptr<T>, len: usize, device: Device) -> Self {
+        Borrowed {
+            ptr,
+            len,
+            device,
+            id: StorageId::fresh(),
+            _borrow: PhantomData,
+        }
+    }
+}
+
+#[cfg(any(feature = "ndarray", feature = "nalgebra"))]
+impl<'a, T: Element, D: Backend> BorrowedMut<'a, T, D> {
+    /// As [`Borrowed::foreign`], exclusively: a writable handle.
+    ///
+    /// # Safety
+    /// For `'a`, every element of `ptr[..len]` that a layout attached to
+    /// this handle addresses is an initialized value of `T`, inside one live
+    /// allocation, and read or written through this handle alone.
+    pub(crate) unsafe fn foreign(ptr: D::Ptr<T>, len: usize, device: Device) -> Self {
+        BorrowedMut {
+            ptr,
+            len,
+            device,
+            id: StorageId::fresh(),
+            _borrow: PhantomData,
+        }
+    }
+}
+
 /// Borrows writable storage exclusively.
 pub(crate) fn borrow_mut<'a, T: Element, D: Backend, R: Writable>(
     data: &'a mut R::Data<T, D>,

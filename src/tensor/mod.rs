@@ -1,6 +1,7 @@
 //! The tensor type: storage ([`Repr`] over a [`Backend`]) plus a strided
 //! [`Layout`] of a [`Shape`].
 
+mod bytes;
 mod construct;
 mod display;
 mod format;

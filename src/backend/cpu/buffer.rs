@@ -16,7 +16,7 @@ use core::alloc::Layout;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Buffers of at least this many bytes are drawn from (and returned to) the cache.
 pub const POOL_MIN_BYTES: usize = 1 << 20;
@@ -219,6 +219,23 @@ enum Origin {
     Vec(usize),
     /// A large block of this many bytes.
     Block(usize),
+    /// Memory that another owner holds (a file mapping), alive while this
+    /// handle is.
+    Shared(#[allow(dead_code)] KeepAlive),
+}
+
+/// Whatever owns the memory of a [`Origin::Shared`] buffer.
+struct KeepAlive(#[allow(dead_code)] Arc<dyn Owner>);
+
+/// What may own a buffer's memory: shareable between threads, and (like
+/// the other buffers) safe to observe after a panic.
+pub(crate) trait Owner: Send + Sync + std::panic::RefUnwindSafe {}
+impl<T: Send + Sync + std::panic::RefUnwindSafe> Owner for T {}
+
+impl core::fmt::Debug for KeepAlive {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("KeepAlive")
+    }
 }
 
 /// The elements of a CPU tensor: `len` initialized values of `T`.
@@ -373,6 +390,46 @@ impl<T: Element> CpuBuffer<T> {
         }
     }
 
+    /// A buffer of the `len` elements at `ptr`, whose memory `owner` holds
+    /// (a file mapping): no copy is made, and `owner` lives as long as the
+    /// buffer does.
+    ///
+    /// # Safety
+    /// `ptr` is aligned for `T` and points at `len` initialized, valid
+    /// values of `T` (bools are 0 or 1), readable and writable for as long
+    /// as `owner` lives; nothing else reads or writes them while the buffer
+    /// lives (no other buffer covers any of them).
+    pub(crate) unsafe fn from_shared(ptr: NonNull<T>, len: usize, owner: Arc<dyn Owner>) -> Self {
+        CpuBuffer {
+            ptr,
+            len,
+            origin: Origin::Shared(KeepAlive(owner)),
+            id: StorageId::fresh(),
+        }
+    }
+
+    /// True when the elements live in memory another owner holds (a file
+    /// mapping) rather than in an allocation of this library.
+    #[cfg(test)]
+    pub(crate) fn is_shared(&self) -> bool {
+        matches!(self.origin, Origin::Shared(_))
+    }
+
+    /// The elements as a `Vec`: the allocation itself when the buffer was
+    /// made from one (no copy), else a copy; `Err` when the copy's memory
+    /// cannot be had.
+    pub(crate) fn try_into_vec(self) -> Result<Vec<T>, Error> {
+        if let Origin::Vec(capacity) = self.origin {
+            let buffer = core::mem::ManuallyDrop::new(self);
+            // SAFETY: the buffer was made from a `Vec` of this pointer,
+            // length and capacity (`From<Vec<T>>`), and is not dropped.
+            return Ok(unsafe { Vec::from_raw_parts(buffer.ptr.as_ptr(), buffer.len, capacity) });
+        }
+        let mut v = try_vec_with_capacity(self.len)?;
+        v.extend_from_slice(self.as_slice());
+        Ok(v)
+    }
+
     /// The elements.
     pub fn as_slice(&self) -> &[T] {
         // SAFETY: `ptr` points at `len` initialized elements owned by `self`.
@@ -440,6 +497,8 @@ impl<T: Element> Drop for CpuBuffer<T> {
                 drop(Vec::from_raw_parts(self.ptr.as_ptr(), self.len, capacity));
             },
             Origin::Block(bytes) => give_block(self.ptr.cast(), bytes),
+            // The owner lets go of the memory when its last handle drops.
+            Origin::Shared(_) => {}
         }
     }
 }

@@ -29,7 +29,7 @@ pub mod sort;
 pub(crate) mod vector_math;
 
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
-pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
+pub(crate) use buffer::{Owner, try_collect, try_collect_small, try_vec_with_capacity};
 
 use super::{Backend, StridedRef};
 use crate::device::Device;

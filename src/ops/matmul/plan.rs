@@ -114,7 +114,7 @@ fn wrapping_product(sizes: &[usize]) -> usize {
 
 /// PyTorch's `should_fold`: a batch (rank >= 3) times a matrix or a vector
 /// folds the batch into the rows when that needs no copy.
-fn folds(a: Operand<'_>, b: Operand<'_>) -> bool {
+pub(crate) fn folds(a: Operand<'_>, b: Operand<'_>) -> bool {
     let (da, db) = (a.sizes.len(), b.sizes.len());
     let (larger, smaller_rank) = if da >= db { (a, db) } else { (b, da) };
     let rank = larger.sizes.len();
