@@ -114,6 +114,7 @@ fn main() {
     views();
     dtypes();
     operations();
+    files();
 }
 
 /// Views share storage and move no data; on static shapes the compiler
@@ -495,5 +496,26 @@ fn operations() {
     println!(
         "where(x > 1.5, sigmoid(x), 0), clamped to 0.9:\n{}",
         gated.clamp(0.0, 0.9)
+    );
+}
+
+fn files() {
+    section("Files: a safetensors file and a .npy written by Python, typed");
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    // Written by PyTorch (scripts/fixtures/safetensors_files.py); the
+    // dtype and the shape are checked against the type.
+    let model = format!("{fixtures}/safetensors/torch.safetensors");
+    let w = shaped::io::safetensors::load::<Tensor<f32, shape![2, 3]>>(&model, "weight.f32")
+        .expect("the fixture holds a float32 (2, 3)");
+    println!("weight.f32 from PyTorch:\n{w}");
+    let wrong = shaped::io::safetensors::load::<Tensor<f32, shape![3, 2]>>(&model, "i16");
+    println!("loaded as the wrong type: {}", wrong.unwrap_err());
+    // Written by NumPy in Fortran order: a column-major tensor, no copy.
+    let npy = format!("{fixtures}/npy/float32_fortran.npy");
+    let f: Tensor<f32, shape![2, 3]> = shaped::io::npy::load_npy(&npy).expect("a float32 (2, 3)");
+    println!(
+        "float32_fortran.npy from NumPy: strides {:?}, rows {:?}",
+        f.strides(),
+        f.to_vec()
     );
 }
