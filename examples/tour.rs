@@ -500,16 +500,21 @@ fn operations() {
 }
 
 fn files() {
-    section("Files: a safetensors file and a .npy written by Python, typed");
+    section("Files written by Python, loaded typed");
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
     // Written by PyTorch (scripts/fixtures/safetensors_files.py); the
     // dtype and the shape are checked against the type.
-    let model = format!("{fixtures}/safetensors/torch.safetensors");
-    let w = shaped::io::safetensors::load::<Tensor<f32, shape![2, 3]>>(&model, "weight.f32")
-        .expect("the fixture holds a float32 (2, 3)");
-    println!("weight.f32 from PyTorch:\n{w}");
-    let wrong = shaped::io::safetensors::load::<Tensor<f32, shape![3, 2]>>(&model, "i16");
-    println!("loaded as the wrong type: {}", wrong.unwrap_err());
+    #[cfg(feature = "safetensors")]
+    {
+        let model = format!("{fixtures}/safetensors/torch.safetensors");
+        let w = shaped::io::safetensors::load::<Tensor<f32, shape![2, 3]>>(&model, "weight.f32")
+            .expect("the fixture holds a float32 (2, 3)");
+        println!("weight.f32 from PyTorch:\n{w}");
+        let wrong = shaped::io::safetensors::load::<Tensor<f32, shape![3, 2]>>(&model, "i16");
+        println!("loaded as the wrong type: {}", wrong.unwrap_err());
+    }
+    #[cfg(not(feature = "safetensors"))]
+    println!("(safetensors files: run the tour with `--features safetensors`)");
     // Written by NumPy in Fortran order: a column-major tensor, no copy.
     let npy = format!("{fixtures}/npy/float32_fortran.npy");
     let f: Tensor<f32, shape![2, 3]> = shaped::io::npy::load_npy(&npy).expect("a float32 (2, 3)");

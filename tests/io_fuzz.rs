@@ -13,6 +13,7 @@
 //! hex; once fixed, it joins the `crashers` its test passes to `fuzz`.
 
 use shaped::io::npy;
+#[cfg(feature = "safetensors")]
 use shaped::io::safetensors;
 use shaped::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -137,6 +138,7 @@ fn seed_tensors() -> Vec<AnyTensor> {
     ]
 }
 
+#[cfg(feature = "safetensors")]
 #[test]
 fn safetensors_reader_survives_mutations() {
     let tensors = seed_tensors();

@@ -39,7 +39,7 @@ mod half_numbers;
 mod indexing_fixtures;
 #[path = "indexing_properties.rs"]
 mod indexing_properties;
-#[cfg(all(feature = "safetensors", feature = "npy"))]
+#[cfg(feature = "npy")]
 #[path = "io_fuzz.rs"]
 mod io_fuzz;
 #[path = "iteration.rs"]

@@ -1,6 +1,6 @@
 //! Conversions to and from the Rust numerics ecosystem, each behind a
-//! feature named after its crate: [`ndarray`](mod@ndarray) (zero-copy views
-//! both ways) and [`nalgebra`](mod@nalgebra) (matrices, static sizes to
+//! feature named after its crate: `ndarray` (zero-copy views
+//! both ways) and `nalgebra` (matrices, static sizes to
 //! static sizes).
 
 #[cfg(feature = "nalgebra")]

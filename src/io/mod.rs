@@ -1,6 +1,7 @@
-//! Data in and out: safetensors files ([`safetensors`], Hugging Face's
-//! format, memory-mapped), NumPy's `.npy` and `.npz` ([`npy`]), and, with
-//! the `serde` feature, `Serialize`/`Deserialize` for tensors.
+//! Data in and out: NumPy's `.npy` and `.npz` (`io::npy`, the `npy`
+//! feature, on by default), safetensors files (`io::safetensors`, Hugging
+//! Face's format, memory-mapped; the `safetensors` feature), and, with the
+//! `serde` feature, `Serialize`/`Deserialize` for tensors.
 //!
 //! A file's dtype and shape are known only once it is read, so readers
 //! give [`AnyTensor`]s; [`AnyTensor::into_typed`] (or each format's typed
@@ -27,6 +28,7 @@ use crate::shape::Shape;
 use crate::storage::Repr;
 use crate::tensor::Tensor;
 use std::borrow::Cow;
+#[cfg(any(feature = "npy", feature = "safetensors"))]
 use std::path::Path;
 
 /// A tensor a writer can save: its dtype, its sizes and its elements'
@@ -101,6 +103,7 @@ impl HostTensor for AnyTensor<crate::backend::Cuda> {
 }
 
 /// An [`Error::File`] for `path`.
+#[cfg(any(feature = "npy", feature = "safetensors"))]
 pub(crate) fn file_error(path: &Path, problem: impl Into<String>) -> Error {
     Error::File {
         path: path.display().to_string(),

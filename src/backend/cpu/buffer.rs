@@ -16,7 +16,9 @@ use core::alloc::Layout;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+#[cfg(feature = "safetensors")]
+use std::sync::Arc;
+use std::sync::Mutex;
 
 /// Buffers of at least this many bytes are drawn from (and returned to) the cache.
 pub const POOL_MIN_BYTES: usize = 1 << 20;
@@ -221,17 +223,22 @@ enum Origin {
     Block(usize),
     /// Memory that another owner holds (a file mapping), alive while this
     /// handle is.
+    #[cfg(feature = "safetensors")]
     Shared(#[allow(dead_code)] KeepAlive),
 }
 
 /// Whatever owns the memory of a [`Origin::Shared`] buffer.
+#[cfg(feature = "safetensors")]
 struct KeepAlive(#[allow(dead_code)] Arc<dyn Owner>);
 
 /// What may own a buffer's memory: shareable between threads, and (like
 /// the other buffers) safe to observe after a panic.
+#[cfg(feature = "safetensors")]
 pub(crate) trait Owner: Send + Sync + std::panic::RefUnwindSafe {}
+#[cfg(feature = "safetensors")]
 impl<T: Send + Sync + std::panic::RefUnwindSafe> Owner for T {}
 
+#[cfg(feature = "safetensors")]
 impl core::fmt::Debug for KeepAlive {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("KeepAlive")
@@ -399,6 +406,7 @@ impl<T: Element> CpuBuffer<T> {
     /// values of `T` (bools are 0 or 1), readable and writable for as long
     /// as `owner` lives; nothing else reads or writes them while the buffer
     /// lives (no other buffer covers any of them).
+    #[cfg(feature = "safetensors")]
     pub(crate) unsafe fn from_shared(ptr: NonNull<T>, len: usize, owner: Arc<dyn Owner>) -> Self {
         CpuBuffer {
             ptr,
@@ -410,7 +418,7 @@ impl<T: Element> CpuBuffer<T> {
 
     /// True when the elements live in memory another owner holds (a file
     /// mapping) rather than in an allocation of this library.
-    #[cfg(test)]
+    #[cfg(all(test, feature = "safetensors"))]
     pub(crate) fn is_shared(&self) -> bool {
         matches!(self.origin, Origin::Shared(_))
     }
@@ -498,6 +506,7 @@ impl<T: Element> Drop for CpuBuffer<T> {
             },
             Origin::Block(bytes) => give_block(self.ptr.cast(), bytes),
             // The owner lets go of the memory when its last handle drops.
+            #[cfg(feature = "safetensors")]
             Origin::Shared(_) => {}
         }
     }

@@ -28,8 +28,10 @@ pub mod softmax;
 pub mod sort;
 pub(crate) mod vector_math;
 
+#[cfg(feature = "safetensors")]
+pub(crate) use buffer::Owner;
 pub use buffer::{CpuBuffer, POOL_MIN_BYTES, cached_bytes, empty_cache};
-pub(crate) use buffer::{Owner, try_collect, try_collect_small, try_vec_with_capacity};
+pub(crate) use buffer::{try_collect, try_collect_small, try_vec_with_capacity};
 
 use super::{Backend, StridedRef};
 use crate::device::Device;

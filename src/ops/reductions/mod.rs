@@ -806,7 +806,7 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
 macro_rules! static_reductions {
     ($bound:ident, $out:ty, $reducer:ty, $whole:ident, $dim:ident, $keepdim:ident, $dims:ident, $dims_keepdim:ident, $what:literal, $example:literal) => {
         impl<T: Element, S: Shape + TupleShape, D: Reductions, R: Repr> Tensor<T, S, D, R> {
-            #[doc = concat!("The ", $what, " of every element, as a rank-0 tensor.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nlet y: Tensor<_, shape![]> = x.", stringify!($whole), "();\nassert_eq!(y.shape(), []);\n```")]
+            #[doc = concat!("The ", $what, " of every element, as a rank-0 tensor.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nlet y: Tensor<_, shape![]> = x.", stringify!($whole), "();\nassert_eq!(y.rank(), 0);\n```")]
             pub fn $whole(&self) -> Tensor<$out, (), D>
             where
                 T: $bound,
@@ -834,7 +834,7 @@ macro_rules! static_reductions {
                 from_parts!(or_panic(reduced!(self, &mask, true, <$reducer>::default())))
             }
 
-            #[doc = concat!("The ", $what, " along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims), "::<axes![1, 0]>().shape(), []);\n```")]
+            #[doc = concat!("The ", $what, " along the axes `L` (`axes![0, 1]`), which leave the type.\n\n```\nuse shaped::prelude::*;\nlet x = ", $example, ";\nassert_eq!(x.", stringify!($dims), "::<axes![1, 0]>().rank(), 0);\n```")]
             pub fn $dims<L: FixedShape>(&self) -> Tensor<$out, <S as ReduceAxes<L>>::Removed, D>
             where
                 T: $bound,
@@ -1101,7 +1101,7 @@ macro_rules! static_extremes {
                 self.extreme_along::<$w, _>($aop, L::SIZES.as_ref(), true)
             }
 
-            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()` (see [`", stringify!($amax), "`](Self::", stringify!($amax), ")).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().shape(), []);\n```")]
+            #[doc = concat!("The ", $what, " element (NaN if any), as a rank-0 tensor: PyTorch's `", $op, "()` (see [`", stringify!($amax), "`](Self::", stringify!($amax), ")).\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($max), "().rank(), 0);\n```")]
             pub fn $max(&self) -> Tensor<T, (), D>
             where
                 T: Extremum,
@@ -1167,7 +1167,7 @@ macro_rules! static_extremes {
                 self.extreme_at_axis::<$w, _>($op, I, true)
             }
 
-            #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`. A `bool` tensor does not compile (PyTorch rejects it); empty tensors as [`", stringify!($amax), "`](Self::", stringify!($amax), ").\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().shape(), []);\n```")]
+            #[doc = concat!("The flat (row-major) index of the ", $what, " element: PyTorch's `", $argop, "()`. A `bool` tensor does not compile (PyTorch rejects it); empty tensors as [`", stringify!($amax), "`](Self::", stringify!($amax), ").\n\n```\nuse shaped::prelude::*;\nlet x = tensor![[1, 7], [3, 4]];\nassert_eq!(x.", stringify!($argmax), "().rank(), 0);\n```")]
             pub fn $argmax(&self) -> Tensor<i64, (), D>
             where
                 T: ArgExtremum,
