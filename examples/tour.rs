@@ -500,7 +500,7 @@ fn operations() {
 }
 
 fn files() {
-    section("Files written by Python, loaded typed");
+    section("Files: a safetensors file and a .npy written by Python, typed");
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
     // Written by PyTorch (scripts/fixtures/safetensors_files.py); the
     // dtype and the shape are checked against the type.

@@ -133,6 +133,13 @@ fn every_tensor_written_back_reads_identically() {
             std::fs::read(&target).unwrap(),
             "to_bytes and save write the same file"
         );
+        // Hugging Face's reader reads what was written, the same bytes.
+        let reference = ::safetensors::SafeTensors::deserialize(&bytes).unwrap();
+        assert_eq!(reference.len(), tensors.len());
+        for (name, t) in &tensors {
+            let view = reference.tensor(name).unwrap();
+            assert_eq!(view.data(), &t.bytes()[..], "{file}/{name}");
+        }
         written.insert(file, want);
     }
     std::fs::write(

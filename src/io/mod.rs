@@ -1,7 +1,7 @@
-//! Data in and out: NumPy's `.npy` and `.npz` (`io::npy`, the `npy`
-//! feature, on by default), safetensors files (`io::safetensors`, Hugging
-//! Face's format, memory-mapped; the `safetensors` feature), and, with the
-//! `serde` feature, `Serialize`/`Deserialize` for tensors.
+//! Data in and out: safetensors files (`io::safetensors`, Hugging Face's
+//! format, memory-mapped) and NumPy's `.npy` and `.npz` (`io::npy`), each a
+//! feature on by default, and, with the `serde` feature,
+//! `Serialize`/`Deserialize` for tensors.
 //!
 //! A file's dtype and shape are known only once it is read, so readers
 //! give [`AnyTensor`]s; [`AnyTensor::into_typed`] (or each format's typed
@@ -13,6 +13,8 @@
 //! Every problem with a file is an [`Error::File`] naming the file and what
 //! is wrong: never a panic, an abort or a read out of bounds.
 
+#[cfg(feature = "safetensors")]
+mod json;
 #[cfg(feature = "npy")]
 pub mod npy;
 #[cfg(feature = "safetensors")]

@@ -2,9 +2,14 @@
 //! header length, a JSON header of names, dtypes, shapes and byte ranges,
 //! then the elements, little-endian and row-major).
 //!
-//! Headers are parsed and validated by the `safetensors` crate (Hugging
-//! Face's reference implementation), so a file this module accepts is one
-//! Python's `safetensors` accepts. Three ways in:
+//! Headers are parsed and validated here, with the reference
+//! implementation's rules (Hugging Face's `safetensors` crate: the tensors'
+//! bytes cover the data in order without gaps, each exactly its elements,
+//! no product of sizes overflows), and the tests check that every file this
+//! module accepts, among a million mutated ones, the reference accepts too.
+//! Not the crate itself: it needs serde_json, whose `PartialEq` impls
+//! between numbers and JSON values would reach the type inference of every
+//! program using this one. Three ways in:
 //!
 //! - [`load`] / [`load_all`]: one tensor (typed, its dtype and shape
 //!   checked) or every tensor, each read straight into its own buffer.
@@ -40,6 +45,7 @@
 //! # Ok::<(), shaped::Error>(())
 //! ```
 
+use super::json::{self, Json};
 use super::{HostTensor, file_error};
 use crate::backend::cpu::CpuBuffer;
 use crate::dtype::bytes::{check_element_bytes, component_size, swap_byte_order};
@@ -49,11 +55,10 @@ use crate::error::Error;
 use crate::layout::{StridedLayout, check_contiguous_strides, checked_numel};
 use crate::shape::dynamic::DynSizes;
 use crate::tensor::Tensor;
-use ::safetensors::tensor::{Metadata, TensorInfo};
-use ::safetensors::{Dtype, View};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -136,38 +141,23 @@ impl SafeTensors {
             .map_err(|e| file_error(path, e.to_string()))?
             .len();
         if file_len < 8 {
-            return Err(file_error(
-                path,
-                format!(
-                    "{file_len} bytes are too few for a safetensors file (its header length alone takes 8)"
-                ),
-            ));
+            return Err(file_error(path, too_short(file_len)));
         }
         let mut prefix = [0u8; 8];
         read_exact_at(&file, &mut prefix, 0)
             .map_err(|e| file_error(path, format!("cannot read the header length: {e}")))?;
-        let header_len = u64::from_le_bytes(prefix);
-        if header_len > MAX_HEADER_BYTES || header_len > file_len.saturating_sub(8) {
-            return Err(file_error(
-                path,
-                format!(
-                    "the header length {header_len} reaches past the end of the file ({file_len} bytes) or the format's limit ({MAX_HEADER_BYTES})"
-                ),
-            ));
-        }
-        let mut header = vec![0u8; header_len as usize];
+        let header_len = check_header_len(u64::from_le_bytes(prefix), file_len)
+            .map_err(|p| file_error(path, p))?;
+        let mut header = vec![0u8; header_len];
         read_exact_at(&file, &mut header, 8)
             .map_err(|e| file_error(path, format!("cannot read the header: {e}")))?;
         let (entries, metadata, data_len) =
             parse_header(&header).map_err(|p| file_error(path, p))?;
-        let data_start = 8 + header_len;
+        let data_start = 8 + header_len as u64;
         if data_start.checked_add(data_len as u64) != Some(file_len) {
             return Err(file_error(
                 path,
-                format!(
-                    "the header describes {data_len} bytes of data but the file holds {} after the header",
-                    file_len - data_start
-                ),
+                data_mismatch(data_len, file_len - data_start),
             ));
         }
         Ok(SafeTensors {
@@ -511,46 +501,219 @@ fn read_exact_at(file: &File, out: &mut [u8], offset: u64) -> std::io::Result<()
 /// the data section.
 type Header = (Vec<Entry>, Option<HashMap<String, String>>, usize);
 
+/// The format's dtype names with their sizes in bits, in the order of the
+/// reference implementation's `Dtype` (writers sort by it, descending, so
+/// that every tensor starts aligned for its type).
+const FILE_DTYPES: [(&str, usize); 22] = [
+    ("BOOL", 8),
+    ("F4", 4),
+    ("F6_E2M3", 6),
+    ("F6_E3M2", 6),
+    ("U8", 8),
+    ("I8", 8),
+    ("F8_E5M2", 8),
+    ("F8_E4M3", 8),
+    ("F8_E8M0", 8),
+    ("F8_E4M3FNUZ", 8),
+    ("F8_E5M2FNUZ", 8),
+    ("I16", 16),
+    ("U16", 16),
+    ("F16", 16),
+    ("BF16", 16),
+    ("I32", 32),
+    ("U32", 32),
+    ("F32", 32),
+    ("C64", 64),
+    ("F64", 64),
+    ("I64", 64),
+    ("U64", 64),
+];
+
+/// A header entry as the file gives it.
+struct Info {
+    name: String,
+    dtype: &'static str,
+    shape: Vec<usize>,
+    start: usize,
+    end: usize,
+}
+
+/// An integer of a header that must fit `usize`.
+fn size_of_json(value: &Json, what: &str) -> Result<usize, String> {
+    match value {
+        Json::Integer(n) => usize::try_from(*n).map_err(|_| format!("{what} {n} is too large")),
+        _ => Err(format!("{what} is not a non-negative integer")),
+    }
+}
+
+/// A list of integers of a header.
+fn sizes_of_json(value: &Json, what: &str) -> Result<Vec<usize>, String> {
+    match value {
+        Json::Array(items) => items.iter().map(|v| size_of_json(v, what)).collect(),
+        _ => Err(format!("{what} is not a list")),
+    }
+}
+
+/// One tensor's entry: `{"dtype": .., "shape": [..], "data_offsets": [a, b]}`
+/// (other members ignored, as the reference reader does).
+fn info_of(name: String, value: &Json) -> Result<Info, String> {
+    let Json::Object(members) = value else {
+        return Err(format!("the entry of tensor '{name}' is not an object"));
+    };
+    let field = |key: &str| {
+        members
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .ok_or_else(|| format!("the entry of tensor '{name}' has no \"{key}\""))
+    };
+    let dtype = match field("dtype")? {
+        Json::String(d) => FILE_DTYPES
+            .iter()
+            .find(|(n, _)| n == d)
+            .map(|(n, _)| *n)
+            .ok_or_else(|| format!("tensor '{name}' has the unknown dtype \"{d}\""))?,
+        _ => return Err(format!("the dtype of tensor '{name}' is not a string")),
+    };
+    let shape = sizes_of_json(field("shape")?, &format!("a size of tensor '{name}'"))?;
+    let offsets = sizes_of_json(
+        field("data_offsets")?,
+        &format!("an offset of tensor '{name}'"),
+    )?;
+    let [start, end] = offsets[..] else {
+        return Err(format!(
+            "tensor '{name}' has {} data offsets, not 2",
+            offsets.len()
+        ));
+    };
+    Ok(Info {
+        name,
+        dtype,
+        shape,
+        start,
+        end,
+    })
+}
+
+/// Checks that the entries cover the data section in order without gaps
+/// or overlaps, each exactly its elements' bytes; returns the section's
+/// length.
+fn check_offsets(infos: &[Info]) -> Result<usize, String> {
+    let mut next = 0usize;
+    for info in infos {
+        if info.start != next || info.end < info.start {
+            return Err(format!(
+                "the bytes of tensor '{}' ({}..{}) do not start where those before end ({next})",
+                info.name, info.start, info.end
+            ));
+        }
+        let bits = FILE_DTYPES
+            .iter()
+            .find(|(n, _)| *n == info.dtype)
+            .map_or(8, |d| d.1);
+        let numel = info.shape.iter().try_fold(1usize, |n, &s| n.checked_mul(s));
+        let bytes = numel
+            .and_then(|n| n.checked_mul(bits))
+            .filter(|b| b % 8 == 0)
+            .map(|b| b / 8)
+            .ok_or_else(|| {
+                format!(
+                    "the shape {:?} of tensor '{}' overflows or splits a byte",
+                    info.shape, info.name
+                )
+            })?;
+        if info.end - info.start != bytes {
+            return Err(format!(
+                "tensor '{}' of dtype {} and shape {:?} needs {bytes} bytes, its offsets give {}",
+                info.name,
+                info.dtype,
+                info.shape,
+                info.end - info.start
+            ));
+        }
+        next = info.end;
+    }
+    Ok(next)
+}
+
 /// The entries, the user's metadata and the data section's length of a
 /// header; the problem in words when it is not valid.
 fn parse_header(header: &[u8]) -> Result<Header, String> {
-    let metadata: Metadata =
-        serde_json::from_slice(header).map_err(|e| format!("invalid header: {e}"))?;
-    let mut user = metadata.metadata().clone();
+    let invalid = |p: String| format!("invalid header: {p}");
+    let Json::Object(members) = json::parse(header).map_err(invalid)? else {
+        return Err(invalid("not a JSON object".into()));
+    };
+    let mut user: Option<HashMap<String, String>> = None;
+    let mut infos = Vec::new();
+    for (key, value) in members {
+        if key != "__metadata__" {
+            infos.push(info_of(key, &value).map_err(invalid)?);
+            continue;
+        }
+        let Json::Object(pairs) = value else {
+            return Err(invalid("\"__metadata__\" is not an object".into()));
+        };
+        let mut map = HashMap::new();
+        for (k, v) in pairs {
+            let Json::String(v) = v else {
+                return Err(invalid(format!("the metadata \"{k}\" is not a string")));
+            };
+            map.insert(k, v);
+        }
+        user = Some(map);
+    }
+    infos.sort_by_key(|i| (i.start, i.end));
+    let data_len = check_offsets(&infos).map_err(invalid)?;
     let complex: Vec<String> = match user.as_mut().and_then(|m| m.remove(COMPLEX128_KEY)) {
-        Some(list) => serde_json::from_str(&list)
-            .map_err(|e| format!("invalid {COMPLEX128_KEY} metadata: {e}"))?,
+        Some(list) => match json::parse(list.as_bytes()) {
+            Ok(Json::Array(names)) => names
+                .into_iter()
+                .map(|n| match n {
+                    Json::String(n) => Ok(n),
+                    _ => Err(format!(
+                        "invalid {COMPLEX128_KEY} metadata: not a list of names"
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => {
+                return Err(format!(
+                    "invalid {COMPLEX128_KEY} metadata: not a list of names"
+                ));
+            }
+        },
         None => Vec::new(),
     };
     if user.as_ref().is_some_and(HashMap::is_empty) && !complex.is_empty() {
         user = None;
     }
-    let mut entries = Vec::new();
-    for name in metadata.offset_keys() {
-        let info = metadata.info(&name).expect("offset_keys lists known names");
-        entries.push(entry_of(name, info, &complex)?);
-    }
-    Ok((entries, user, metadata.data_len()))
+    let entries = infos
+        .into_iter()
+        .map(|i| entry_of(i, &complex))
+        .collect::<Result<_, _>>()?;
+    Ok((entries, user, data_len))
 }
 
 /// One validated header entry as ours.
-fn entry_of(name: String, info: &TensorInfo, complex: &[String]) -> Result<Entry, String> {
-    let (start, end) = info.data_offsets;
-    let mut shape = info.shape.clone();
+fn entry_of(info: Info, complex: &[String]) -> Result<Entry, String> {
+    let Info {
+        name,
+        dtype: file_dtype,
+        mut shape,
+        start,
+        end,
+    } = info;
     let dtype = if complex.contains(&name) {
-        if info.dtype != Dtype::F64 || shape.last() != Some(&2) {
+        if file_dtype != "F64" || shape.last() != Some(&2) {
             return Err(format!(
-                "tensor '{name}' is listed as complex128 but is not float64 pairs (dtype {:?}, shape {:?})",
-                info.dtype, info.shape
+                "tensor '{name}' is listed as complex128 but is not float64 pairs (dtype {file_dtype}, shape {shape:?})"
             ));
         }
         shape.pop();
         DType::C128
     } else {
-        dtype_of(info.dtype).ok_or_else(|| {
+        dtype_of(file_dtype).ok_or_else(|| {
             format!(
-                "tensor '{name}' has dtype {:?}, which has no element type here (these read: BOOL, U8, I8, I16, I32, I64, F16, BF16, F32, F64, C64)",
-                info.dtype
+                "tensor '{name}' has dtype {file_dtype}, which has no element type here (these read: BOOL, U8, I8, I16, I32, I64, F16, BF16, F32, F64, C64)"
             )
         })?
     };
@@ -564,76 +727,55 @@ fn entry_of(name: String, info: &TensorInfo, complex: &[String]) -> Result<Entry
     })
 }
 
-/// The dtype of a file's dtype, if it is one of the twelve.
-fn dtype_of(d: Dtype) -> Option<DType> {
-    Some(match d {
-        Dtype::BOOL => DType::Bool,
-        Dtype::U8 => DType::U8,
-        Dtype::I8 => DType::I8,
-        Dtype::I16 => DType::I16,
-        Dtype::I32 => DType::I32,
-        Dtype::I64 => DType::I64,
-        Dtype::F16 => DType::F16,
-        Dtype::BF16 => DType::BF16,
-        Dtype::F32 => DType::F32,
-        Dtype::F64 => DType::F64,
-        Dtype::C64 => DType::C64,
-        _ => return None,
-    })
+/// The dtype of a file's dtype name, if it is one of the twelve.
+fn dtype_of(d: &str) -> Option<DType> {
+    DType::ALL
+        .into_iter()
+        .find(|&t| t != DType::C128 && file_dtype(t) == d)
 }
 
-/// The file's dtype for a dtype (complex128 is stored as float64 pairs).
-fn file_dtype(d: DType) -> Dtype {
+/// The file's dtype name of a dtype (complex128 is stored as float64 pairs).
+fn file_dtype(d: DType) -> &'static str {
     match d {
-        DType::Bool => Dtype::BOOL,
-        DType::U8 => Dtype::U8,
-        DType::I8 => Dtype::I8,
-        DType::I16 => Dtype::I16,
-        DType::I32 => Dtype::I32,
-        DType::I64 => Dtype::I64,
-        DType::F16 => Dtype::F16,
-        DType::BF16 => Dtype::BF16,
-        DType::F32 => Dtype::F32,
-        DType::F64 | DType::C128 => Dtype::F64,
-        DType::C64 => Dtype::C64,
+        DType::Bool => "BOOL",
+        DType::U8 => "U8",
+        DType::I8 => "I8",
+        DType::I16 => "I16",
+        DType::I32 => "I32",
+        DType::I64 => "I64",
+        DType::F16 => "F16",
+        DType::BF16 => "BF16",
+        DType::F32 => "F32",
+        DType::F64 | DType::C128 => "F64",
+        DType::C64 => "C64",
     }
 }
 
-/// A tensor as the `safetensors` crate's writer sees it: its file dtype,
-/// shape and little-endian bytes.
+/// A tensor as it is written: its name, file dtype, shape and
+/// little-endian bytes.
 struct Prepared<'a> {
-    dtype: Dtype,
+    name: String,
+    dtype: &'static str,
     shape: Vec<usize>,
     bytes: Cow<'a, [u8]>,
 }
 
-impl View for &Prepared<'_> {
-    fn dtype(&self) -> Dtype {
-        self.dtype
-    }
-    fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-    fn data(&self) -> Cow<'_, [u8]> {
-        Cow::Borrowed(&self.bytes)
-    }
-    fn data_len(&self) -> usize {
-        self.bytes.len()
-    }
-}
-
-/// The tensors as the writer takes them, and the header's metadata (the
-/// user's, plus the list of complex128 tensors).
-#[allow(clippy::type_complexity)]
+/// The tensors in the order they are written (by alignment, largest
+/// first, then by name, as the reference writer orders them), with the
+/// header that describes them: its length and text, padded with spaces to
+/// 8 bytes so the data starts aligned.
 fn prepare<'a>(
     tensors: &'a [(&str, &dyn HostTensor)],
     metadata: Option<&HashMap<String, String>>,
-) -> Result<(Vec<(String, Prepared<'a>)>, Option<HashMap<String, String>>), String> {
-    let mut prepared = Vec::with_capacity(tensors.len());
+) -> Result<(Vec<Prepared<'a>>, Vec<u8>), String> {
+    let mut prepared: Vec<Prepared> = Vec::with_capacity(tensors.len());
     let mut complex = Vec::new();
     for (name, t) in tensors {
-        if prepared.iter().any(|(n, _): &(String, Prepared)| n == name) {
+        if prepared.iter().any(|p| p.name == *name) {
             return Err(format!("the name '{name}' is given twice"));
+        }
+        if *name == "__metadata__" {
+            return Err("the name '__metadata__' is the header's own".into());
         }
         let dtype = t.host_dtype();
         let mut shape = t.host_sizes();
@@ -645,48 +787,101 @@ fn prepare<'a>(
         }
         if dtype == DType::C128 {
             shape.push(2);
-            complex.push(name.to_string());
+            complex.push(json::quote(name));
         }
-        let dtype = file_dtype(dtype);
-        prepared.push((
-            name.to_string(),
-            Prepared {
-                dtype,
-                shape,
-                bytes,
-            },
-        ));
+        prepared.push(Prepared {
+            name: name.to_string(),
+            dtype: file_dtype(dtype),
+            shape,
+            bytes,
+        });
     }
-    let mut header = metadata.cloned();
+    let rank = |d: &str| FILE_DTYPES.iter().position(|(n, _)| *n == d);
+    prepared.sort_by(|a, b| rank(b.dtype).cmp(&rank(a.dtype)).then(a.name.cmp(&b.name)));
     if metadata.is_some_and(|m| m.contains_key(COMPLEX128_KEY)) {
         return Err(format!(
             "the metadata key '{COMPLEX128_KEY}' is this library's own"
         ));
     }
+    let mut pairs: Vec<(String, String)> = metadata
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
     if !complex.is_empty() {
-        let list = serde_json::to_string(&complex).map_err(|e| e.to_string())?;
-        header
-            .get_or_insert_with(HashMap::new)
-            .insert(COMPLEX128_KEY.into(), list);
+        pairs.push((COMPLEX128_KEY.into(), format!("[{}]", complex.join(","))));
+    }
+    pairs.sort();
+    let mut members = Vec::with_capacity(prepared.len() + 1);
+    if metadata.is_some() || !pairs.is_empty() {
+        let inner: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| format!("{}:{}", json::quote(k), json::quote(v)))
+            .collect();
+        members.push(format!("\"__metadata__\":{{{}}}", inner.join(",")));
+    }
+    let mut offset = 0usize;
+    for p in &prepared {
+        let end = offset + p.bytes.len();
+        let shape: Vec<String> = p.shape.iter().map(usize::to_string).collect();
+        members.push(format!(
+            "{}:{{\"dtype\":\"{}\",\"shape\":[{}],\"data_offsets\":[{offset},{end}]}}",
+            json::quote(&p.name),
+            p.dtype,
+            shape.join(",")
+        ));
+        offset = end;
+    }
+    let mut header = format!("{{{}}}", members.join(",")).into_bytes();
+    header.resize(header.len().next_multiple_of(8), b' ');
+    if header.len() as u64 > MAX_HEADER_BYTES {
+        return Err(format!(
+            "the header takes {} bytes, past the format's limit ({MAX_HEADER_BYTES})",
+            header.len()
+        ));
     }
     Ok((prepared, header))
 }
 
+/// Writes the file: the header's length, the header, the elements.
+fn write_file(out: &mut impl Write, prepared: &[Prepared], header: &[u8]) -> std::io::Result<()> {
+    out.write_all(&(header.len() as u64).to_le_bytes())?;
+    out.write_all(header)?;
+    for p in prepared {
+        out.write_all(&p.bytes)?;
+    }
+    out.flush()
+}
+
 /// Writes `tensors` (names and tensors of any dtype, layout and device)
 /// and the optional free-form `metadata` to a safetensors file at `path`,
-/// replacing it (the `safetensors` crate writes a temporary file beside it
-/// and renames it, so a mapping of the old file is never truncated).
-/// `Err` on a repeated name or when the file cannot be written.
+/// replacing it: written beside it first and then renamed over it, so a
+/// mapping of the old file is never truncated. `Err` on a repeated name or
+/// when the file cannot be written.
 pub fn save(
     path: impl AsRef<Path>,
     tensors: &[(&str, &dyn HostTensor)],
     metadata: Option<&HashMap<String, String>>,
 ) -> Result<(), Error> {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let path = path.as_ref();
     let (prepared, header) = prepare(tensors, metadata).map_err(|p| file_error(path, p))?;
-    let views = prepared.iter().map(|(n, p)| (n.as_str(), p));
-    ::safetensors::serialize_to_file(views, header, path)
-        .map_err(|e| file_error(path, e.to_string()))
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| file_error(path, "not a file name"))?;
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(file_name);
+    temp_name.push(format!(".{}-{n}.tmp", std::process::id()));
+    let temp = path.with_file_name(temp_name);
+    let written = File::create(&temp).and_then(|f| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
+        write_file(&mut out, &prepared, &header)?;
+        drop(out);
+        std::fs::rename(&temp, path)
+    });
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        file_error(path, e.to_string())
+    })
 }
 
 /// The bytes of a safetensors file holding `tensors` and `metadata` (see
@@ -708,18 +903,28 @@ pub fn to_bytes(
 ) -> Result<Vec<u8>, Error> {
     let here = Path::new("<bytes>");
     let (prepared, header) = prepare(tensors, metadata).map_err(|p| file_error(here, p))?;
-    let views = prepared.iter().map(|(n, p)| (n.as_str(), p));
-    ::safetensors::serialize(views, header).map_err(|e| file_error(here, e.to_string()))
+    let mut out = Vec::new();
+    write_file(&mut out, &prepared, &header).map_err(|e| file_error(here, e.to_string()))?;
+    Ok(out)
 }
 
 /// Every tensor of the safetensors file held by `bytes`, by name in file
 /// order, copied; `Err` naming `<bytes>` when they are not a valid file.
 pub fn from_bytes(bytes: &[u8]) -> Result<Vec<(String, AnyTensor)>, Error> {
     let here = Path::new("<bytes>");
-    let (n, _) = ::safetensors::SafeTensors::read_metadata(bytes)
-        .map_err(|e| file_error(here, e.to_string()))?;
-    let (entries, _, _) = parse_header(&bytes[8..8 + n]).map_err(|p| file_error(here, p))?;
-    let data = &bytes[8 + n..];
+    let total = bytes.len() as u64;
+    let prefix: [u8; 8] = bytes
+        .get(..8)
+        .and_then(|p| p.try_into().ok())
+        .ok_or_else(|| file_error(here, too_short(total)))?;
+    let header_len =
+        check_header_len(u64::from_le_bytes(prefix), total).map_err(|p| file_error(here, p))?;
+    let (entries, _, data_len) =
+        parse_header(&bytes[8..8 + header_len]).map_err(|p| file_error(here, p))?;
+    let data = &bytes[8 + header_len..];
+    if data.len() != data_len {
+        return Err(file_error(here, data_mismatch(data_len, data.len() as u64)));
+    }
     entries
         .into_iter()
         .map(|e| {
@@ -731,6 +936,29 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Vec<(String, AnyTensor)>, Error> {
             Ok((e.name, any))
         })
         .collect()
+}
+
+/// The problem of a file too short to hold a header length.
+fn too_short(total: u64) -> String {
+    format!("{total} bytes are too few for a safetensors file (its header length alone takes 8)")
+}
+
+/// The header length, if the file of `total` bytes holds it and the format
+/// allows it.
+fn check_header_len(header_len: u64, total: u64) -> Result<usize, String> {
+    if header_len > MAX_HEADER_BYTES || header_len > total.saturating_sub(8) {
+        return Err(format!(
+            "the header length {header_len} reaches past the end of the file ({total} bytes) or the format's limit ({MAX_HEADER_BYTES})"
+        ));
+    }
+    Ok(header_len as usize)
+}
+
+/// The problem of a data section of another length than the header's.
+fn data_mismatch(described: usize, held: u64) -> String {
+    format!(
+        "the header describes {described} bytes of data but the file holds {held} after the header"
+    )
 }
 
 /// Every tensor of the file at `path`, by name in file order, each read
