@@ -513,21 +513,11 @@ where
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::storage::Storage;
     use half::{bf16, f16};
     use nalgebra::{DMatrix, DMatrixView, DMatrixViewMut, Matrix2x3, Matrix3, SMatrix};
     use num_complex::Complex;
 
-    /// The address of element `[0, 0]` of a non-empty tensor.
-    fn first<T: Element, S: crate::shape::Shape, R: crate::storage::Repr>(
-        t: &Tensor<T, S, Cpu, R>,
-    ) -> *const T {
-        t.data
-            .ptr()
-            .as_ptr()
-            .wrapping_add(t.storage_offset())
-            .cast_const()
-    }
+    use crate::interop::first_element as first;
 
     #[test]
     fn dmatrix_moves_in_and_out() {

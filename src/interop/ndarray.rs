@@ -447,7 +447,6 @@ impl<T: Element, S: Shape> From<Tensor<T, S, Cpu>> for ArrayD<T> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::storage::Storage;
     use half::{bf16, f16};
     use ndarray::{
         Array, Array1, Array2, Array3, ArrayD, ArrayViewMut, Axis, Ix2, IxDyn, ShapeBuilder, arr2,
@@ -455,16 +454,7 @@ mod tests {
     };
     use num_complex::Complex;
 
-    /// The address of element `[0, 0, ..]` of a non-empty tensor.
-    fn first<T: Element, S: crate::shape::Shape, R: crate::storage::Repr>(
-        t: &Tensor<T, S, Cpu, R>,
-    ) -> *const T {
-        t.data
-            .ptr()
-            .as_ptr()
-            .wrapping_add(t.storage_offset())
-            .cast_const()
-    }
+    use crate::interop::first_element as first;
 
     #[test]
     fn views_share_memory_both_ways() {
