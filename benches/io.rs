@@ -10,7 +10,7 @@
 //! page cache (written just before), as in the Python script: the numbers
 //! are the libraries' own costs, not the disk's.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use shaped::io::HostTensor;
 use shaped::io::npy;
 use shaped::io::safetensors::{self, SafeTensors};
@@ -89,9 +89,32 @@ fn npy_files(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4))
         .throughput(Throughput::Bytes(256 * MIB as u64));
+    // Over the file of the last write (its pages reused), then to a new
+    // file (the setup removes it, outside the timing).
     g.bench_function("write/shaped", |b| {
         b.iter(|| npy::write_npy(&path, &x).unwrap())
     });
+    g.bench_function("write_new/shaped", |b| {
+        b.iter_batched(
+            || std::fs::remove_file(&path).unwrap(),
+            |()| npy::write_npy(&path, &x).unwrap(),
+            BatchSize::PerIteration,
+        )
+    });
+    // A transposed matrix (Fortran order, no copy) and every other column
+    // of it (gathered 4 MiB at a time: 128 MiB written).
+    let m = x.reshape(&[8192, 8192]).unwrap();
+    let t = m.t().unwrap();
+    g.bench_function("write_transposed/shaped", |b| {
+        b.iter(|| npy::write_npy(&path, &t).unwrap())
+    });
+    let stepped = m.slice(s![.., ..;2]).unwrap();
+    g.throughput(Throughput::Bytes(128 * MIB as u64));
+    g.bench_function("write_every_other_column/shaped", |b| {
+        b.iter(|| npy::write_npy(&path, &stepped).unwrap())
+    });
+    g.throughput(Throughput::Bytes(256 * MIB as u64));
+    npy::write_npy(&path, &x).unwrap();
     g.bench_function("read/shaped", |b| {
         b.iter(|| black_box(npy::read_npy(&path).unwrap()))
     });
@@ -123,6 +146,12 @@ fn ndarray_views(c: &mut Criterion) {
     });
     g.bench_function("as_ndarray/shaped", |b| {
         b.iter(|| black_box(black_box(&t).as_ndarray()))
+    });
+    g.bench_function("as_ndarray_dim_ix3/shaped", |b| {
+        b.iter(|| black_box(black_box(&t).as_ndarray_dim::<ndarray::Ix3>().unwrap()))
+    });
+    g.bench_function("view/ndarray", |b| {
+        b.iter(|| black_box(black_box(&a).view()))
     });
     g.bench_function("view_into_dyn/ndarray", |b| {
         b.iter(|| black_box(black_box(&a).view().into_dyn()))

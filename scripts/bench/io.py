@@ -2,7 +2,7 @@
 """Python's file formats on the cases of benches/io.rs: safetensors.torch
 (one 64 MiB tensor of a 1 GiB and of a 128 MiB file, lazily with safe_open;
 load_file of a whole 256 MiB file) and numpy.save / numpy.load of 256 MiB of
-float32. Files in the temporary directory, read from the page cache.
+float32 (over the last file, to a new one, transposed, every other column). Files in the temporary directory, read from the page cache.
 
     python3 scripts/bench/io.py [--repeat 5] [--number 3]
 
@@ -61,6 +61,19 @@ def main():
     a = np.arange(64 * MIB, dtype=np.float32)
     npy = os.path.join(tmp, "py-bench-256MiB.npy")
     report("npy_write_256MiB/numpy", best(lambda: np.save(npy, a), args.repeat, args.number), 256 * MIB)
+
+    def new_file():
+        os.remove(npy)
+        start = timeit.default_timer()
+        np.save(npy, a)
+        return timeit.default_timer() - start
+
+    report("npy_write_new_256MiB/numpy", min(new_file() for _ in range(args.repeat * args.number)), 256 * MIB)
+    m = a.reshape(8192, 8192)
+    report("npy_write_transposed_256MiB/numpy", best(lambda: np.save(npy, m.T), args.repeat, args.number), 256 * MIB)
+    report("npy_write_every_other_column_256MiB/numpy",
+           best(lambda: np.save(npy, m[:, ::2]), args.repeat, args.number), 128 * MIB)
+    np.save(npy, a)
     report("npy_read_256MiB/numpy", best(lambda: np.load(npy), args.repeat, args.number), 256 * MIB)
     for path in list(files.values()) + [npy]:
         os.remove(path)

@@ -97,4 +97,17 @@ impl<R: crate::storage::Repr> AnyTensor<Cpu, R> {
     pub fn bytes(&self) -> Cow<'_, [u8]> {
         super::any::any_tensor!(@each self, x => x.bytes())
     }
+
+    /// [`Tensor::bytes_in_pieces`] of the tensor held.
+    pub(crate) fn bytes_in_pieces(
+        &self,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        super::any::any_tensor!(@each self, x => x.bytes_in_pieces(sink))
+    }
+
+    /// [`Tensor::column_major_bytes`] of the tensor held.
+    pub(crate) fn column_major_bytes(&self) -> Option<&[u8]> {
+        super::any::any_tensor!(@each self, x => x.column_major_bytes())
+    }
 }

@@ -52,6 +52,22 @@ pub trait HostTensor {
     /// The elements' bytes, row-major: borrowed when the tensor is
     /// contiguous on the host, else copied (from the device too).
     fn host_bytes(&self) -> Result<Cow<'_, [u8]>, Error>;
+    /// Hands the elements' bytes in row-major order to `sink`, in one
+    /// piece or several: what writers call, so that a strided view is
+    /// saved through a buffer of a few MiB rather than a copy of it all.
+    /// By default, [`host_bytes`](HostTensor::host_bytes) in one piece.
+    fn host_bytes_in_pieces(
+        &self,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        sink(&self.host_bytes()?)
+    }
+    /// The elements' bytes in column-major order when they lie so in host
+    /// memory and not in row-major order (a transposed matrix), which
+    /// `.npy` stores as Fortran order without a copy. `None` by default.
+    fn host_column_major_bytes(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl<T: Element, S: Shape, R: Repr> HostTensor for Tensor<T, S, Cpu, R> {
@@ -64,9 +80,18 @@ impl<T: Element, S: Shape, R: Repr> HostTensor for Tensor<T, S, Cpu, R> {
     fn host_bytes(&self) -> Result<Cow<'_, [u8]>, Error> {
         Ok(self.bytes())
     }
+    fn host_bytes_in_pieces(
+        &self,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.bytes_in_pieces(sink)
+    }
+    fn host_column_major_bytes(&self) -> Option<&[u8]> {
+        self.column_major_bytes()
+    }
 }
 
-impl HostTensor for AnyTensor {
+impl<R: Repr> HostTensor for AnyTensor<Cpu, R> {
     fn host_dtype(&self) -> DType {
         self.dtype()
     }
@@ -75,6 +100,15 @@ impl HostTensor for AnyTensor {
     }
     fn host_bytes(&self) -> Result<Cow<'_, [u8]>, Error> {
         Ok(self.bytes())
+    }
+    fn host_bytes_in_pieces(
+        &self,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.bytes_in_pieces(sink)
+    }
+    fn host_column_major_bytes(&self) -> Option<&[u8]> {
+        self.column_major_bytes()
     }
 }
 

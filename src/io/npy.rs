@@ -32,8 +32,8 @@ use crate::error::Error;
 use crate::layout::{StridedLayout, check_contiguous_strides, checked_storage, contiguous_strides};
 use crate::tensor::Tensor;
 use std::fmt::Display;
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::mem::MaybeUninit;
 use std::path::Path;
 use zip::write::SimpleFileOptions;
@@ -726,17 +726,27 @@ impl Cursor<'_> {
 // Writing
 // ---------------------------------------------------------------------------
 
-/// Writes `x` to a `.npy` file (C order, the host's byte order; version
-/// 1.0 unless the header needs 2.0). A bfloat16 tensor is refused:
-/// NumPy has no such dtype.
+/// Writes `x` to a `.npy` file in the host's byte order, version 1.0
+/// unless the header needs 2.0: in Fortran order when its elements lie in
+/// column-major order and not row-major (a transposed matrix, as
+/// `numpy.save` does), else in C order, a strided view gathered a few MiB
+/// at a time. A bfloat16 tensor is refused: NumPy has no such dtype.
+///
+/// An existing file is rewritten in place (its pages are reused, which
+/// takes half the time of truncating and refilling them); its first byte
+/// is cleared before anything else is written and the header written
+/// last, so a write that fails or is cut short leaves no file a reader
+/// takes for an array.
 ///
 /// ```
 /// use shaped::prelude::*;
 /// use shaped::io::npy::{read_npy, write_npy};
 /// let path = std::env::temp_dir().join(format!("shaped-doc-write-npy-{}.npy", std::process::id()));
-/// let x = Tensor::<u8, shape![2, 2]>::from_vec(vec![1, 2, 3, 4]).unwrap();
-/// write_npy(&path, &x.t()).unwrap(); // a view: written in row-major order
-/// assert_eq!(read_npy(&path).unwrap().downcast::<u8>().unwrap().to_vec(), [1, 3, 2, 4]);
+/// let x = Tensor::<u8, shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+/// write_npy(&path, &x.t()).unwrap(); // column-major: Fortran order, no copy
+/// let back = read_npy(&path).unwrap().downcast::<u8>().unwrap();
+/// assert_eq!((back.shape().as_ref(), back.strides().as_ref()), ([3, 2].as_slice(), [1, 3].as_slice()));
+/// assert_eq!(back.to_vec(), [1, 4, 2, 5, 3, 6]);
 /// let err = write_npy(&path, &Tensor::<half::bf16, shape![2]>::zeros()).unwrap_err();
 /// assert!(err.to_string().ends_with("NumPy has no bfloat16 dtype: convert with `to_dtype(DType::F32)` (exact) first, or use safetensors"));
 /// std::fs::remove_file(&path).unwrap();
@@ -744,13 +754,54 @@ impl Cursor<'_> {
 pub fn write_npy(path: impl AsRef<Path>, x: &(impl HostTensor + ?Sized)) -> Result<(), Error> {
     let path = path.as_ref();
     let at = Place::file(path);
-    let header = header_of(x).map_err(|p| at.error(p))?;
-    let data = x.host_bytes()?;
-    let mut file = File::create(path).map_err(|e| at.error(e))?;
+    let (header, fortran) = header_of(x).map_err(|p| at.error(p))?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| at.error(e))?;
+    let regular = file.metadata().is_ok_and(|m| m.is_file());
+    if !regular {
+        // A pipe or a device: in order, once.
+        file.write_all(&header).map_err(|e| at.error(e))?;
+        return write_body(x, fortran, &mut |b| {
+            file.write_all(b).map_err(|e| at.error(e))
+        });
+    }
+    let data_len = data_bytes(x);
+    file.write_all(&[0]).map_err(|e| at.error(e))?;
+    file.seek(SeekFrom::Start(header.len() as u64))
+        .map_err(|e| at.error(e))?;
+    reserve(&file, header.len(), data_len).map_err(|e| at.error(e))?;
+    write_body(x, fortran, &mut |b| {
+        file.write_all(b).map_err(|e| at.error(e))
+    })?;
+    let end = file.stream_position().map_err(|e| at.error(e))?;
+    file.set_len(end).map_err(|e| at.error(e))?;
+    file.seek(SeekFrom::Start(0)).map_err(|e| at.error(e))?;
     file.write_all(&header).map_err(|e| at.error(e))?;
-    reserve(&file, header.len(), data.len()).map_err(|e| at.error(e))?;
-    file.write_all(&data).map_err(|e| at.error(e))?;
     Ok(())
+}
+
+/// The number of bytes of `x`'s elements.
+fn data_bytes(x: &(impl HostTensor + ?Sized)) -> usize {
+    // A tensor's bytes fit in memory: no overflow.
+    x.host_sizes().iter().product::<usize>() * x.host_dtype().itemsize()
+}
+
+/// Hands the bytes a `.npy` file stores after its header to `sink`: the
+/// column-major bytes when the header says Fortran order, else the
+/// row-major ones, in pieces.
+fn write_body(
+    x: &(impl HostTensor + ?Sized),
+    fortran: Option<&[u8]>,
+    sink: &mut dyn FnMut(&[u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    match fortran {
+        Some(bytes) => sink(bytes),
+        None => x.host_bytes_in_pieces(sink),
+    }
 }
 
 /// Data of at least this many bytes has its disk space reserved before it
@@ -795,21 +846,27 @@ fn reserve(_: &File, _: usize, _: usize) -> io::Result<()> {
 /// assert!(bytes.starts_with(b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"));
 /// ```
 pub fn npy_bytes(x: &(impl HostTensor + ?Sized)) -> Result<Vec<u8>, Error> {
-    let mut bytes = header_of(x).map_err(|p| Place::bytes().error(p))?;
-    let data = x.host_bytes()?;
+    let (mut bytes, fortran) = header_of(x).map_err(|p| Place::bytes().error(p))?;
+    let total = bytes.len().saturating_add(data_bytes(x));
     bytes
-        .try_reserve_exact(data.len())
-        .map_err(|_| Error::OutOfMemory {
-            bytes: bytes.len().saturating_add(data.len()),
-        })?;
-    bytes.extend_from_slice(&data);
+        .try_reserve_exact(total - bytes.len())
+        .map_err(|_| Error::OutOfMemory { bytes: total })?;
+    write_body(x, fortran, &mut |b| {
+        bytes.extend_from_slice(b);
+        Ok(())
+    })?;
     Ok(bytes)
 }
 
-/// The magic string, version, length and padded header for `x`.
-fn header_of(x: &(impl HostTensor + ?Sized)) -> Result<Vec<u8>, String> {
+/// The magic string, version, length and padded header for `x`, and its
+/// column-major bytes when it is written in Fortran order.
+fn header_of<X: HostTensor + ?Sized>(x: &X) -> Result<(Vec<u8>, Option<&[u8]>), String> {
     let descr = descr_of(x.host_dtype())?;
-    Ok(npy_header(descr, &x.host_sizes()))
+    let fortran = x.host_column_major_bytes();
+    Ok((
+        npy_header(descr, &x.host_sizes(), fortran.is_some()),
+        fortran,
+    ))
 }
 
 /// The `descr` NumPy writes for `dtype` in the host's byte order.
@@ -836,10 +893,11 @@ fn descr_of(dtype: DType) -> Result<String, String> {
     Ok(format!("{order}{code}"))
 }
 
-/// NumPy's header for a C-order array, byte for byte: the dict with sorted
-/// keys, room for the first size to grow to 21 digits, and spaces and a
-/// newline up to a multiple of 64 bytes; version 2.0 past 65535 bytes.
-fn npy_header(descr: String, sizes: &[usize]) -> Vec<u8> {
+/// NumPy's header, byte for byte: the dict with sorted keys, room for the
+/// size that grows (the first in C order, the last in Fortran order) to
+/// reach 21 digits, and spaces and a newline up to a multiple of 64 bytes;
+/// version 2.0 past 65535 bytes.
+fn npy_header(descr: String, sizes: &[usize], fortran: bool) -> Vec<u8> {
     let shape = match sizes {
         [] => "()".to_string(),
         [n] => format!("({n},)"),
@@ -848,9 +906,11 @@ fn npy_header(descr: String, sizes: &[usize]) -> Vec<u8> {
             format!("({})", list.join(", "))
         }
     };
-    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    if let Some(first) = sizes.first() {
-        let digits = first.to_string().len();
+    let order = if fortran { "True" } else { "False" };
+    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {shape}, }}");
+    let growing = if fortran { sizes.last() } else { sizes.first() };
+    if let Some(size) = growing {
+        let digits = size.to_string().len();
         dict.extend(std::iter::repeat_n(
             ' ',
             GROWTH_DIGITS.saturating_sub(digits),
@@ -1039,7 +1099,7 @@ fn npz_headers(
             path,
             member: Some(&member),
         };
-        let header = header_of(x).map_err(|p| at.error(p))?;
+        let (header, _) = header_of(x).map_err(|p| at.error(p))?;
         headers.push((member, header));
     }
     Ok(headers)
@@ -1062,8 +1122,7 @@ fn write_members<W: Write + Seek>(
     };
     let mut zip = ZipWriter::new(writer);
     for ((member, header), &(_, x)) in headers.iter().zip(arrays) {
-        let data = x.host_bytes()?;
-        let size = (header.len() + data.len()) as u64;
+        let size = (header.len() + data_bytes(x)) as u64;
         let options = SimpleFileOptions::default()
             .compression_method(method)
             .large_file(size >= u64::from(u32::MAX));
@@ -1074,7 +1133,9 @@ fn write_members<W: Write + Seek>(
         zip.start_file(member.as_str(), options)
             .map_err(zip_error)?;
         zip.write_all(header).map_err(|e| at.error(e))?;
-        zip.write_all(&data).map_err(|e| at.error(e))?;
+        write_body(x, x.host_column_major_bytes(), &mut |b| {
+            zip.write_all(b).map_err(|e| at.error(e))
+        })?;
     }
     zip.finish().map_err(zip_error)
 }
@@ -1131,12 +1192,12 @@ mod tests {
         ]
         .concat();
         assert_eq!(&f32_file()[..128], expected);
-        let scalar = npy_header(descr_of(DType::I64).unwrap(), &[]);
+        let scalar = npy_header(descr_of(DType::I64).unwrap(), &[], false);
         assert_eq!(scalar.len(), 128);
         assert!(scalar.ends_with(
             b"'shape': (), }                                                              \n"
         ));
-        let vector = npy_header(descr_of(DType::Bool).unwrap(), &[5]);
+        let vector = npy_header(descr_of(DType::Bool).unwrap(), &[5], false);
         assert_eq!(vector.len(), 128);
         assert!(
             vector[10..].starts_with(b"{'descr': '|b1', 'fortran_order': False, 'shape': (5,), }")
@@ -1146,7 +1207,7 @@ mod tests {
     #[test]
     fn huge_ranks_take_version_2() {
         let sizes = vec![1usize; 30_000];
-        let header = npy_header(descr_of(DType::U8).unwrap(), &sizes);
+        let header = npy_header(descr_of(DType::U8).unwrap(), &sizes, false);
         assert_eq!(&header[6..8], &[2, 0]);
         assert_eq!(header.len() % 64, 0);
         let mut file = header;
@@ -1479,6 +1540,84 @@ mod tests {
         let y = read_npy(&path).unwrap();
         assert_eq!(y.bytes(), x.bytes());
         std::fs::remove_file(&path).unwrap();
+    }
+
+    /// An existing file is rewritten in place: a longer one is cut to the
+    /// new length, a shorter one grows, a file that was not an array
+    /// becomes one; what a failed write leaves is no array (its first byte
+    /// is cleared before the data goes in).
+    #[test]
+    fn existing_files_are_rewritten_in_place() {
+        use std::os::unix::fs::MetadataExt;
+        let path =
+            std::env::temp_dir().join(format!("shaped-npy-in-place-{}.npy", std::process::id()));
+        std::fs::write(&path, vec![0xAB; 5000]).unwrap();
+        let inode = std::fs::metadata(&path).unwrap().ino();
+        let small = DynTensor::<i16>::arange(10);
+        let large = DynTensor::<f64>::full(&[300, 3], -0.25);
+        for x in [&small as &dyn HostTensor, &large, &small] {
+            write_npy(&path, x).unwrap();
+            let file = std::fs::read(&path).unwrap();
+            assert_eq!(file, npy_bytes(x).unwrap());
+            assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+        }
+        // A bfloat16 tensor is refused before the file is touched.
+        let bf16 = DynTensor::<half::bf16>::zeros(&[2]);
+        assert!(write_npy(&path, &bf16).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), npy_bytes(&small).unwrap());
+        // A sink that fails mid-way (the disk full): the magic is gone.
+        let mut file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all(&[0]).unwrap();
+        drop(file);
+        let err = read_npy(&path).unwrap_err().to_string();
+        assert!(err.contains("not a .npy file"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    /// Writers take views in their order: a column-major one as Fortran
+    /// order (NumPy's bytes for `np.asfortranarray`), any other strided one
+    /// gathered in pieces, in `.npy` files and `.npz` members alike.
+    #[test]
+    fn views_are_written_in_their_order() {
+        let x = DynTensor::<i32>::from_vec((0..6).collect(), &[2, 3]).unwrap();
+        let t = x.t().unwrap();
+        let bytes = npy_bytes(&t).unwrap();
+        let dict = "{'descr': '<i4', 'fortran_order': True, 'shape': (3, 2), }";
+        assert_eq!(
+            std::str::from_utf8(&bytes[10..128]).unwrap().trim_end(),
+            dict
+        );
+        assert_eq!(&bytes[128..], &*x.bytes()); // the buffer as it is
+        let back = read_npy_bytes(&bytes).unwrap().downcast::<i32>().unwrap();
+        assert_eq!(
+            (back.strides().to_vec(), back.to_vec()),
+            (vec![1, 3], t.to_vec())
+        );
+        // Rank 1 and one-row views are row-major too: C order, as NumPy.
+        assert!(
+            npy_bytes(&x.select(0, 1).unwrap()).unwrap()[10..]
+                .starts_with(b"{'descr': '<i4', 'fortran_order': False")
+        );
+        // A strided view of several pieces (4 MiB each): rows with a step.
+        let big = DynTensor::<i16>::from_vec(
+            (0..3 << 21).map(|i| i as i16).collect(),
+            &[3 << 11, 1 << 10],
+        )
+        .unwrap();
+        let stepped = big.slice(s![1..;2]).unwrap();
+        let written = npy_bytes(&stepped).unwrap();
+        assert_eq!(written, npy_bytes(&stepped.contiguous()).unwrap());
+        let arrays: [(&str, &dyn HostTensor); 2] = [("t", &t), ("stepped", &stepped)];
+        for compressed in [false, true] {
+            let zip = npz_into(&arrays, compressed).unwrap();
+            let mut archive = zip_archive(IoCursor::new(zip), Path::new("x.npz")).unwrap();
+            let (_, first) = read_member(&mut archive, 0, Path::new("x.npz")).unwrap();
+            assert_eq!((first.strides(), first.bytes()), (vec![1, 3], t.bytes()));
+            let (_, second) = read_member(&mut archive, 1, Path::new("x.npz")).unwrap();
+            assert_eq!(second.bytes(), stepped.contiguous().bytes());
+        }
+        // Not a regular file: written in order, once.
+        write_npy("/dev/null", &stepped).unwrap();
     }
 
     /// Files on disk go through `read_uninit`'s `read` straight into the

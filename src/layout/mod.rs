@@ -332,6 +332,32 @@ pub fn is_contiguous(sizes: &[usize], strides: &[usize]) -> bool {
     true
 }
 
+/// Column-major (Fortran) order with no gaps: the first dimension moves
+/// fastest, size-1 dimensions ignored; empty tensors count as such.
+///
+/// ```
+/// use shaped::layout::is_column_major;
+/// assert!(is_column_major(&[2, 3], &[1, 2]));
+/// assert!(!is_column_major(&[2, 3], &[3, 1]));
+/// assert!(is_column_major(&[1, 3], &[3, 1])); // one row: both orders
+/// ```
+#[inline]
+pub fn is_column_major(sizes: &[usize], strides: &[usize]) -> bool {
+    if sizes.contains(&0) {
+        return true;
+    }
+    let mut expected = 1usize;
+    for (&n, &s) in sizes.iter().zip(strides) {
+        if n != 1 {
+            if s != expected {
+                return false;
+            }
+            expected = expected.saturating_mul(n);
+        }
+    }
+    true
+}
+
 /// True when the strided layout maps distinct indices to distinct elements.
 ///
 /// A sufficient test, as PyTorch's `has_internal_overlap` is a conservative

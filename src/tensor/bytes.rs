@@ -3,11 +3,13 @@
 
 use super::Tensor;
 use crate::backend::Cpu;
+use crate::backend::cpu::elementwise::try_for_each_piece;
 use crate::dtype::Element;
 use crate::dtype::bytes::{element_bytes, elements_from_bytes};
 use crate::error::{Error, OrPanic};
+use crate::layout::is_column_major;
 use crate::shape::{FixedShape, Shape};
-use crate::storage::Repr;
+use crate::storage::{Repr, Storage};
 use std::borrow::Cow;
 
 impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
@@ -55,6 +57,47 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
         }
     }
 }
+
+impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cpu, R> {
+    /// The elements' bytes in column-major order, when that is how they
+    /// lie in memory and row-major is not (a transposed matrix): what a
+    /// `.npy` file stores as Fortran order without a copy.
+    pub(crate) fn column_major_bytes(&self) -> Option<&[u8]> {
+        let (sizes, strides) = (self.layout.sizes(), self.layout.strides());
+        if self.layout.is_contiguous() || !is_column_major(sizes, strides) {
+            return None;
+        }
+        let base = self.data.ptr().as_ptr();
+        // SAFETY: a column-major layout without gaps has the indices
+        // `offset..offset + numel` (those of a contiguous one, in another
+        // order), inside the live buffer (the tensor invariant), which
+        // `&self` keeps alive and unwritten for the slice's life; not
+        // empty (empty layouts count as contiguous).
+        let elements = unsafe {
+            core::slice::from_raw_parts(base.add(self.layout.offset()), self.layout.numel())
+        };
+        Some(element_bytes(elements))
+    }
+
+    /// Hands the elements' bytes in row-major order to `sink`: in one piece
+    /// when the layout is contiguous, else in pieces of about
+    /// [`PIECE_BYTES`] gathered into one buffer.
+    pub(crate) fn bytes_in_pieces(
+        &self,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        match self.as_slice() {
+            Some(s) => sink(element_bytes(s)),
+            None => try_for_each_piece(self.strided(), PIECE_BYTES / size_of::<T>(), &mut |p| {
+                sink(element_bytes(p))
+            }),
+        }
+    }
+}
+
+/// The size of the pieces in which a strided tensor is gathered for a
+/// writer.
+pub(crate) const PIECE_BYTES: usize = 4 << 20;
 
 /// The elements of `bytes`, or `Err` naming what is wrong with them.
 fn elements_of_bytes<T: Element>(bytes: &[u8]) -> Result<Vec<T>, Error> {

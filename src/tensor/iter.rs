@@ -10,10 +10,11 @@
 use super::Tensor;
 use crate::DynShape;
 use crate::backend::Cpu;
+use crate::backend::cpu::CpuBuffer;
 use crate::dtype::Element;
 use crate::dynamic::DynTensor;
 use crate::error::{Error, OrPanic};
-use crate::layout::checked_numel;
+use crate::layout::{StridedLayout, check_contiguous_strides, checked_numel};
 use crate::shape::{FixedShape, Shape, SizeArray};
 use crate::storage::{Repr, Storage, Writable};
 use core::marker::PhantomData;
@@ -351,19 +352,24 @@ impl<T: Element, S: Shape> IntoIterator for Tensor<T, S, Cpu> {
     }
 }
 
-/// The elements `f(index)` of `sizes` in row-major order.
-fn elements_of<T, A: SizeArray>(
+/// The elements `f(index)` of `sizes` in row-major order, in a new buffer
+/// (pooled and on huge pages from 1 MiB on, as operations' results).
+fn elements_of<T: Element, A: SizeArray>(
     sizes: &[usize],
     mut f: impl FnMut(A) -> T,
-) -> Result<Vec<T>, Error> {
+) -> Result<CpuBuffer<T>, Error> {
     let n = checked_numel(sizes)?;
-    let mut out = crate::backend::cpu::try_vec_with_capacity(n)?;
     let mut offsets = Offsets::of(sizes, &vec![0; sizes.len()], 0);
-    while offsets.left > 0 {
-        out.push(f(A::copied(&offsets.index)));
-        offsets.step();
+    // SAFETY: the loop writes each of the `n` elements (unless `f`
+    // panics): one per slot, the offsets stepping through the `n` indices.
+    unsafe {
+        CpuBuffer::try_new_with(n, |dst| {
+            for slot in dst {
+                slot.write(f(A::copied(&offsets.index)));
+                offsets.step();
+            }
+        })
     }
-    Ok(out)
 }
 
 impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
@@ -390,7 +396,7 @@ impl<T: Element, S: FixedShape> Tensor<T, S, Cpu> {
     /// ```
     pub fn from_fn(f: impl FnMut(S::Sizes) -> T) -> Self {
         let data = elements_of(S::SIZES.as_ref(), f).or_panic();
-        Self::from_vec(data).or_panic()
+        Tensor::from_buffer(data, StridedLayout::contiguous(S::SIZES))
     }
 }
 
@@ -405,9 +411,14 @@ impl<T: Element, S: Shape> Tensor<T, S, Cpu> {
     /// assert_eq!(x.to_vec(), [0, 1, 2, 10, 11, 12]);
     /// ```
     pub fn from_fn_with(sizes: &[usize], mut f: impl FnMut(&[usize]) -> T) -> Result<Self, Error> {
-        let data: Vec<T> =
-            elements_of::<T, <DynShape as Shape>::Sizes>(sizes, |ix| f(ix.as_ref()))?;
-        Self::from_vec_with(data, sizes)
+        checked_numel(sizes)?;
+        check_contiguous_strides(sizes)?;
+        let checked = S::check_sizes(sizes)?;
+        let data = elements_of::<T, <DynShape as Shape>::Sizes>(sizes, |ix| f(ix.as_ref()))?;
+        Ok(Tensor::from_buffer(
+            data,
+            StridedLayout::contiguous(checked),
+        ))
     }
 }
 
