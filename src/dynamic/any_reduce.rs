@@ -203,6 +203,65 @@ mod tests {
     use half::{bf16, f16};
     use num_complex::Complex;
 
+    /// Complex values refused in PyTorch 2.15's order, checked against it:
+    /// `max`/`min`/`amax`/`amin` look at the dim and an empty reduced dim
+    /// first (and `amax` of an empty result returns it), `argmax`/`argmin`
+    /// at the dtype first; `max()` of an empty tensor asks for a dim.
+    #[test]
+    fn complex_refusals_follow_pytorchs_check_order() {
+        let z = AnyTensor::from(DynTensor::<Complex<f32>>::zeros(&[2, 3]));
+        let none = AnyTensor::from(DynTensor::<Complex<f32>>::zeros(&[0]));
+        let rows = AnyTensor::from(DynTensor::<Complex<f64>>::zeros(&[0, 3]));
+        let text = |r: Result<AnyTensor, Error>| r.map(|t| t.shape()).unwrap_err().to_string();
+        let pair =
+            |r: Result<(AnyTensor, AnyTensor), Error>| r.map(|_| ()).unwrap_err().to_string();
+        let out_of_range = "Dimension out of range (expected to be in range of [-2, 1], but got 5)";
+        let no_dim = |op: &str| {
+            format!(
+                "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
+        };
+        let empty_dim =
+            |op: &str| format!("{op}(): Expected reduction dim 0 to have non-zero size.");
+        assert_eq!(pair(z.max(5, false)), out_of_range);
+        assert_eq!(pair(z.min(5, false)), out_of_range);
+        assert_eq!(text(z.amax(&[5], false)), out_of_range);
+        assert_eq!(
+            text(z.argmax(5, false)),
+            "argmax(): does not support complex input"
+        );
+        assert_eq!(
+            text(rows.argmin(0, false)),
+            "argmin(): does not support complex input"
+        );
+        assert_eq!(pair(rows.max(0, false)), empty_dim("max"));
+        assert_eq!(pair(rows.min(0, false)), empty_dim("min"));
+        assert_eq!(text(rows.amax(&[0], false)), empty_dim("amax"));
+        assert_eq!(text(rows.amin(&[0], false)), empty_dim("amin"));
+        assert_eq!(
+            pair(rows.max(1, false)),
+            "max(): does not support complex input"
+        );
+        let empty = rows.amax(&[1], false).unwrap();
+        assert_eq!((empty.dtype(), empty.shape()), (DType::C128, vec![0]));
+        assert_eq!(rows.amin(&[1], true).unwrap().shape(), [0, 1]);
+        assert_eq!(
+            text(z.amax(&[1], false)),
+            "\"max_values_cpu\" not implemented for 'ComplexFloat'"
+        );
+        assert_eq!(text(none.amax(&[], false)), no_dim("amax"));
+        assert_eq!(text(none.max_all()), no_dim("max"));
+        assert_eq!(text(none.min_all()), no_dim("min"));
+        assert_eq!(
+            text(none.argmax_all()),
+            "argmax(): does not support complex input"
+        );
+        assert_eq!(
+            text(z.max_all()),
+            "\"max_all\" not implemented for 'ComplexFloat'"
+        );
+    }
+
     /// `[[1, 0, 3], [4, 5, 2]]` of every dtype (bool: nonzero is true).
     fn every_dtype() -> Vec<AnyTensor> {
         fn of<T: Element>() -> AnyTensor

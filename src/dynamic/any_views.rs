@@ -23,7 +23,7 @@ use crate::backend::cpu::try_collect;
 use crate::backend::{Backend, Elementwise};
 use crate::error::Error;
 use crate::layout::views::SliceItem;
-use crate::storage::{CowData, CowView, Repr};
+use crate::storage::{CowData, CowView, Repr, View, borrow};
 use crate::tensor::Tensor;
 
 /// A read-only view of an [`AnyTensor`] of storage kind `R`, borrowed for
@@ -318,6 +318,89 @@ impl<D: Backend, R: Repr> AnyTensor<D, R> {
     }
 }
 
+/// PyTorch's text for `imag` of a tensor that is not complex.
+const IMAG_OF_REAL: &str = "imag is not implemented for tensors with non-complex dtypes.";
+/// PyTorch's text for `view_as_real` of a tensor that is not complex.
+const VIEW_AS_REAL_OF_REAL: &str = "view_as_real is only supported for complex tensors";
+
+impl<D: Backend, R: Repr> AnyTensor<D, R> {
+    /// The real parts of a complex tensor, as a float32 or float64 view
+    /// sharing its storage (strides double); any other tensor is its own
+    /// real part: a view of all of it (PyTorch's `torch.real`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = AnyTensor::from(DynTensor::<Complex<f64>>::full(&[2], Complex::new(1.5, -1.0)));
+    /// let re = z.real();
+    /// assert_eq!((re.dtype(), re.strides()), (DType::F64, vec![2]));
+    /// assert!(re.shares_storage_with(&z));
+    /// let x = AnyTensor::from(DynTensor::<i32>::ones(&[3]));
+    /// assert_eq!(x.real().dtype(), DType::I32);
+    /// ```
+    pub fn real(&self) -> AnyTensor<D, View<'_>> {
+        match self {
+            AnyTensor::C64(z) => AnyTensor::F32(z.real()),
+            AnyTensor::C128(z) => AnyTensor::F64(z.real()),
+            other => any_tensor!(@map other, x => Tensor {
+                data: borrow(&x.data),
+                layout: x.layout.clone(),
+            }),
+        }
+    }
+
+    /// The imaginary parts of a complex tensor, as a view sharing its
+    /// storage; `Err` (PyTorch's text) for any other dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = AnyTensor::from(DynTensor::<Complex<f32>>::full(&[3], Complex::new(0.0, 2.0)));
+    /// assert_eq!(z.imag().unwrap().downcast::<f32>().unwrap().to_vec(), vec![2.0; 3]);
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[3]));
+    /// assert_eq!(
+    ///     x.imag().unwrap_err().to_string(),
+    ///     "imag is not implemented for tensors with non-complex dtypes."
+    /// );
+    /// ```
+    pub fn imag(&self) -> Result<AnyTensor<D, View<'_>>, Error> {
+        match self {
+            AnyTensor::C64(z) => Ok(AnyTensor::F32(z.imag())),
+            AnyTensor::C128(z) => Ok(AnyTensor::F64(z.imag())),
+            _ => Err(Error::Unsupported {
+                message: IMAG_OF_REAL,
+            }),
+        }
+    }
+
+    /// The parts of a complex tensor as a last dimension of 2, a view
+    /// sharing its storage (PyTorch's `view_as_real`); `Err` (PyTorch's
+    /// text) for any other dtype, or when twice the element count does
+    /// not fit in a tensor.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = AnyTensor::from(DynTensor::<Complex<f32>>::zeros(&[3, 1]));
+    /// let r = z.view_as_real().unwrap();
+    /// assert_eq!((r.dtype(), r.shape(), r.strides()), (DType::F32, vec![3, 1, 2], vec![2, 2, 1]));
+    /// let x = AnyTensor::from(DynTensor::<bool>::zeros(&[3]));
+    /// assert_eq!(
+    ///     x.view_as_real().unwrap_err().to_string(),
+    ///     "view_as_real is only supported for complex tensors"
+    /// );
+    /// ```
+    pub fn view_as_real(&self) -> Result<AnyTensor<D, View<'_>>, Error> {
+        match self {
+            AnyTensor::C64(z) => Ok(AnyTensor::F32(z.try_view_as_real()?)),
+            AnyTensor::C128(z) => Ok(AnyTensor::F64(z.try_view_as_real()?)),
+            _ => Err(Error::Unsupported {
+                message: VIEW_AS_REAL_OF_REAL,
+            }),
+        }
+    }
+}
+
 impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// The tensor itself when it is contiguous, else a contiguous copy
     /// (PyTorch's `contiguous()`).
@@ -381,6 +464,53 @@ mod tests {
     use crate::dtype::Scalar;
     use crate::layout::views::SliceItem;
     use crate::prelude::*;
+
+    /// The parts of complex tensors and of views of them (a transposed
+    /// one): values, strides, offsets and storage as the typed views';
+    /// every dtype that is not complex refused or viewed as PyTorch does.
+    #[test]
+    fn complex_parts_of_tensors_and_views() {
+        use num_complex::Complex;
+        let values: Vec<Complex<f64>> = (0..6)
+            .map(|i| Complex::new(i as f64, -(i as f64) / 2.0))
+            .collect();
+        let z = AnyTensor::from(DynTensor::from_vec(values.clone(), &[2, 3]).unwrap());
+        let zt = z.t().unwrap();
+        let re = zt.real();
+        assert_eq!(
+            (re.dtype(), re.shape(), re.strides()),
+            (DType::F64, vec![3, 2], vec![2, 6])
+        );
+        assert_eq!(
+            re.to_owned().downcast::<f64>().unwrap().to_vec(),
+            [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
+        );
+        let im = zt.imag().unwrap();
+        assert_eq!(im.storage_offset(), 1);
+        assert_eq!(
+            im.to_owned().downcast::<f64>().unwrap().to_vec(),
+            [-0.0, -1.5, -0.5, -2.0, -1.0, -2.5]
+        );
+        let parts = zt.view_as_real().unwrap();
+        assert_eq!(
+            (parts.shape(), parts.strides()),
+            (vec![3, 2, 2], vec![2, 6, 1])
+        );
+        assert!(parts.shares_storage_with(&z) && im.shares_storage_with(&z));
+        let c64 = AnyTensor::from(DynTensor::<Complex<f32>>::ones(&[4]));
+        assert_eq!(c64.real().dtype(), DType::F32);
+        assert_eq!(c64.view_as_real().unwrap().shape(), [4, 2]);
+        for x in [
+            AnyTensor::from(DynTensor::<i64>::ones(&[2])),
+            AnyTensor::from(DynTensor::<half::bf16>::ones(&[2])),
+            AnyTensor::from(DynTensor::<bool>::ones(&[2])),
+        ] {
+            let re = x.real();
+            assert_eq!((re.dtype(), re.shape()), (x.dtype(), x.shape()));
+            assert!(re.shares_storage_with(&x));
+            assert!(x.imag().is_err() && x.view_as_real().is_err());
+        }
+    }
 
     fn matrix() -> AnyTensor {
         AnyTensor::from(DynTensor::<i64>::from_vec((0..24).collect(), &[2, 3, 4]).unwrap())

@@ -618,13 +618,34 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
         largest: bool,
     ) -> Result<DynTensor<T, D>, Error> {
         let (mask, order) = dims_mask(dims, self.rank())?;
-        Self::ordered(|| Error::NotImplementedFor {
-            op: kernel,
-            dtype: T::DTYPE,
-        })?;
         check_nonempty(op, self.layout.sizes(), &order, !dims.is_empty())?;
         check_output::<T>(self.layout.sizes(), &mask, keepdim)?;
-        let values = T::extreme_on(self.strided(), &mask, largest)?;
+        // PyTorch refuses complex values in the kernel, which an empty
+        // result never launches: it is returned (empty) as for any dtype.
+        let empty = self
+            .layout
+            .sizes()
+            .iter()
+            .zip(&mask)
+            .any(|(&n, &reduced)| n == 0 && !reduced);
+        let values = match T::ORDERED || empty {
+            true if empty => D::map1(
+                StridedRef {
+                    sizes: &[0],
+                    strides: &[1],
+                    offset: 0,
+                    ..self.strided()
+                },
+                crate::ops::functions::Identity,
+            )?,
+            true => T::extreme_on(self.strided(), &mask, largest)?,
+            false => {
+                return Err(Error::NotImplementedFor {
+                    op: kernel,
+                    dtype: T::DTYPE,
+                });
+            }
+        };
         Ok(self.reduced(values, &mask, keepdim))
     }
 
@@ -660,16 +681,22 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
         keepdim: bool,
         largest: bool,
     ) -> Result<ValuesAndIndices<T, D>, Error> {
-        Self::ordered(|| Error::UnsupportedInput {
+        // PyTorch's order: the dtype first in `argmax` and `argmin`, last
+        // (after the dim and an empty reduced dim) in `max` and `min`.
+        let complex = || Error::UnsupportedInput {
             op,
             kind: "complex",
-        })?;
+        };
+        if op.starts_with("arg") {
+            Self::ordered(complex)?;
+        }
         check_index_dtype::<T>(op)?;
         let mask = dim_mask(dim, self.rank())?;
         if self.rank() > 0 {
             let d = wrap_dim(dim, self.rank())?;
             check_nonempty(op, self.layout.sizes(), &[d], true)?;
         }
+        Self::ordered(complex)?;
         check_indexed_output::<T>(self.layout.sizes(), &mask, keepdim)?;
         let pair = T::extreme_at_on(self.strided(), &mask, largest)?;
         Ok(self.reduced_pair(pair, &mask, keepdim))
@@ -732,6 +759,11 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
         complex: Error,
         largest: bool,
     ) -> Result<(Tensor<T, (), D>, Tensor<i64, (), D>), Error> {
+        // PyTorch asks for a dim of an empty tensor before it looks at the
+        // dtype in `max()` and `min()`, after it in `argmax()` and `argmin()`.
+        if !op.starts_with("arg") && self.numel() == 0 {
+            return Err(Error::ReduceEmptyTensor { op });
+        }
         Self::ordered(|| complex)?;
         self.flat_extreme_at(op, |x| T::extreme_at_on(x, &[true], largest))
     }
