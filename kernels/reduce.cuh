@@ -88,7 +88,9 @@ struct ReduceArgs {
     uint64_t out_red_stride;
     double param;   // OP_VAR: the correction
     int32_t flags;  // FLAG_* bits
-    int32_t unused;
+    // 1: each thread folds two neighbouring outputs of 2-byte elements
+    // from 4-byte loads (columns; `reduce_pairs`), but for PASS_COMBINE.
+    int32_t pairs;
 };
 
 // The storage offset of element `i` (row-major) of dimensions `sizes` with
@@ -595,10 +597,120 @@ template <class T> struct Spread<T, SoftmaxR<T> > {
     }
 };
 
+// The shared memory of a block's trees of accumulators: one buffer for
+// every reducer of a kernel (only one runs per launch), sized for the
+// largest tree: two accumulators of 16 bytes per thread (`reduce_pairs` of
+// `max`/`min` with indices) or one of 24 (the variance's of `double`).
+// (Not a template: a template's __shared__ array would be one per
+// instantiation, all of them in the kernel.)
+#define SHAPED_TREE_BYTES (2 * 16 * SHAPED_REDUCE_BLOCK)
+struct alignas(16) TreeBytes { unsigned char bytes[SHAPED_TREE_BYTES]; };
+__device__ inline unsigned char* tree_bytes() {
+    __shared__ TreeBytes tree;
+    return tree.bytes;
+}
+
+// Two neighbouring elements, loaded together.
+template <class T> struct alignas(2 * sizeof(T)) Two { T v[2]; };
+
+// `reduce_pass` of columns of 2-byte elements with each thread on two
+// neighbouring outputs, o and o + 1: a warp's 32 threads read 128
+// bytes of a row with one 4-byte load each, where one output per thread
+// read 64 with 2-byte loads (bfloat16 column sums ran at half of copy
+// bandwidth). The host plans it only where every pair is one aligned
+// 4-byte word on every row: the innermost kept dimension contiguous and
+// of even size, the other strides and the offset even. Each thread keeps
+// two accumulators and the block two trees of them.
+template <class T, class R> __device__ void reduce_pairs(const ReduceArgs& p) {
+    typedef typename R::Acc Acc;
+    static_assert(2 * sizeof(Acc) * SHAPED_REDUCE_BLOCK <= SHAPED_TREE_BYTES, "tree fits");
+    static_assert(alignof(Acc) <= 16, "tree aligned");
+    Acc* lanes = reinterpret_cast<Acc*>(tree_bytes());
+    const T* in = reinterpret_cast<const T*>(p.input);
+    Acc* partials = reinterpret_cast<Acc*>(p.partials);
+    const unsigned t = threadIdx.x, block = blockDim.x;
+    const unsigned width = unsigned(p.outputs_per_block);
+    const unsigned depth = block / width;
+    const unsigned lane = t / width;
+    const uint64_t splits = p.pass == PASS_PARTIAL ? uint64_t(p.splits) : 1;
+    const uint64_t span = 2 * uint64_t(width);
+    const uint64_t groups = (p.numel_out + span - 1) / span;
+    for (uint64_t work = blockIdx.x; work < groups * splits; work += gridDim.x) {
+        // numel_out is even: o + 1 is an output whenever o is.
+        const uint64_t o = (work / splits) * span + 2 * (t % width);
+        const uint64_t split = work % splits;
+        Acc a0 = R::init(), a1 = R::init();
+        if (o < p.numel_out) {
+            const T* base = in + p.offset + offset_of(p.kept_sizes, p.kept_strides, p.kept_rank, o);
+            uint64_t end = (split + 1) * p.chunk;
+            if (end > p.numel_red) end = p.numel_red;
+            const uint64_t begin = split * p.chunk < end ? split * p.chunk : end;
+            const int E = InFlight<R>::elements, G = InFlight<R>::group;
+            uint64_t r = begin + lane;
+            for (; r + (E - 1) * uint64_t(depth) < end; r += E * uint64_t(depth)) {
+                T x0[E], x1[E];
+                for (int u = 0; u < E; ++u) {
+                    const Two<T> x = *reinterpret_cast<const Two<T>*>(
+                        base + offset_of(p.red_sizes, p.red_strides, p.red_rank, r + u * depth));
+                    x0[u] = x.v[0];
+                    x1[u] = x.v[1];
+                }
+                for (int u = 0; u < E; u += G) {
+                    a0 = PackStep<T, R, G>::go(a0, x0 + u, r + u * depth, depth);
+                    a1 = PackStep<T, R, G>::go(a1, x1 + u, r + u * depth, depth);
+                }
+            }
+            for (; r < end; r += depth) {
+                const Two<T> x = *reinterpret_cast<const Two<T>*>(
+                    base + offset_of(p.red_sizes, p.red_strides, p.red_rank, r));
+                a0 = R::step(a0, x.v[0], r);
+                a1 = R::step(a1, x.v[1], r);
+            }
+        }
+        lanes[t] = a0;
+        lanes[block + t] = a1;
+        __syncthreads();
+        for (unsigned s = depth / 2; s > 0; s /= 2) {
+            if (lane < s) {
+                lanes[t] = R::combine(lanes[t], lanes[t + s * width]);
+                lanes[block + t] = R::combine(lanes[block + t], lanes[block + t + s * width]);
+            }
+            __syncthreads();
+        }
+        if (lane == 0 && o < p.numel_out) {
+            if (p.pass == PASS_PARTIAL) {
+                partials[o * splits + split] = lanes[t];
+                partials[(o + 1) * splits + split] = lanes[block + t];
+            } else {
+                R::finish(p, o, lanes[t]);
+                R::finish(p, o + 1, lanes[block + t]);
+            }
+        }
+        // The next round writes `lanes` again.
+        __syncthreads();
+    }
+}
+
+// `reduce_pairs` where the elements are 2 bytes (the host plans it for no
+// others).
+template <bool TwoBytes> struct PairsWhen {
+    template <class T, class R> __device__ static bool go(const ReduceArgs& p) {
+        if (!p.pairs || p.pass == PASS_COMBINE) return false;
+        reduce_pairs<T, R>(p);
+        return true;
+    }
+};
+template <> struct PairsWhen<false> {
+    template <class T, class R> __device__ static bool go(const ReduceArgs&) { return false; }
+};
+
 // One launch of reducer R over Ts (see the top of this file).
 template <class T, class R> __device__ void reduce_pass(const ReduceArgs& p) {
+    if (PairsWhen<sizeof(T) == 2>::template go<T, R>(p)) return;
     typedef typename R::Acc Acc;
-    __shared__ Acc lanes[SHAPED_REDUCE_BLOCK];
+    static_assert(sizeof(Acc) * SHAPED_REDUCE_BLOCK <= SHAPED_TREE_BYTES, "tree fits");
+    static_assert(alignof(Acc) <= 16, "tree aligned");
+    Acc* lanes = reinterpret_cast<Acc*>(tree_bytes());
     const T* in = reinterpret_cast<const T*>(p.input);
     Acc* partials = reinterpret_cast<Acc*>(p.partials);
     const unsigned t = threadIdx.x;

@@ -59,7 +59,7 @@ fn host_stat<T: SoftmaxFloat>(
 ) -> (Vec<T>, Vec<T>) {
     let n = outputs(s.sizes, mask).unwrap();
     let (mut out, mut beside) = (vec![T::from(7).unwrap(); n], vec![T::from(7).unwrap(); n]);
-    if let Some(mut plan) = plan_reduce(op, source(x, s), mask, c).unwrap() {
+    if let Some(mut plan) = plan_reduce(op, source(x, s), size_of::<T>(), mask, c).unwrap() {
         for launch in &mut plan.launches {
             (launch.args.param, launch.args.flags) = (extra.param, extra.flags);
         }

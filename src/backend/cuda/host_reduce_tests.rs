@@ -88,8 +88,10 @@ pub(super) const CONFIGS: [Config; 3] = [
 
 /// Input layouts: contiguous, transposed, permuted, offset with a gap,
 /// expanded (stride 0), with size-1 dimensions, odd sizes, long rows and
-/// columns, empty, and rank 0.
-pub(super) const LAYOUTS: [Spec; 13] = [
+/// columns, empty, and rank 0; the last two have columns whose 2-byte
+/// elements are read two outputs at a time (an even offset, and outer kept
+/// and reduced strides that are even).
+pub(super) const LAYOUTS: [Spec; 15] = [
     spec(20, &[4, 5], &[5, 1], 0),
     spec(42, &[7, 6], &[1, 7], 0),
     spec(120, &[2, 3, 4, 5], &[60, 1, 15, 3], 0),
@@ -103,7 +105,47 @@ pub(super) const LAYOUTS: [Spec; 13] = [
     spec(0, &[2, 0, 3], &[0, 3, 1], 0),
     spec(7, &[], &[], 4),
     spec(36, &[3, 3, 4], &[12, 1, 3], 0),
+    spec(4096, &[64, 64], &[64, 1], 0),
+    spec(520, &[6, 10, 8], &[80, 8, 1], 2),
 ];
+
+/// Columns of 2-byte elements are planned two outputs per thread exactly
+/// where each pair is one aligned 4-byte word on every row; the partial
+/// pass reads pairs, the combining pass one output per thread.
+#[test]
+fn two_byte_columns_are_planned_in_pairs() {
+    let plan = |s: Spec, bytes: usize, mask: &[bool], config: Config| {
+        let source = Source {
+            addr: 1 << 20,
+            offset: s.offset,
+            sizes: s.sizes,
+            strides: s.strides,
+        };
+        let plan = plan_reduce(ReduceOp::Sum, source, bytes, mask, config)
+            .unwrap()
+            .unwrap();
+        plan.launches
+            .iter()
+            .map(|l| (l.args.pairs, l.grid))
+            .collect::<Vec<_>>()
+    };
+    let big = CONFIGS[2];
+    let columns = spec(4096, &[64, 64], &[64, 1], 0);
+    assert_eq!(plan(columns, 2, &[true, false], big), [(1, 1)]); // 64 outputs: one block
+    assert_eq!(plan(columns, 4, &[true, false], big), [(0, 2)]);
+    assert_eq!(plan(columns, 2, &[false, true], big), [(0, 64)]); // rows
+    let odd_offset = spec(4097, &[64, 64], &[64, 1], 1);
+    assert_eq!(plan(odd_offset, 2, &[true, false], big)[0].0, 0);
+    let odd_width = spec(2145, &[33, 65], &[65, 1], 0);
+    assert_eq!(plan(odd_width, 2, &[true, false], big)[0].0, 0);
+    let three = spec(520, &[6, 10, 8], &[80, 8, 1], 2);
+    assert_eq!(plan(three, 2, &[false, true, false], big)[0].0, 1);
+    assert_eq!(plan(three, 2, &[true, true, false], big)[0].0, 1);
+    // Chunks: the partial pass in pairs, the combining pass not.
+    let tall = spec(1 << 16, &[1024, 64], &[64, 1], 0);
+    let passes = plan(tall, 2, &[true, false], CONFIGS[1]);
+    assert_eq!(passes.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 0]);
+}
 
 /// Every subset of `rank` dimensions, as masks.
 pub(super) fn masks(rank: usize) -> impl Iterator<Item = Vec<bool>> {
@@ -129,7 +171,7 @@ fn host_reduce<T: Element, U: Element>(
         sizes: s.sizes,
         strides: s.strides,
     };
-    let Some(mut plan) = plan_reduce(op, source, mask, config).unwrap() else {
+    let Some(mut plan) = plan_reduce(op, source, size_of::<T>(), mask, config).unwrap() else {
         assert_eq!(n, 0, "a plan for every reduction with outputs");
         return (out, indices);
     };
@@ -307,8 +349,9 @@ fn indices_on_every_layout_and_plan() {
     }
 }
 
-/// A few layouts and masks, for every reduction and dtype.
-const SOME: [(Spec, &[bool]); 5] = [
+/// A few layouts and masks, for every reduction and dtype; the last two
+/// read 2-byte columns in pairs (`two_byte_columns_are_planned_in_pairs`).
+const SOME: [(Spec, &[bool]); 7] = [
     (spec(2145, &[33, 65], &[65, 1], 0), &[false, true]),
     (spec(2145, &[33, 65], &[65, 1], 0), &[true, false]),
     (
@@ -317,6 +360,11 @@ const SOME: [(Spec, &[bool]); 5] = [
     ),
     (spec(5000, &[5000], &[1], 0), &[true]),
     (spec(42, &[7, 6], &[1, 7], 0), &[true, false]),
+    (spec(4096, &[64, 64], &[64, 1], 0), &[true, false]),
+    (
+        spec(520, &[6, 10, 8], &[80, 8, 1], 2),
+        &[false, true, false],
+    ),
 ];
 
 /// The reductions every dtype has.

@@ -44,7 +44,8 @@ pub(crate) struct ReduceArgs {
     pub(crate) out_red_stride: u64,
     pub(crate) param: f64,
     pub(crate) flags: i32,
-    pub(crate) unused: i32,
+    /// 1: two neighbouring outputs per thread (`reduce_pairs`).
+    pub(crate) pairs: i32,
 }
 
 /// `ReduceArgs::flags`: the square root of the variance.
@@ -182,11 +183,29 @@ fn fill(dims: &[(usize, usize)], sizes: &mut [u64], strides: &mut [u64]) -> (i32
     (dims.len() as i32, numel)
 }
 
-/// Plans reduction `op` of `x` along the dimensions where `mask` is true,
-/// or `None` when there are no outputs.
+/// Whether columns of 2-byte elements can be read two outputs at a time:
+/// every pair of neighbouring outputs (the innermost kept dimension
+/// contiguous and of even size) one aligned 4-byte word on every row (the
+/// other strides, the offset and the address even).
+fn pairs_align(x: Source<'_>, kept: &[(usize, usize)], reduced: &[(usize, usize)]) -> bool {
+    let Some((&(n, 1), outer)) = kept.split_last() else {
+        return false;
+    };
+    n.is_multiple_of(2)
+        && outer
+            .iter()
+            .chain(reduced)
+            .all(|&(_, s)| s.is_multiple_of(2))
+        && x.offset.is_multiple_of(2)
+        && x.addr.is_multiple_of(4)
+}
+
+/// Plans reduction `op` of `x` (of `element_bytes` elements) along the
+/// dimensions where `mask` is true, or `None` when there are no outputs.
 pub(crate) fn plan_reduce(
     op: ReduceOp,
     x: Source<'_>,
+    element_bytes: usize,
     mask: &[bool],
     config: Config,
 ) -> Result<Option<ReducePlan>, Error> {
@@ -216,7 +235,12 @@ pub(crate) fn plan_reduce(
     };
     let width = if rows { 1 } else { COLUMN_OUTPUTS };
     let lanes = u64::from(config.block / width);
-    let groups = args.numel_out.div_ceil(u64::from(width));
+    // Columns of 2-byte elements: two outputs per thread, from one 4-byte
+    // load, where the layout allows (the combining pass reads the
+    // workspace, one output per thread).
+    let pairs = !rows && element_bytes == 2 && pairs_align(x, &kept, &reduced);
+    let per_group = u64::from(width) * if pairs { 2 } else { 1 };
+    let groups = args.numel_out.div_ceil(per_group);
     let max_blocks = u64::from(config.max_blocks.max(1));
     // Chunks per output: enough blocks to fill the device, as long as each
     // thread still folds `min_per_thread` elements per chunk.
@@ -234,6 +258,7 @@ pub(crate) fn plan_reduce(
     let grid = |work: u64| u32::try_from(work.min(max_blocks)).expect("grid fits u32");
     let (launches, workspace) = if splits == 1 {
         args.pass = PASS_WHOLE;
+        args.pairs = i32::from(pairs);
         (
             vec![ReduceLaunch {
                 grid: grid(groups),
@@ -244,6 +269,7 @@ pub(crate) fn plan_reduce(
     } else {
         let partial = ReduceArgs {
             pass: PASS_PARTIAL,
+            pairs: i32::from(pairs),
             ..args
         };
         let combine = ReduceArgs {
@@ -258,7 +284,7 @@ pub(crate) fn plan_reduce(
                     args: partial,
                 },
                 ReduceLaunch {
-                    grid: grid(groups),
+                    grid: grid(args.numel_out.div_ceil(u64::from(width))),
                     args: combine,
                 },
             ],
@@ -418,7 +444,7 @@ pub(crate) fn run_reduce<T: Element>(
     indices: u64,
 ) -> Result<(), Error> {
     let plan = |source: Source<'_>, config| {
-        let mut plan = plan_reduce(op, source, mask, config)?;
+        let mut plan = plan_reduce(op, source, size_of::<T>(), mask, config)?;
         for launch in plan.iter_mut().flat_map(|p| p.launches.iter_mut()) {
             (launch.args.param, launch.args.flags) = (extra.param, extra.flags);
         }
