@@ -64,7 +64,7 @@ macro_rules! for_variants {
 /// the others.
 macro_rules! any_unary {
     ($($(#[$doc:meta])* $name:ident: [$($v:ident),*] else |$d:ident, $device:ident| $err:expr;)*) => {
-        impl<D: Elementwise> AnyTensor<D> {$(
+        impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name(&self) -> Result<AnyTensor<D>, Error> {
@@ -78,7 +78,7 @@ macro_rules! any_unary {
 /// Every variant (the transcendental functions take all twelve dtypes).
 macro_rules! any_float_unary {
     ($($(#[$doc:meta])* $name:ident;)*) => {
-        impl<D: Elementwise> AnyTensor<D> {$(
+        impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name(&self) -> Result<AnyTensor<D>, Error> {
@@ -144,7 +144,7 @@ any_float_unary! {
     rsqrt;
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
     /// `|x|`; complex tensors give their real type. `Err` for bool on the
     /// CPU, where PyTorch has no such kernel; on a GPU, PyTorch's takes bool
     /// and gives a copy.
@@ -713,7 +713,7 @@ division_methods! {
 /// CUDA kernel names for its "not implemented" text.
 macro_rules! any_activation {
     ($($(#[$doc:meta])* $name:ident ($($p:ident: $t:ty),*) => $cpu:literal, $cuda:literal;)*) => {
-        impl<D: Elementwise> AnyTensor<D> {$(
+        impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name(&self, $($p: $t),*) -> Result<AnyTensor<D>, Error> {
@@ -751,7 +751,7 @@ any_activation! {
     leaky_relu(negative_slope: f64) => "leaky_relu_cpu", "leaky_relu_cuda";
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
     /// PyTorch's `gelu(approximate)`: `"none"` (the error function) or
     /// `"tanh"`; another name is PyTorch's error, checked first.
     ///
@@ -893,7 +893,7 @@ any_float_unary! {
     square;
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
     /// PyTorch's `nan_to_num(nan, posinf, neginf)` on any dtype (integers
     /// and bool copied unchanged). Never fails.
     ///

@@ -465,6 +465,56 @@ mod tests {
     use crate::layout::views::SliceItem;
     use crate::prelude::*;
 
+    /// The element functions take views (a transposed, narrowed one, and a
+    /// view of complex parts) and give what they give for the view's owned
+    /// copy: values, dtype, shape, and the same refusals.
+    #[test]
+    fn element_functions_take_views() {
+        use num_complex::Complex;
+        let values: Vec<f32> = (0..12).map(|i| i as f32 - 5.5).collect();
+        let x = AnyTensor::from(DynTensor::from_vec(values, &[3, 4]).unwrap());
+        let ints = AnyTensor::from(DynTensor::<i32>::from_vec((-6..6).collect(), &[3, 4]).unwrap());
+        let z = AnyTensor::from(DynTensor::<Complex<f64>>::full(
+            &[2, 2],
+            Complex::new(-1.0, 2.0),
+        ));
+        let zt = z.t().unwrap();
+        let views = [
+            x.t().unwrap().narrow(0, 1, 2).unwrap(),
+            ints.t().unwrap().narrow(1, 1, 2).unwrap(),
+        ];
+        for v in views.iter().chain([&zt.real(), &zt]) {
+            let owned = v.to_owned();
+            let pairs: [(Result<AnyTensor, Error>, Result<AnyTensor, Error>); 8] = [
+                (v.exp(), owned.exp()),
+                (v.abs(), owned.abs()),
+                (v.sign(), owned.sign()),
+                (v.isnan(), owned.isnan()),
+                (v.relu(), owned.relu()),
+                (v.gelu("tanh"), owned.gelu("tanh")),
+                (v.erf(), owned.erf()),
+                (
+                    v.nan_to_num(0.0, None, None),
+                    owned.nan_to_num(0.0, None, None),
+                ),
+            ];
+            for (i, (a, b)) in pairs.into_iter().enumerate() {
+                match (a, b) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!((a.dtype(), a.shape()), (b.dtype(), b.shape()), "{i}");
+                        assert_eq!(a.to_scalars(), b.to_scalars(), "{i}");
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{i}"),
+                    (a, b) => panic!(
+                        "{i}: {:?} vs {:?}",
+                        a.map(|t| t.dtype()),
+                        b.map(|t| t.dtype())
+                    ),
+                }
+            }
+        }
+    }
+
     /// The parts of complex tensors and of views of them (a transposed
     /// one): values, strides, offsets and storage as the typed views';
     /// every dtype that is not complex refused or viewed as PyTorch does.
