@@ -7,7 +7,7 @@ use crate::backend::Normalizing;
 use crate::dtype::DType;
 use crate::error::Error;
 
-impl<D: Normalizing> AnyTensor<D> {
+impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
     /// PyTorch's `var(x, dims, correction=, keepdim=)` (see
     /// [`crate::ops::moments`]): a complex tensor's variance is real.
     ///
@@ -73,7 +73,7 @@ impl<D: Normalizing> AnyTensor<D> {
 
 /// Norms and the NaN-aware and counting reductions on runtime dtypes (see
 /// [`crate::ops::norms`]).
-impl<D: Normalizing> AnyTensor<D> {
+impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
     /// PyTorch's `linalg.vector_norm(x, ord, dims, keepdim)`.
     ///
     /// ```

@@ -13,7 +13,7 @@ use crate::shape::dynamic::DynSizes;
 use crate::tensor::from_parts;
 
 /// Runtime dtypes: PyTorch's `softmax(x, dim, dtype)`.
-impl<D: Normalizing> AnyTensor<D> {
+impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
     /// Softmax along `dim`, computed in `dtype` (the input converted to it
     /// first) or, with `None`, in the input's own dtype; PyTorch's error
     /// for a dtype that is not floating.
@@ -76,7 +76,7 @@ impl<D: Normalizing> AnyTensor<D> {
 }
 
 /// `logsumexp` on runtime dtypes.
-impl<D: Normalizing> AnyTensor<D> {
+impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
     /// PyTorch's `logsumexp(x, dims, keepdim)` (see
     /// [`Tensor::logsumexp`](crate::Tensor::logsumexp)): floating and
     /// complex types keep theirs, integers and bool give float32.

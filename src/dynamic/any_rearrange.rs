@@ -13,7 +13,7 @@ use crate::dtype::{DType, Scalar, with_dtype};
 use crate::error::Error;
 use crate::ops::structured::MeshIndexing;
 
-impl<D: Rearranging> AnyTensor<D> {
+impl<D: Rearranging, R: crate::storage::Repr> AnyTensor<D, R> {
     /// [`DynTensor::flip`](crate::DynTensor::flip).
     ///
     /// ```
@@ -117,7 +117,10 @@ impl<D: Rearranging> AnyTensor<D> {
     pub fn diagflat(&self, offset: i64) -> Result<AnyTensor<D>, Error> {
         Ok(any_tensor!(@each self, x => x.diagflat(offset)?.into()))
     }
+}
 
+/// The functions of several tensors, which take owned ones.
+impl<D: Rearranging> AnyTensor<D> {
     /// [`DynTensor::block_diag`](crate::DynTensor::block_diag), the blocks
     /// promoted to one dtype (PyTorch's `promote_types` over all).
     ///

@@ -7,7 +7,7 @@ use crate::backend::Scanning;
 use crate::dtype::DType;
 use crate::error::Error;
 
-impl<D: Scanning> AnyTensor<D> {
+impl<D: Scanning, R: crate::storage::Repr> AnyTensor<D, R> {
     /// Running sums along `dim`: integers and bool give int64, the others
     /// their own dtype.
     ///

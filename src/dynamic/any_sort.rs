@@ -7,7 +7,7 @@ use crate::dtype::DType;
 use crate::error::Error;
 use crate::ops::sorting::Interpolation;
 
-impl<D: Sorting> AnyTensor<D> {
+impl<D: Sorting, R: crate::storage::Repr> AnyTensor<D, R> {
     /// The elements sorted along `dim` and their int64 positions; stable
     /// whatever `stable` says (see [`crate::ops::sorting`]).
     ///
@@ -64,7 +64,7 @@ impl<D: Sorting> AnyTensor<D> {
 /// Two values and their int64 positions, as `AnyTensor`s.
 type Pair<D> = (AnyTensor<D>, AnyTensor<D>);
 
-impl<D: OrderStatistics> AnyTensor<D> {
+impl<D: OrderStatistics, R: crate::storage::Repr> AnyTensor<D, R> {
     /// The `k`-th smallest element along `dim` and its int64 position
     /// (see [`crate::ops::sorting`]).
     ///
@@ -190,7 +190,10 @@ impl<D: OrderStatistics> AnyTensor<D> {
 
 /// PyTorch's first error for a `q` tensor of another dtype than `x`'s,
 /// in its order of checks.
-fn q_dtype_refusal<D: OrderStatistics>(x: &AnyTensor<D>, q: &AnyTensor<D>) -> Error {
+fn q_dtype_refusal<D: OrderStatistics, R: crate::storage::Repr>(
+    x: &AnyTensor<D, R>,
+    q: &AnyTensor<D>,
+) -> Error {
     let message = if x.numel() == 0 {
         "quantile() input tensor must be non-empty"
     } else if q.rank() > 1 {

@@ -465,9 +465,10 @@ mod tests {
     use crate::layout::views::SliceItem;
     use crate::prelude::*;
 
-    /// The element functions take views (a transposed, narrowed one, and a
-    /// view of complex parts) and give what they give for the view's owned
-    /// copy: values, dtype, shape, and the same refusals.
+    /// The functions of one tensor (element functions, sorts, scans,
+    /// rearrangements, moments, softmax) take views (a transposed, narrowed
+    /// one, and a view of complex parts) and give what they give for the
+    /// view's owned copy: values, dtype, shape, and the same refusals.
     #[test]
     fn element_functions_take_views() {
         use num_complex::Complex;
@@ -485,7 +486,17 @@ mod tests {
         ];
         for v in views.iter().chain([&zt.real(), &zt]) {
             let owned = v.to_owned();
-            let pairs: [(Result<AnyTensor, Error>, Result<AnyTensor, Error>); 8] = [
+            let pairs: [(Result<AnyTensor, Error>, Result<AnyTensor, Error>); 15] = [
+                (
+                    v.sort(0, true, true).map(|p| p.0),
+                    owned.sort(0, true, true).map(|p| p.0),
+                ),
+                (v.argsort(-1, false, true), owned.argsort(-1, false, true)),
+                (v.cumsum(1), owned.cumsum(1)),
+                (v.flip(&[0, 1]), owned.flip(&[0, 1])),
+                (v.tril(0), owned.tril(0)),
+                (v.var(&[0], 1.0, false), owned.var(&[0], 1.0, false)),
+                (v.softmax(-1, None), owned.softmax(-1, None)),
                 (v.exp(), owned.exp()),
                 (v.abs(), owned.abs()),
                 (v.sign(), owned.sign()),
