@@ -292,6 +292,20 @@ fn bench_small(c: &mut Criterion) {
     g.bench_function("4x1+1x4/ndarray", |b| {
         b.iter(|| black_box(&n41) + black_box(&n14))
     });
+    // The runtime-dtype path: promotion, dispatch and operands read as
+    // views, owned tensors and views alike.
+    let (a33a, a33b) = (AnyTensor::from(d33a.clone()), AnyTensor::from(d33b.clone()));
+    let i33 = AnyTensor::from(DynTensor::<i32>::from_vec((0..9).collect(), &[3, 3]).unwrap());
+    g.bench_function("3x3+3x3/any", |b| {
+        b.iter(|| black_box(&a33a).try_add(black_box(&a33b)).unwrap())
+    });
+    g.bench_function("3x3+3x3/any_views", |b| {
+        let (va, vb) = (a33a.t().unwrap(), a33b.t().unwrap());
+        b.iter(|| black_box(&va).try_add(black_box(&vb)).unwrap())
+    });
+    g.bench_function("3x3+3x3/any_int32_float32", |b| {
+        b.iter(|| black_box(&i33).try_add(black_box(&a33b)).unwrap())
+    });
     g.finish();
 }
 

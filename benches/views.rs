@@ -286,6 +286,17 @@ fn bench_views(c: &mut Criterion) {
     });
     g.finish();
 
+    // A view of the whole tensor: a copy of its layout (`DynSizes` clones
+    // its inline arrays by `SizeArray::copied`), and for `AnyTensor` the
+    // dispatch over the dtypes.
+    let mut g = view_group(c, "views/as_view");
+    g.bench_function("static", |b| b.iter(|| kept(black_box(&s).as_view())));
+    g.bench_function("dyn", |b| b.iter(|| kept(black_box(&d).as_view())));
+    let any = AnyTensor::from(d.clone());
+    g.bench_function("any", |b| b.iter(|| kept(black_box(&any).as_view())));
+    g.bench_function("ndarray_view", |b| b.iter(|| kept(black_box(&a).view())));
+    g.finish();
+
     let mut g = view_group(c, "views/permute_1_0");
     g.bench_function("static", |b| {
         b.iter(|| kept(black_box(&s).permute::<axes![1, 0]>()))

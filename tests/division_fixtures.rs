@@ -74,7 +74,7 @@ fn run(case: &Value) -> Result<AnyTensor, String> {
     }
     let b_tensor = case.get("b").map(any_of);
     let b = match &b_tensor {
-        Some(t) => Operand::Tensor(t),
+        Some(t) => Operand::from(t),
         None => Operand::from(scalar(&case["number"])),
     };
     if case.get("in_place").is_some() {

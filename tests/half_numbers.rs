@@ -25,7 +25,7 @@ fn run_any(case: &Value) -> AnyTensor {
     let a = any_of(&case["a"]);
     let (op, form) = (case["op"].as_str().unwrap(), case["form"].as_str().unwrap());
     match case.get("b") {
-        Some(t) => apply(a, Operand::Tensor(&any_of(t)), op, form),
+        Some(t) => apply(a, Operand::from(&any_of(t)), op, form),
         None => apply(a, Operand::from(scalar(&case["number"])), op, form),
     }
 }

@@ -15,6 +15,8 @@ mod common;
 mod activation_fixtures;
 #[path = "advanced_indexing_fixtures.rs"]
 mod advanced_indexing_fixtures;
+#[path = "any_view_operands.rs"]
+mod any_view_operands;
 #[path = "broadcast_fixtures.rs"]
 mod broadcast_fixtures;
 #[path = "closures.rs"]

@@ -27,8 +27,10 @@
 //! Like [`Tensor`], an `AnyTensor` says who owns its elements
 //! (`AnyTensor<D, R>`, [`Owned`] by default): its views (`transpose`,
 //! `narrow`, the splits, ...) are `AnyTensor<D, View<'_>>`s sharing its
-//! storage, and read-only operations (reductions, products, printing) take
-//! any of them.
+//! storage. Every operation takes them where it takes a tensor, in any
+//! position: `self`, the other operand, an index, a mask, a list of parts.
+//! The in-place forms write into an owned tensor or through
+//! [`view_mut`](AnyTensor::view_mut).
 //!
 //! ```
 //! use shaped::prelude::*;
@@ -36,19 +38,25 @@
 //! let t = x.t().unwrap(); // AnyTensor<Cpu, View<'_>>
 //! assert!(t.shares_storage_with(&x));
 //! assert_eq!(t.sum(&[1], false).unwrap().to_scalars().len(), 3);
+//! let column = x.narrow(1, 2, 1).unwrap(); // (2, 1): [[2], [5]]
+//! let y = t.try_mul(&column.t().unwrap()).unwrap(); // two views, broadcast
+//! assert_eq!(y.downcast::<i64>().unwrap().to_vec(), [0, 15, 2, 20, 4, 25]);
+//! let mut z = x.clone();
+//! z.view_mut().try_sub_assign(&column).unwrap();
+//! assert_eq!(z.downcast::<i64>().unwrap().to_vec(), [-2, -1, 0, -2, -1, 0]);
 //! ```
 
 use super::{DynShape, DynTensor};
-use crate::backend::Elementwise;
 use crate::backend::cpu::try_collect;
 use crate::backend::{Backend, Cpu};
+use crate::backend::{Elementwise, Masking};
 use crate::device::Device;
 use crate::dtype::cast::cast;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, OrPanic, kernel_on};
 use crate::ops::functions::{BinaryFn, ElementOp, OutputOf, WithRight};
 use crate::shape::check_in_place;
-use crate::storage::{Owned, Repr, Storage, StorageId, ViewMut, Writable};
+use crate::storage::{Owned, Repr, Storage, StorageId, View, ViewMut, Writable};
 use crate::tensor::{Tensor, from_parts};
 use core::fmt;
 use half::{bf16, f16};
@@ -252,7 +260,8 @@ pub(crate) fn scalar_dtype(value: Scalar) -> DType {
 }
 
 /// The other operand of an [`AnyTensor`] operation: a tensor on the same
-/// device, or a number.
+/// device (owned or a view: `Operand::from(&x)` reads either through a view
+/// of it), or a number.
 ///
 /// ```
 /// use shaped::prelude::*;
@@ -263,8 +272,8 @@ pub(crate) fn scalar_dtype(value: Scalar) -> DType {
 /// assert!(matches!(Operand::<Cpu>::from(Scalar::Int(2)), Operand::Number(Scalar::Int(2))));
 /// ```
 pub enum Operand<'a, D: Backend = Cpu> {
-    /// A tensor.
-    Tensor(&'a AnyTensor<D>),
+    /// A tensor, owned or a view, read through a view of it.
+    Tensor(AnyTensor<D, View<'a>>),
     /// A plain number (PyTorch's Python scalar): on a GPU too it is the
     /// kernel's fixed operand, never a tensor of its own.
     Number(Scalar),
@@ -273,17 +282,20 @@ pub enum Operand<'a, D: Backend = Cpu> {
 impl<D: Backend> Clone for Operand<'_, D> {
     #[inline]
     fn clone(&self) -> Self {
-        *self
+        match self {
+            Operand::Tensor(t) => Operand::Tensor(t.as_view()),
+            Operand::Number(s) => Operand::Number(*s),
+        }
     }
 }
-impl<D: Backend> Copy for Operand<'_, D> {}
 
-impl<'a, D: Backend> From<&'a AnyTensor<D>> for Operand<'a, D> {
+impl<'a, D: Backend, R: Repr> From<&'a AnyTensor<D, R>> for Operand<'a, D> {
     #[inline]
-    fn from(t: &'a AnyTensor<D>) -> Self {
-        Operand::Tensor(t)
+    fn from(t: &'a AnyTensor<D, R>) -> Self {
+        Operand::Tensor(t.reborrow())
     }
 }
+
 impl<D: Backend> From<Scalar> for Operand<'_, D> {
     #[inline]
     fn from(s: Scalar) -> Self {
@@ -294,8 +306,8 @@ impl<D: Backend> From<Scalar> for Operand<'_, D> {
 /// `f(x, value)` for every element of `x`: a number operand, converted to
 /// `x`'s element type, as the kernel's fixed right operand.
 #[inline]
-fn map_with_number<T, U, D, F>(
-    x: &DynTensor<T, D>,
+fn map_with_number<T, U, D, R, F>(
+    x: &Tensor<T, DynShape, D, R>,
     f: F,
     value: Scalar,
 ) -> Result<DynTensor<U, D>, Error>
@@ -303,6 +315,7 @@ where
     T: Element,
     U: Element,
     D: Elementwise,
+    R: Repr,
     F: BinaryFn<T, T, U>,
 {
     let parts = crate::ops::unary(x.strided(), WithRight(f, scalar_as::<T>(value)))?;
@@ -313,14 +326,15 @@ where
 /// half type ([`ByNumber`](crate::ops::functions::ByNumber)), as PyTorch's
 /// CPU kernels keep it.
 #[inline]
-fn map_by_number<T, D, F>(
-    x: &DynTensor<T, D>,
+fn map_by_number<T, D, R, F>(
+    x: &Tensor<T, DynShape, D, R>,
     f: F,
     value: Scalar,
 ) -> Result<DynTensor<OutputOf<F, T>, D>, Error>
 where
     T: Element,
     D: Elementwise,
+    R: Repr,
     F: ElementOp<T> + BinaryFn<T, T, OutputOf<F, T>> + BinaryFn<f32, f32, f32>,
 {
     use crate::ops::functions::ByNumber;
@@ -451,6 +465,14 @@ impl<D: Backend, R: Repr> AnyTensor<D, R> {
         any_tensor!(@each self, x => (x.device(), x.data.storage_id()))
     }
 
+    /// A read-only view of the whole tensor borrowed for as long as `self`
+    /// is, whatever `R` is: the one form the functions of several tensors
+    /// read their operands in.
+    #[inline]
+    pub(crate) fn reborrow(&self) -> AnyTensor<D, View<'_>> {
+        any_tensor!(@map self, x => x.reborrow())
+    }
+
     /// A read-only view of the whole tensor.
     ///
     /// ```
@@ -543,42 +565,45 @@ impl<R: Repr> AnyTensor<Cpu, R> {
     }
 }
 
-/// This tensor, or a converted copy: a [`Cow`] of an [`AnyTensor`] on any
-/// device (whose owned form needs no `Clone`).
-pub(crate) enum Converted<'a, D: Backend> {
-    Borrowed(&'a AnyTensor<D>),
+/// A tensor (owned or a view) read as it is, or a converted copy: a `Cow`
+/// of an [`AnyTensor`] on any device (whose owned form needs no `Clone`).
+pub(crate) enum Converted<'a, D: Backend, R: Repr> {
+    Borrowed(&'a AnyTensor<D, R>),
     Owned(AnyTensor<D>),
 }
 
-impl<D: Backend> AsRef<AnyTensor<D>> for Converted<'_, D> {
+impl<D: Backend, R: Repr> Converted<'_, D, R> {
+    /// The tensor, as a view (cheap: a layout, no elements).
     #[inline]
-    fn as_ref(&self) -> &AnyTensor<D> {
+    pub(crate) fn view(&self) -> AnyTensor<D, View<'_>> {
         match self {
-            Converted::Borrowed(x) => x,
-            Converted::Owned(x) => x,
+            Converted::Borrowed(x) => x.reborrow(),
+            Converted::Owned(x) => x.reborrow(),
         }
     }
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// This tensor as `dtype`, without a copy when it already is one.
     #[inline]
-    pub(crate) fn as_dtype(&self, dtype: DType) -> Result<Converted<'_, D>, Error> {
+    pub(crate) fn as_dtype(&self, dtype: DType) -> Result<Converted<'_, D, R>, Error> {
         Ok(if self.dtype() == dtype {
             Converted::Borrowed(self)
         } else {
             Converted::Owned(self.try_to_dtype(dtype)?)
         })
     }
+}
 
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// `self op rhs` with PyTorch's promotion and texts.
     #[inline]
     fn binary(&self, rhs: Operand<'_, D>, op: Op) -> Result<AnyTensor<D>, Error> {
-        let rhs_bool = match rhs {
+        let rhs_bool = match &rhs {
             Operand::Tensor(t) => t.dtype() == DType::Bool,
             Operand::Number(s) => matches!(s, Scalar::Bool(_)),
         };
-        let common = self.common_type(rhs);
+        let common = self.common_type(&rhs);
         if op == Op::Sub && (self.dtype() == DType::Bool || rhs_bool) {
             return Err(Error::BoolSubtraction {
                 both: self.dtype() == DType::Bool && rhs_bool,
@@ -597,23 +622,38 @@ impl<D: Elementwise> AnyTensor<D> {
                 dtype: common,
             });
         }
-        let a = self.as_dtype(common)?;
-        let a = a.as_ref();
-        if let Operand::Tensor(t) = rhs
-            && matches!(op, Op::Mul | Op::Div)
+        // `self` as it is (no view made) when it has the common type.
+        if self.dtype() == common {
+            self.binary_in(common, &rhs, op)
+        } else {
+            self.try_to_dtype(common)?.binary_in(common, &rhs, op)
+        }
+    }
+
+    /// `self op rhs`, `self` of the common type `common`.
+    #[inline]
+    fn binary_in(
+        &self,
+        common: DType,
+        rhs: &Operand<'_, D>,
+        op: Op,
+    ) -> Result<AnyTensor<D>, Error> {
+        let a = self;
+        let t = match rhs {
+            Operand::Tensor(t) => t,
+            Operand::Number(s) => return a.with_number(*s, op),
+        };
+        if matches!(op, Op::Mul | Op::Div)
             && matches!(common, DType::F16 | DType::BF16)
             && t.dtype() != common
             && t.numel() == 1
         {
             // One element of another type: read in float32, not rounded
             // to the half type first (see `WideRight`).
-            return a.wide_right(t.as_dtype(DType::F32)?.as_ref(), op);
+            return a.wide_right(&t.as_dtype(DType::F32)?.view(), op);
         }
-        let b = match rhs {
-            Operand::Tensor(t) => t.as_dtype(common)?,
-            Operand::Number(s) => return a.with_number(s, op),
-        };
-        let b = b.as_ref();
+        let b = t.as_dtype(common)?;
+        let b = &b.view();
         Ok(match op {
             Op::Add => same_variant!(a, b, |x, y| x.try_add(y);
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
@@ -657,16 +697,18 @@ impl<D: Elementwise> AnyTensor<D> {
     /// `self * b` or `self / b` for a half-type `self` and one float32
     /// element `b`, computed in float32 and rounded once.
     #[inline]
-    fn wide_right(&self, b: &AnyTensor<D>, op: Op) -> Result<AnyTensor<D>, Error> {
+    fn wide_right(&self, b: &AnyTensor<D, View<'_>>, op: Op) -> Result<AnyTensor<D>, Error> {
         use crate::ops::functions::{Div, Mul, WideRight};
-        fn run<H, D, F>(
-            x: &DynTensor<H, D>,
-            y: &DynTensor<f32, D>,
+        fn run<H, D, R1, R2, F>(
+            x: &Tensor<H, DynShape, D, R1>,
+            y: &Tensor<f32, DynShape, D, R2>,
             f: F,
         ) -> Result<DynTensor<H, D>, Error>
         where
             H: Element,
             D: Elementwise,
+            R1: Repr,
+            R2: Repr,
             F: BinaryFn<f32, f32, f32>,
         {
             let (buffer, layout) =
@@ -723,19 +765,21 @@ impl<D: Elementwise> AnyTensor<D> {
                 F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
         })
     }
+}
 
-    /// `self = self op rhs` in place: `rhs` must broadcast to `self`'s shape,
-    /// and the result type must be storable in `self`'s dtype (PyTorch's
-    /// `canCast`); on error `self` is unchanged.
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
+    /// `self op rhs` for storing into `self`, in `self`'s dtype: `rhs` must
+    /// broadcast to `self`'s shape, and the result type must be storable in
+    /// `self`'s dtype (PyTorch's `canCast`).
     #[inline]
-    fn binary_in_place(&mut self, rhs: Operand<'_, D>, op: Op) -> Result<(), Error> {
-        if let Operand::Tensor(t) = rhs {
+    fn binary_for_self(&self, rhs: Operand<'_, D>, op: Op) -> Result<AnyTensor<D>, Error> {
+        if let Operand::Tensor(t) = &rhs {
             check_in_place(&self.shape(), &t.shape())?;
         }
         // PyTorch checks that the result type (here the common type) fits
         // before it looks for a kernel of the bitwise operations.
         if matches!(op, Op::BitAnd | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr) {
-            let common = self.common_type(rhs);
+            let common = self.common_type(&rhs);
             if !common.can_cast_to(self.dtype()) {
                 return Err(Error::CastForbidden {
                     from: common,
@@ -751,12 +795,31 @@ impl<D: Elementwise> AnyTensor<D> {
             });
         }
         let dtype = self.dtype();
-        *self = if result.dtype() == dtype {
-            result
+        if result.dtype() == dtype {
+            Ok(result)
         } else {
-            result.try_to_dtype(dtype)?
-        };
+            result.try_to_dtype(dtype)
+        }
+    }
+}
+
+impl<D: Elementwise> AnyTensor<D> {
+    /// `self = self op rhs` in place (the result replaces the buffer, which
+    /// nothing else can see); on error `self` is unchanged.
+    #[inline]
+    fn binary_in_place(&mut self, rhs: Operand<'_, D>, op: Op) -> Result<(), Error> {
+        *self = self.binary_for_self(rhs, op)?;
         Ok(())
+    }
+}
+
+impl<D: Masking> AnyTensor<D, ViewMut<'_>> {
+    /// `self = self op rhs` through a writable view: the result is written
+    /// into the viewed elements; on error they are unchanged.
+    #[inline]
+    fn binary_in_place(&mut self, rhs: Operand<'_, D>, op: Op) -> Result<(), Error> {
+        let result = self.binary_for_self(rhs, op)?;
+        self.copy_(&result)
     }
 }
 
@@ -801,7 +864,7 @@ macro_rules! public_ops {
         public_ops!((f32, F32) $($(#[$doc])* $name, $assign => $op;)*);
     };
     (($t:ty, $dtype:ident) $($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
-        impl<D: Elementwise> AnyTensor<D> {$(
+        impl<D: Elementwise, R: Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error> {
                 self.binary(rhs.into(), Op::$op)
@@ -819,6 +882,16 @@ macro_rules! public_ops {
             #[doc = concat!("x.", stringify!($assign), "(&AnyTensor::from(DynTensor::<i64>::ones(&[2]))).unwrap();")]
             #[doc = concat!("assert_eq!(x.dtype(), DType::", stringify!($dtype), ");")]
             /// ```
+            pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error> {
+                self.binary_in_place(rhs.into(), Op::$op)
+            }
+        )*}
+
+        /// The in-place operators through a writable view
+        /// ([`view_mut`](AnyTensor::view_mut)): the same checks, the
+        /// result written into the viewed elements.
+        impl<D: Masking> AnyTensor<D, ViewMut<'_>> {$(
+            #[doc = concat!("In place (`", stringify!($op), "`) through the view; `Err` leaves the elements unchanged.")]
             pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error> {
                 self.binary_in_place(rhs.into(), Op::$op)
             }
@@ -902,7 +975,7 @@ public_ops! {
 /// The comparisons, giving bool tensors.
 macro_rules! comparisons {
     ($($(#[$doc:meta])* $name:ident => $op:ident;)*) => {
-        impl<D: Elementwise> AnyTensor<D> {$(
+        impl<D: Elementwise, R: Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error> {
                 self.binary(rhs.into(), Op::$op)

@@ -9,6 +9,7 @@ use crate::backend::{Elementwise, Random};
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::Error;
 use crate::random::Generator;
+use crate::storage::Repr;
 use half::{bf16, f16};
 use num_complex::Complex;
 
@@ -218,7 +219,7 @@ impl AnyTensor {
     }
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// A tensor of `self`'s shape, dtype, device and layout with every
     /// element `value` (PyTorch's `full_like`), `Err` when `value` does not
     /// fit the dtype.
@@ -250,7 +251,7 @@ impl<D: Elementwise> AnyTensor<D> {
     }
 }
 
-impl<D: Random> AnyTensor<D> {
+impl<D: Random, R: Repr> AnyTensor<D, R> {
     /// Uniform numbers in `[0, 1)` like `self`, from `generator` (PyTorch's
     /// `rand_like`); PyTorch's text for an integer or bool tensor. A complex
     /// tensor has both parts uniform, as in PyTorch.

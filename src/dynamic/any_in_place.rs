@@ -19,8 +19,9 @@
 use super::any::AnyTensor;
 use crate::backend::Masking;
 use crate::error::Error;
+use crate::storage::Writable;
 
-impl<D: Masking> AnyTensor<D> {
+impl<D: Masking, R: Writable> AnyTensor<D, R> {
     /// `result` stored into `self`, if PyTorch's casting rule lets its
     /// dtype into `self`'s.
     fn store_result(&mut self, result: Result<AnyTensor<D>, Error>) -> Result<(), Error> {
@@ -38,7 +39,7 @@ impl<D: Masking> AnyTensor<D> {
 /// `name_` from `name`, with its doc line.
 macro_rules! any_in_place {
     ($($name:ident => $in_place:ident),* $(,)?) => {
-        impl<D: Masking> AnyTensor<D> {$(
+        impl<D: Masking, R: Writable> AnyTensor<D, R> {$(
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place (PyTorch's `", stringify!($in_place), "`); `Err` with PyTorch's text where the function refuses the dtype or its result does not fit it.")]
             pub fn $in_place(&mut self) -> Result<(), Error> {
                 let result = self.$name();
@@ -59,7 +60,7 @@ any_in_place! {
     trunc => trunc_, frac => frac_, sign => sign_, sgn => sgn_, square => square_,
 }
 
-impl<D: Masking> AnyTensor<D> {
+impl<D: Masking, R: Writable> AnyTensor<D, R> {
     /// [`nan_to_num`](Self::nan_to_num) in place (PyTorch's
     /// `nan_to_num_`).
     ///

@@ -2,22 +2,24 @@
 //! run time, so each operation checks it where PyTorch does (after the
 //! checks that come first there) and gives PyTorch's text.
 
-use super::DynTensor;
+use super::DynShape;
 use super::any::{AnyTensor, any_tensor};
 use crate::backend::Indexing;
 use crate::dtype::DType;
 use crate::error::{Error, IndexOp};
 use crate::layout::views::wrap_dim;
+use crate::storage::Repr;
+use crate::tensor::Tensor;
 
 /// An index tensor by its dtype: the two PyTorch takes for indices, or the
 /// dtype of another.
-pub(super) enum IndexOf<'a, D: Indexing> {
-    Long(&'a DynTensor<i64, D>),
-    Int(&'a DynTensor<i32, D>),
+pub(super) enum IndexOf<'a, D: Indexing, R: Repr> {
+    Long(&'a Tensor<i64, DynShape, D, R>),
+    Int(&'a Tensor<i32, DynShape, D, R>),
     Other(DType),
 }
 
-pub(super) fn index_of<D: Indexing>(index: &AnyTensor<D>) -> IndexOf<'_, D> {
+pub(super) fn index_of<D: Indexing, R: Repr>(index: &AnyTensor<D, R>) -> IndexOf<'_, D, R> {
     match index {
         AnyTensor::I64(i) => IndexOf::Long(i),
         AnyTensor::I32(i) => IndexOf::Int(i),
@@ -37,7 +39,7 @@ macro_rules! with_index {
     };
 }
 
-impl<D: Indexing> AnyTensor<D> {
+impl<D: Indexing, R: Repr> AnyTensor<D, R> {
     /// `index_select(dim, index)`: an int64 or int32 index of rank 0 or 1;
     /// PyTorch's errors, in its order (the dim, the index's rank, then its
     /// dtype).
@@ -53,7 +55,11 @@ impl<D: Indexing> AnyTensor<D> {
     ///     "index_select(): Expected dtype int32 or int64 for index"
     /// );
     /// ```
-    pub fn index_select(&self, dim: isize, index: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
+    pub fn index_select<RI: Repr>(
+        &self,
+        dim: isize,
+        index: &AnyTensor<D, RI>,
+    ) -> Result<AnyTensor<D>, Error> {
         wrap_dim(dim, self.rank())?;
         if index.rank() > 1 {
             return Err(Error::IndexSelectRank);
@@ -78,7 +84,11 @@ impl<D: Indexing> AnyTensor<D> {
     /// let idx = AnyTensor::from(DynTensor::<i64>::from_vec(vec![1, 1], &[2, 1]).unwrap());
     /// assert_eq!(x.gather(1, &idx).unwrap().downcast::<i64>().unwrap().to_vec(), [2, 4]);
     /// ```
-    pub fn gather(&self, dim: isize, index: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
+    pub fn gather<RI: Repr>(
+        &self,
+        dim: isize,
+        index: &AnyTensor<D, RI>,
+    ) -> Result<AnyTensor<D>, Error> {
         wrap_dim(dim, self.rank())?;
         with_index!(index, IndexOp::Gather, |i| {
             Ok(any_tensor!(@each self, x => AnyTensor::from(x.gather(dim, i)?)))
@@ -97,7 +107,7 @@ impl<D: Indexing> AnyTensor<D> {
     ///     "take(): Expected a long tensor for index, but got Int"
     /// );
     /// ```
-    pub fn take(&self, index: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
+    pub fn take<RI: Repr>(&self, index: &AnyTensor<D, RI>) -> Result<AnyTensor<D>, Error> {
         match index_of(index) {
             IndexOf::Long(i) => Ok(any_tensor!(@each self, x => AnyTensor::from(x.take(i)?))),
             IndexOf::Int(_) => Err(Error::IndexDType {
@@ -123,9 +133,9 @@ impl<D: Indexing> AnyTensor<D> {
     /// let y = x.take_along_dim(&idx, Some(0)).unwrap();
     /// assert_eq!(y.downcast::<f64>().unwrap().to_vec(), [3.0, 2.0]);
     /// ```
-    pub fn take_along_dim(
+    pub fn take_along_dim<RI: Repr>(
         &self,
-        index: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
         dim: Option<isize>,
     ) -> Result<AnyTensor<D>, Error> {
         let op = match dim {

@@ -10,18 +10,19 @@
 //! assert_eq!(z.floor().unwrap_err().to_string(), "floor is not supported for complex inputs");
 //! ```
 
-use super::DynTensor;
 use super::any::{
     AnyTensor, Operand, any_tensor, number_variant, same_variant, scalar_as, scalar_dtype,
 };
-use crate::backend::{Elementwise, Reductions};
+use super::{DynShape, DynTensor};
+use crate::backend::{Elementwise, Masking, Reductions};
 use crate::device::Device;
 use crate::dtype::math::{Clampable, Power};
 use crate::dtype::promote::OperandKind;
 use crate::dtype::{DType, Scalar};
 use crate::error::{Error, kernel_on};
 use crate::ops::math::{Clamp, JoinDevice, PowScalar, clamp_bounds};
-use crate::tensor::from_parts;
+use crate::storage::{Repr, ViewMut};
+use crate::tensor::{Tensor, from_parts};
 
 /// PyTorch's `"kernel" not implemented for 'Type'`.
 #[inline]
@@ -64,7 +65,7 @@ macro_rules! for_variants {
 /// the others.
 macro_rules! any_unary {
     ($($(#[$doc:meta])* $name:ident: [$($v:ident),*] else |$d:ident, $device:ident| $err:expr;)*) => {
-        impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {$(
+        impl<D: Elementwise, R: Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name(&self) -> Result<AnyTensor<D>, Error> {
@@ -78,7 +79,7 @@ macro_rules! any_unary {
 /// Every variant (the transcendental functions take all twelve dtypes).
 macro_rules! any_float_unary {
     ($($(#[$doc:meta])* $name:ident;)*) => {
-        impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {$(
+        impl<D: Elementwise, R: Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name(&self) -> Result<AnyTensor<D>, Error> {
@@ -144,7 +145,7 @@ any_float_unary! {
     rsqrt;
 }
 
-impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// `|x|`; complex tensors give their real type. `Err` for bool on the
     /// CPU, where PyTorch has no such kernel; on a GPU, PyTorch's takes bool
     /// and gives a copy.
@@ -235,7 +236,7 @@ any_unary! {
         else |d, device| not_implemented(kernel_on(device, "bitwise_not_cpu", "bitwise_not_cuda"), d);
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// Whether each pair of elements is close: `|a - b| <= atol + rtol *
     /// |b|`, or equal (equal infinities included), or both NaN with
     /// `equal_nan` (PyTorch's `isclose`, computed as PyTorch composes it:
@@ -252,9 +253,9 @@ impl<D: Elementwise> AnyTensor<D> {
     /// let d = AnyTensor::from(DynTensor::<f64>::ones(&[2]));
     /// assert_eq!(a.isclose(&d, 1e-5, 1e-8, false).unwrap_err().to_string(), "Float did not match Double");
     /// ```
-    pub fn isclose(
+    pub fn isclose<R2: Repr>(
         &self,
-        other: &AnyTensor<D>,
+        other: &AnyTensor<D, R2>,
         rtol: f64,
         atol: f64,
         equal_nan: bool,
@@ -284,12 +285,12 @@ impl<D: Elementwise> AnyTensor<D> {
         }
         let computed_in = if inexact { dtype } else { DType::F32 };
         let (a, b) = (self.as_dtype(computed_in)?, other.as_dtype(computed_in)?);
-        let (a, b) = (a.as_ref(), b.as_ref());
+        let (a, b) = (a.view(), b.view());
         let allowed = b
             .try_mul(Scalar::Float(rtol))?
             .abs()?
             .try_add(Scalar::Float(atol))?;
-        let actual = a.try_sub(b)?.abs()?;
+        let actual = a.try_sub(&b)?.abs()?;
         close.try_logical_or(
             &actual
                 .isfinite()?
@@ -298,7 +299,7 @@ impl<D: Elementwise> AnyTensor<D> {
     }
 }
 
-impl<D: Elementwise + Reductions> AnyTensor<D> {
+impl<D: Elementwise + Reductions, R: Repr> AnyTensor<D, R> {
     /// Whether every pair of elements is close ([`isclose`](Self::isclose)
     /// of all of them; `true` for no elements).
     ///
@@ -309,9 +310,9 @@ impl<D: Elementwise + Reductions> AnyTensor<D> {
     /// assert!(a.allclose(&b, 0.1, 0.0, false).unwrap());
     /// assert!(!a.allclose(&b, 0.0, 0.5, false).unwrap());
     /// ```
-    pub fn allclose(
+    pub fn allclose<R2: Repr>(
         &self,
-        other: &AnyTensor<D>,
+        other: &AnyTensor<D, R2>,
         rtol: f64,
         atol: f64,
         equal_nan: bool,
@@ -330,7 +331,7 @@ impl<D: Elementwise + Reductions> AnyTensor<D> {
     /// assert!(a.equal(&b).unwrap());
     /// assert!(!a.equal(&AnyTensor::from(DynTensor::<i32>::ones(&[1, 2]))).unwrap());
     /// ```
-    pub fn equal(&self, other: &AnyTensor<D>) -> Result<bool, Error> {
+    pub fn equal<R2: Repr>(&self, other: &AnyTensor<D, R2>) -> Result<bool, Error> {
         if self.shape() != other.shape() {
             return Ok(false);
         }
@@ -346,8 +347,8 @@ fn every<D: Elementwise + Reductions>(flags: AnyTensor<D>) -> Result<bool, Error
 }
 
 /// `t.clamp(min, max)` with the bounds converted to `t`'s element type.
-fn clamp_in_own_type<T: Clampable, D: Elementwise>(
-    t: &DynTensor<T, D>,
+fn clamp_in_own_type<T: Clampable, D: Elementwise, R: Repr>(
+    t: &Tensor<T, DynShape, D, R>,
     min: Scalar,
     max: Scalar,
 ) -> Result<DynTensor<T, D>, Error> {
@@ -357,8 +358,8 @@ fn clamp_in_own_type<T: Clampable, D: Elementwise>(
 }
 
 /// `t^e` for a number `e` converted to `t`'s element type.
-fn pow_number<T: Power, D: Elementwise>(
-    t: &DynTensor<T, D>,
+fn pow_number<T: Power, D: Elementwise, R: Repr>(
+    t: &Tensor<T, DynShape, D, R>,
     e: Scalar,
 ) -> Result<DynTensor<T, D>, Error> {
     let parts = crate::ops::unary(t.strided(), PowScalar(scalar_as(e)))?;
@@ -373,21 +374,21 @@ enum MathOp {
     Pow,
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// The common type of `self` and `rhs` (PyTorch's `result_type`), `rhs`
     /// a tensor or a number.
     #[inline]
-    pub(crate) fn common_type(&self, rhs: Operand<'_, D>) -> DType {
+    pub(crate) fn common_type(&self, rhs: &Operand<'_, D>) -> DType {
         let lhs = (self.dtype(), kind(self.rank()));
         match rhs {
             Operand::Tensor(t) => DType::result_type(lhs, (t.dtype(), kind(t.rank()))),
-            Operand::Number(s) => DType::result_type(lhs, (scalar_dtype(s), OperandKind::Scalar)),
+            Operand::Number(s) => DType::result_type(lhs, (scalar_dtype(*s), OperandKind::Scalar)),
         }
     }
 
     #[inline]
     fn math_binary(&self, rhs: Operand<'_, D>, op: MathOp) -> Result<AnyTensor<D>, Error> {
-        let common = self.common_type(rhs);
+        let common = self.common_type(&rhs);
         match op {
             MathOp::Maximum | MathOp::Minimum if common.is_complex() => {
                 return Err(unsupported(match op {
@@ -410,15 +411,15 @@ impl<D: Elementwise> AnyTensor<D> {
             _ => {}
         }
         let a = self.as_dtype(common)?;
-        let b = match rhs {
+        let b = match &rhs {
             Operand::Tensor(t) => t.as_dtype(common)?,
             Operand::Number(e) => {
-                return for_variants!(a.as_ref(), |t| pow_number(t, e)?;
+                return for_variants!(&a.view(), |t| pow_number(t, *e)?;
                     [F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64]
                     else |d| not_implemented("pow", d));
             }
         };
-        let (a, b) = (a.as_ref(), b.as_ref());
+        let (a, b) = (&a.view(), &b.view());
         Ok(match op {
             MathOp::Maximum => same_variant!(a, b, |x, y| x.try_maximum(y);
                 F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool),
@@ -440,15 +441,15 @@ impl<D: Elementwise> AnyTensor<D> {
     /// assert_eq!(m.downcast::<f32>().unwrap().to_vec(), vec![2.5, 5.0]);
     /// ```
     #[inline]
-    pub fn try_maximum(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.math_binary(Operand::Tensor(rhs), MathOp::Maximum)
+    pub fn try_maximum<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.math_binary(Operand::from(rhs), MathOp::Maximum)
     }
 
     /// The smaller element of `self` and `rhs`, broadcast and promoted;
     /// `Err` for complex values, or shapes that do not broadcast.
     #[inline]
-    pub fn try_minimum(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.math_binary(Operand::Tensor(rhs), MathOp::Minimum)
+    pub fn try_minimum<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.math_binary(Operand::from(rhs), MathOp::Minimum)
     }
 
     /// `self` to the power `rhs` (a tensor or a number), broadcast and
@@ -490,7 +491,7 @@ impl<D: Elementwise> AnyTensor<D> {
             return Err(unsupported("clamp is not supported for complex types"));
         }
         let x = self.as_dtype(common)?;
-        for_variants!(x.as_ref(), |t| clamp_in_own_type(t, min, max)?;
+        for_variants!(&x.view(), |t| clamp_in_own_type(t, min, max)?;
             [F16, BF16, F32, F64, U8, I8, I16, I32, I64]
             else |d| not_implemented(kernel_on(self.device(), "clamp_scalar_cpu", "clamp_scalar_cuda"), d))
     }
@@ -521,10 +522,10 @@ impl<D: Elementwise> AnyTensor<D> {
     /// );
     /// ```
     #[inline]
-    pub fn where_(
-        cond: &AnyTensor<D>,
-        a: &AnyTensor<D>,
-        b: &AnyTensor<D>,
+    pub fn where_<R2: Repr, R3: Repr>(
+        cond: &AnyTensor<D, R>,
+        a: &AnyTensor<D, R2>,
+        b: &AnyTensor<D, R3>,
     ) -> Result<AnyTensor<D>, Error>
     where
         D: JoinDevice<D, Out = D>,
@@ -534,9 +535,9 @@ impl<D: Elementwise> AnyTensor<D> {
                 dtype: cond.dtype(),
             });
         };
-        let common = a.common_type(Operand::Tensor(b));
+        let common = a.common_type(&Operand::from(b));
         let (a, b) = (a.as_dtype(common)?, b.as_dtype(common)?);
-        let (a, b) = (a.as_ref(), b.as_ref());
+        let (a, b) = (&a.view(), &b.view());
         Ok(
             same_variant!(a, b, |x, y| crate::ops::math::try_where(cond, x, y);
             F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool),
@@ -546,10 +547,15 @@ impl<D: Elementwise> AnyTensor<D> {
 
 /// `f(x, s)` for a number `s` converted to `T`; `ZeroDivisionError` for an
 /// integer 0 (an int64 256 is 0 in int8, as in PyTorch).
-fn divide_by_number<T, D, F>(x: &DynTensor<T, D>, f: F, s: Scalar) -> Result<DynTensor<T, D>, Error>
+fn divide_by_number<T, D, R, F>(
+    x: &Tensor<T, DynShape, D, R>,
+    f: F,
+    s: Scalar,
+) -> Result<DynTensor<T, D>, Error>
 where
     T: crate::dtype::math::Modular,
     D: Elementwise,
+    R: Repr,
     F: crate::ops::functions::BinaryFn<T, T, T>,
 {
     let n: T = scalar_as(s);
@@ -580,32 +586,32 @@ impl Division {
     }
 }
 
-impl<D: Reductions> AnyTensor<D> {
+impl<D: Reductions, R: Repr> AnyTensor<D, R> {
     /// `self op rhs` in the common type: PyTorch's order of checks (the
     /// shapes, the dtype's kernel, then an integer divisor of 0).
     fn division(&self, rhs: Operand<'_, D>, op: Division) -> Result<AnyTensor<D>, Error> {
-        if let Operand::Tensor(t) = rhs {
+        if let Operand::Tensor(t) = &rhs {
             crate::shape::broadcast_sizes(&self.shape(), &t.shape())?;
         }
-        let common = self.common_type(rhs);
+        let common = self.common_type(&rhs);
         if common == DType::Bool || common.is_complex() {
             let (cpu, cuda) = op.kernels();
             return Err(not_implemented(kernel_on(self.device(), cpu, cuda), common));
         }
         let a = self.as_dtype(common)?;
-        let a = a.as_ref();
+        let a = &a.view();
         use crate::ops::functions::{FloorDivide, Fmod, Remainder};
         /// The typed method on two tensors of one variant, or the function
         /// with a number.
         macro_rules! divide {
             ($method:ident, $f:expr) => {
-                match rhs {
+                match &rhs {
                     Operand::Tensor(t) => {
                         let b = t.as_dtype(common)?;
-                        same_variant!(a, b.as_ref(), |x, y| x.$method(y);
+                        same_variant!(a, &b.view(), |x, y| x.$method(y);
                             F16, BF16, F32, F64, U8, I8, I16, I32, I64)
                     }
-                    Operand::Number(s) => number_variant!(@with divide_by_number, a, s, $f;
+                    Operand::Number(s) => number_variant!(@with divide_by_number, a, *s, $f;
                         F16, BF16, F32, F64, U8, I8, I16, I32, I64),
                 }
             };
@@ -617,13 +623,13 @@ impl<D: Reductions> AnyTensor<D> {
         })
     }
 
-    /// `self op= rhs`: the common type must be storable in `self`'s dtype;
-    /// `self` is unchanged on error.
-    fn division_in_place(&mut self, rhs: Operand<'_, D>, op: Division) -> Result<(), Error> {
-        if let Operand::Tensor(t) = rhs {
+    /// `self op rhs` for storing into `self`, in `self`'s dtype: the common
+    /// type must be storable in it.
+    fn division_for_self(&self, rhs: Operand<'_, D>, op: Division) -> Result<AnyTensor<D>, Error> {
+        if let Operand::Tensor(t) = &rhs {
             crate::shape::check_in_place(&self.shape(), &t.shape())?;
         }
-        let common = self.common_type(rhs);
+        let common = self.common_type(&rhs);
         if !common.can_cast_to(self.dtype()) {
             return Err(Error::CastForbidden {
                 from: common,
@@ -632,19 +638,36 @@ impl<D: Reductions> AnyTensor<D> {
         }
         let result = self.division(rhs, op)?;
         let dtype = self.dtype();
-        *self = if result.dtype() == dtype {
-            result
+        if result.dtype() == dtype {
+            Ok(result)
         } else {
-            result.try_to_dtype(dtype)?
-        };
+            result.try_to_dtype(dtype)
+        }
+    }
+}
+
+impl<D: Reductions> AnyTensor<D> {
+    /// `self op= rhs` (the result replaces the buffer); `self` is unchanged
+    /// on error.
+    fn division_in_place(&mut self, rhs: Operand<'_, D>, op: Division) -> Result<(), Error> {
+        *self = self.division_for_self(rhs, op)?;
         Ok(())
+    }
+}
+
+impl<D: Reductions + Masking> AnyTensor<D, ViewMut<'_>> {
+    /// `self op= rhs` through a writable view; the elements are unchanged
+    /// on error.
+    fn division_in_place(&mut self, rhs: Operand<'_, D>, op: Division) -> Result<(), Error> {
+        let result = self.division_for_self(rhs, op)?;
+        self.copy_(&result)
     }
 }
 
 /// The public division methods, each with its doc line.
 macro_rules! division_methods {
     ($($(#[$doc:meta])* $name:ident, $assign:ident => $op:ident;)*) => {
-        impl<D: Reductions> AnyTensor<D> {$(
+        impl<D: Reductions, R: Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name<'a>(&self, rhs: impl Into<Operand<'a, D>>) -> Result<AnyTensor<D>, Error>
@@ -653,6 +676,9 @@ macro_rules! division_methods {
             {
                 self.division(rhs.into(), Division::$op)
             }
+        )*}
+
+        impl<D: Reductions> AnyTensor<D> {$(
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place: `rhs` broadcasts to `self`'s shape and the common type must be storable in `self`'s dtype; `self` is unchanged on error.")]
             ///
@@ -663,6 +689,18 @@ macro_rules! division_methods {
             #[doc = concat!("x.", stringify!($assign), "(Scalar::Int(4)).unwrap();")]
             #[doc = concat!("assert_eq!(x.", stringify!($assign), "(Scalar::Float(2.5)).unwrap_err().to_string(), \"result type Float can't be cast to the desired output type Int\");")]
             /// ```
+            #[inline]
+            pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error>
+            where
+                D: 'a,
+            {
+                self.division_in_place(rhs.into(), Division::$op)
+            }
+        )*}
+
+        /// The in-place divisions through a writable view.
+        impl<D: Reductions + Masking> AnyTensor<D, ViewMut<'_>> {$(
+            #[doc = concat!("[`", stringify!($name), "`](AnyTensor::", stringify!($name), ") in place through the view; `Err` leaves the elements unchanged.")]
             #[inline]
             pub fn $assign<'a>(&mut self, rhs: impl Into<Operand<'a, D>>) -> Result<(), Error>
             where
@@ -713,7 +751,7 @@ division_methods! {
 /// CUDA kernel names for its "not implemented" text.
 macro_rules! any_activation {
     ($($(#[$doc:meta])* $name:ident ($($p:ident: $t:ty),*) => $cpu:literal, $cuda:literal;)*) => {
-        impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {$(
+        impl<D: Elementwise, R: Repr> AnyTensor<D, R> {$(
             $(#[$doc])*
             #[inline]
             pub fn $name(&self, $($p: $t),*) -> Result<AnyTensor<D>, Error> {
@@ -751,7 +789,7 @@ any_activation! {
     leaky_relu(negative_slope: f64) => "leaky_relu_cpu", "leaky_relu_cuda";
 }
 
-impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// PyTorch's `gelu(approximate)`: `"none"` (the error function) or
     /// `"tanh"`; another name is PyTorch's error, checked first.
     ///
@@ -893,7 +931,7 @@ any_float_unary! {
     square;
 }
 
-impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// PyTorch's `nan_to_num(nan, posinf, neginf)` on any dtype (integers
     /// and bool copied unchanged). Never fails.
     ///
@@ -914,7 +952,7 @@ impl<D: Elementwise, R: crate::storage::Repr> AnyTensor<D, R> {
     }
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// PyTorch's `float_power`: `self` to the power `rhs` (a tensor or a
     /// number) in float64, or complex128 when either is complex, both
     /// converted first; with broadcasting, and PyTorch's message when the
@@ -934,7 +972,7 @@ impl<D: Elementwise> AnyTensor<D> {
     ) -> Result<AnyTensor<D>, Error> {
         let rhs = rhs.into();
         let complex = self.dtype().is_complex()
-            || match rhs {
+            || match &rhs {
                 Operand::Tensor(t) => t.dtype().is_complex(),
                 Operand::Number(s) => matches!(s, Scalar::Complex(..)),
             };

@@ -6,8 +6,9 @@ use super::any::{AnyTensor, any_tensor, same_variant};
 use crate::backend::Normalizing;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::storage::Repr;
 
-impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
+impl<D: Normalizing, R: Repr> AnyTensor<D, R> {
     /// PyTorch's `var(x, dims, correction=, keepdim=)` (see
     /// [`crate::ops::moments`]): a complex tensor's variance is real.
     ///
@@ -73,7 +74,7 @@ impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
 
 /// Norms and the NaN-aware and counting reductions on runtime dtypes (see
 /// [`crate::ops::norms`]).
-impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
+impl<D: Normalizing, R: Repr> AnyTensor<D, R> {
     /// PyTorch's `linalg.vector_norm(x, ord, dims, keepdim)`.
     ///
     /// ```
@@ -135,10 +136,10 @@ impl<D: Normalizing, R: crate::storage::Repr> AnyTensor<D, R> {
     /// let y = AnyTensor::from(DynTensor::<i64>::from_vec(vec![4, 5], &[2]).unwrap());
     /// assert_eq!(x.dist(&y, 2.0).unwrap().downcast::<f32>().unwrap().to_vec(), [5.0]);
     /// ```
-    pub fn dist(&self, other: &AnyTensor<D>, p: f64) -> Result<AnyTensor<D>, Error> {
+    pub fn dist<R2: Repr>(&self, other: &AnyTensor<D, R2>, p: f64) -> Result<AnyTensor<D>, Error> {
         let common = DType::promote(self.dtype(), other.dtype());
-        let (a, b) = (self.try_to_dtype(common)?, other.try_to_dtype(common)?);
-        Ok(same_variant!(&a, &b, |x, y| x.dist(y, p);
+        let (a, b) = (self.as_dtype(common)?, other.as_dtype(common)?);
+        Ok(same_variant!(&a.view(), &b.view(), |x, y| x.dist(y, p);
             F16, BF16, F32, F64, C64, C128, U8, I8, I16, I32, I64, Bool))
     }
 

@@ -13,20 +13,21 @@
 //! );
 //! ```
 
-use super::DynTensor;
 use super::any::{AnyTensor, Operand, same_variant, scalar_as};
+use super::{DynShape, DynTensor};
 use crate::backend::Elementwise;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::{Error, kernel_on};
 use crate::ops::functions::{BinaryFn, WithLeft, WithRight};
 use crate::ops::math::Pow;
 use crate::ops::pairs::{Copysign, Xlogy};
-use crate::tensor::from_parts;
+use crate::storage::Repr;
+use crate::tensor::{Tensor, from_parts};
 
 /// `f(t, number)`, or `f(number, t)` when `left`: the number converted to
 /// `T` first, as PyTorch converts a number to the common dtype.
-fn with_number<T: Element, D: Elementwise, F: BinaryFn<T, T, T>>(
-    t: &DynTensor<T, D>,
+fn with_number<T: Element, D: Elementwise, R: Repr, F: BinaryFn<T, T, T>>(
+    t: &Tensor<T, DynShape, D, R>,
     f: F,
     number: Scalar,
     left: bool,
@@ -81,13 +82,13 @@ impl Pair {
     }
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     fn pair(&self, rhs: Operand<'_, D>, f: Pair) -> Result<AnyTensor<D>, Error> {
         let rhs = match rhs {
             Operand::Tensor(t) => t,
             Operand::Number(n) => return self.pair_number(n, false, f),
         };
-        let common = self.common_type(Operand::Tensor(rhs));
+        let common = self.common_type(&Operand::Tensor(rhs.reborrow()));
         let Some(compute) = f.compute_type(common) else {
             let (cpu, cuda) = f.kernels();
             return Err(Error::NotImplementedFor {
@@ -96,7 +97,7 @@ impl<D: Elementwise> AnyTensor<D> {
             });
         };
         let (a, b) = (self.as_dtype(compute)?, rhs.as_dtype(compute)?);
-        let (a, b) = (a.as_ref(), b.as_ref());
+        let (a, b) = (&a.view(), &b.view());
         Ok(match f {
             Pair::Atan2 => same_variant!(a, b, |x, y| x.try_atan2(y); F16, BF16, F32, F64),
             Pair::Hypot => same_variant!(a, b, |x, y| x.try_hypot(y); F16, BF16, F32, F64),
@@ -115,7 +116,7 @@ impl<D: Elementwise> AnyTensor<D> {
     /// `f(self, number)` (`f(number, self)` when `left`), for `copysign`
     /// and `xlogy`: promoted as a number beside a tensor promotes.
     fn pair_number(&self, number: Scalar, left: bool, f: Pair) -> Result<AnyTensor<D>, Error> {
-        let common = self.common_type(Operand::Number(number));
+        let common = self.common_type(&Operand::Number(number));
         let Some(compute) = f.compute_type(common) else {
             let (cpu, cuda) = f.kernels();
             return Err(Error::NotImplementedFor {
@@ -126,7 +127,7 @@ impl<D: Elementwise> AnyTensor<D> {
         let a = self.as_dtype(compute)?;
         macro_rules! each {
             ($f:expr) => {
-                match a.as_ref() {
+                match &a.view() {
                     AnyTensor::F16(t) => AnyTensor::from(with_number(t, $f, number, left)?),
                     AnyTensor::BF16(t) => AnyTensor::from(with_number(t, $f, number, left)?),
                     AnyTensor::F32(t) => AnyTensor::from(with_number(t, $f, number, left)?),
@@ -152,8 +153,8 @@ impl<D: Elementwise> AnyTensor<D> {
     /// let a = y.try_atan2(&y).unwrap();
     /// assert_eq!(a.downcast::<f64>().unwrap().to_vec(), vec![core::f64::consts::FRAC_PI_4]);
     /// ```
-    pub fn try_atan2(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.pair(Operand::Tensor(rhs), Pair::Atan2)
+    pub fn try_atan2<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.pair(Operand::from(rhs), Pair::Atan2)
     }
     /// `sqrt(self² + rhs²)` elementwise, broadcast and promoted; `Err` with
     /// PyTorch's text unless the common type is real floating.
@@ -164,8 +165,8 @@ impl<D: Elementwise> AnyTensor<D> {
     /// let y = AnyTensor::from(DynTensor::<f32>::from_vec(vec![4.0], &[1]).unwrap());
     /// assert_eq!(x.try_hypot(&y).unwrap().downcast::<f32>().unwrap().to_vec(), vec![5.0]);
     /// ```
-    pub fn try_hypot(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.pair(Operand::Tensor(rhs), Pair::Hypot)
+    pub fn try_hypot<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.pair(Operand::from(rhs), Pair::Hypot)
     }
     /// `|self|` with the sign of `rhs` elementwise, broadcast and promoted
     /// (integers and bool to float32); `Err` with PyTorch's text for
@@ -204,8 +205,8 @@ impl<D: Elementwise> AnyTensor<D> {
     /// let n = x.try_nextafter(&two).unwrap();
     /// assert_eq!(n.downcast::<f64>().unwrap().to_vec(), vec![1.0 + f64::EPSILON]);
     /// ```
-    pub fn try_nextafter(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.pair(Operand::Tensor(rhs), Pair::Nextafter)
+    pub fn try_nextafter<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.pair(Operand::from(rhs), Pair::Nextafter)
     }
     /// `ln(e^self + e^rhs)` elementwise, broadcast and promoted; `Err` with
     /// PyTorch's text unless the common type is floating or complex.
@@ -216,8 +217,8 @@ impl<D: Elementwise> AnyTensor<D> {
     /// let l = x.try_logaddexp(&x).unwrap();
     /// assert_eq!(l.downcast::<f64>().unwrap().to_vec(), vec![2f64.ln()]);
     /// ```
-    pub fn try_logaddexp(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.pair(Operand::Tensor(rhs), Pair::LogAddExp)
+    pub fn try_logaddexp<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.pair(Operand::from(rhs), Pair::LogAddExp)
     }
     /// `log2(2^self + 2^rhs)` elementwise, broadcast and promoted; `Err`
     /// with PyTorch's text unless the common type is real floating.
@@ -227,8 +228,8 @@ impl<D: Elementwise> AnyTensor<D> {
     /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![3.0], &[1]).unwrap());
     /// assert_eq!(x.try_logaddexp2(&x).unwrap().downcast::<f32>().unwrap().to_vec(), vec![4.0]);
     /// ```
-    pub fn try_logaddexp2(&self, rhs: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        self.pair(Operand::Tensor(rhs), Pair::LogAddExp2)
+    pub fn try_logaddexp2<R2: Repr>(&self, rhs: &AnyTensor<D, R2>) -> Result<AnyTensor<D>, Error> {
+        self.pair(Operand::from(rhs), Pair::LogAddExp2)
     }
     /// `self * ln(rhs)` elementwise (0 where `self` is 0, NaN where `rhs`
     /// is NaN), broadcast and promoted (integers and bool to float32);
@@ -270,7 +271,10 @@ impl<D: Elementwise> AnyTensor<D> {
     /// assert_eq!(v[0], 0.0);
     /// assert!(v[1].is_nan());
     /// ```
-    pub fn try_xlogy_scalar_self(x: Scalar, other: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
+    pub fn try_xlogy_scalar_self(
+        x: Scalar,
+        other: &AnyTensor<D, R>,
+    ) -> Result<AnyTensor<D>, Error> {
         other.pair_number(x, true, Pair::Xlogy)
     }
 
@@ -286,12 +290,12 @@ impl<D: Elementwise> AnyTensor<D> {
     /// ```
     pub fn try_float_power_scalar(
         base: Scalar,
-        exponent: &AnyTensor<D>,
+        exponent: &AnyTensor<D, R>,
     ) -> Result<AnyTensor<D>, Error> {
         let complex = exponent.dtype().is_complex() || matches!(base, Scalar::Complex(..));
         let dtype = if complex { DType::C128 } else { DType::F64 };
         let e = exponent.as_dtype(dtype)?;
-        Ok(match e.as_ref() {
+        Ok(match &e.view() {
             AnyTensor::F64(t) => AnyTensor::from(with_number(t, Pow, base, true)?),
             AnyTensor::C128(t) => AnyTensor::from(with_number(t, Pow, base, true)?),
             _ => unreachable!("converted to float64 or complex128"),

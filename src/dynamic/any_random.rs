@@ -23,7 +23,8 @@ use crate::dtype::DType;
 use crate::error::Error;
 use crate::ops::random::{check_bernoulli, check_geometric, check_normal};
 use crate::random::{Generator, RandomWhole};
-use half::{bf16, f16};
+use crate::storage::{Repr, Writable};
+use crate::tensor::Tensor;
 
 /// `$body` with `$x` the tensor of a real dtype, else `$complex`.
 macro_rules! on_real {
@@ -44,8 +45,7 @@ macro_rules! on_real {
     };
 }
 
-/// `$body` with `$x` the tensor of a floating dtype (and `$t` its type,
-/// when named), else `$other`.
+/// `$body` with `$x` the tensor of a floating dtype, else `$other`.
 macro_rules! on_float {
     ($any:expr, $x:ident => $body:expr, $other:expr) => {
         match $any {
@@ -53,27 +53,6 @@ macro_rules! on_float {
             AnyTensor::BF16($x) => $body,
             AnyTensor::F32($x) => $body,
             AnyTensor::F64($x) => $body,
-            _ => $other,
-        }
-    };
-    ($any:expr, $x:ident: $t:ident => $body:expr, $other:expr) => {
-        match $any {
-            AnyTensor::F16($x) => {
-                type $t = f16;
-                $body
-            }
-            AnyTensor::BF16($x) => {
-                type $t = bf16;
-                $body
-            }
-            AnyTensor::F32($x) => {
-                type $t = f32;
-                $body
-            }
-            AnyTensor::F64($x) => {
-                type $t = f64;
-                $body
-            }
             _ => $other,
         }
     };
@@ -105,7 +84,7 @@ fn cpp_name(dtype: DType) -> &'static str {
     }
 }
 
-impl<D: Random + Reductions + Sorting> AnyTensor<D> {
+impl<D: Random + Reductions + Sorting, R: Writable> AnyTensor<D, R> {
     /// [`Tensor::random_`](crate::Tensor::random_) of the real dtypes;
     /// PyTorch's text for a complex one.
     pub fn random_(&mut self, generator: &mut Generator) -> Result<(), Error> {
@@ -213,6 +192,51 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
         on_real!(self, x => x.random_from_(from, to, generator), Err(complex))
     }
 
+    /// [`Tensor::bernoulli_`](crate::Tensor::bernoulli_) of the real dtypes.
+    pub fn bernoulli_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error> {
+        let dtype = self.dtype();
+        check_bernoulli(p)?;
+        on_real!(self, x => x.bernoulli_(p, generator), Err(Error::NotImplementedFor {
+            op: "bernoulli_scalar_cpu_",
+            dtype,
+        }))
+    }
+
+    /// [`Tensor::bernoulli_tensor_`](crate::Tensor::bernoulli_tensor_):
+    /// `self` of a real dtype, `p` of a floating one.
+    pub fn bernoulli_tensor_<RP: Repr>(
+        &mut self,
+        p: &AnyTensor<D, RP>,
+        generator: &mut Generator,
+    ) -> Result<(), Error> {
+        let dtype = self.dtype();
+        let self_complex = Error::NotImplementedFor {
+            op: "bernoulli_tensor_cpu_self_",
+            dtype,
+        };
+        let p_dtype = p.dtype();
+        on_float!(p, p => {
+            on_real!(self, x => x.bernoulli_tensor_(p, generator), Err(self_complex))
+        }, Err(match dtype.is_complex() {
+            true => self_complex,
+            false => Error::NotImplementedFor { op: "bernoulli_tensor_cpu_p_", dtype: p_dtype },
+        }))
+    }
+
+    /// [`Tensor::log_normal_`](crate::Tensor::log_normal_) of the floating
+    /// dtypes.
+    pub fn log_normal_(
+        &mut self,
+        mean: f64,
+        std: f64,
+        generator: &mut Generator,
+    ) -> Result<(), Error> {
+        let dtype = self.dtype();
+        on_float!(self, x => x.log_normal_(mean, std, generator), Err(Error::NotImplementedFor { op: "log_normal_cpu", dtype }))
+    }
+}
+
+impl<D: Random + Reductions + Sorting, R: Repr> AnyTensor<D, R> {
     /// [`Tensor::randint_like`](crate::Tensor::randint_like): a tensor like
     /// `self` of integers in `low..high`.
     pub fn randint_like(
@@ -229,37 +253,6 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
             false => Error::RandomBoundsDType,
         };
         on_real!(self, x => Ok(AnyTensor::from(x.randint_like(low, high, generator)?)), Err(complex))
-    }
-
-    /// [`Tensor::bernoulli_`](crate::Tensor::bernoulli_) of the real dtypes.
-    pub fn bernoulli_(&mut self, p: f64, generator: &mut Generator) -> Result<(), Error> {
-        let dtype = self.dtype();
-        check_bernoulli(p)?;
-        on_real!(self, x => x.bernoulli_(p, generator), Err(Error::NotImplementedFor {
-            op: "bernoulli_scalar_cpu_",
-            dtype,
-        }))
-    }
-
-    /// [`Tensor::bernoulli_tensor_`](crate::Tensor::bernoulli_tensor_):
-    /// `self` of a real dtype, `p` of a floating one.
-    pub fn bernoulli_tensor_(
-        &mut self,
-        p: &AnyTensor<D>,
-        generator: &mut Generator,
-    ) -> Result<(), Error> {
-        let dtype = self.dtype();
-        let self_complex = Error::NotImplementedFor {
-            op: "bernoulli_tensor_cpu_self_",
-            dtype,
-        };
-        let p_dtype = p.dtype();
-        on_float!(p, p => {
-            on_real!(self, x => x.bernoulli_tensor_(p, generator), Err(self_complex))
-        }, Err(match dtype.is_complex() {
-            true => self_complex,
-            false => Error::NotImplementedFor { op: "bernoulli_tensor_cpu_p_", dtype: p_dtype },
-        }))
     }
 
     /// [`Tensor::bernoulli`](crate::Tensor::bernoulli) of floating
@@ -279,18 +272,6 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
             op: "poisson_cpu",
             dtype,
         }))
-    }
-
-    /// [`Tensor::log_normal_`](crate::Tensor::log_normal_) of the floating
-    /// dtypes.
-    pub fn log_normal_(
-        &mut self,
-        mean: f64,
-        std: f64,
-        generator: &mut Generator,
-    ) -> Result<(), Error> {
-        let dtype = self.dtype();
-        on_float!(self, x => x.log_normal_(mean, std, generator), Err(Error::NotImplementedFor { op: "log_normal_cpu", dtype }))
     }
 
     /// [`Tensor::multinomial`](crate::Tensor::multinomial) of floating
@@ -313,9 +294,9 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
 
     /// [`Tensor::normal_tensor_tensor`](crate::Tensor::normal_tensor_tensor):
     /// `mean` of a floating dtype (the result's), `std` of a real one.
-    pub fn normal_tensor_tensor(
-        mean: &AnyTensor<D>,
-        std: &AnyTensor<D>,
+    pub fn normal_tensor_tensor<R2: Repr>(
+        mean: &AnyTensor<D, R>,
+        std: &AnyTensor<D, R2>,
         generator: &mut Generator,
     ) -> Result<AnyTensor<D>, Error> {
         let dtype = mean.dtype();
@@ -324,44 +305,27 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
                 message: "normal expects standard deviation to be non-complex",
             });
         }
-        macro_rules! with_mean {
-            ($m:ident: $t:ty) => {
-                on_real!(std, s => Ok(AnyTensor::from(DynTensor::<$t, D>::normal_tensor_tensor($m, s, generator)?)),
-                    unreachable!("complex deviations were refused"))
-            };
-        }
-        match mean {
-            AnyTensor::C64(m) => with_mean!(m: num_complex::Complex<f32>),
-            AnyTensor::C128(m) => with_mean!(m: num_complex::Complex<f64>),
-            other => on_float!(other, m: T => with_mean!(m: T),
-                Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype })),
-        }
+        on_value!(mean, m => {
+            on_real!(std, s => Ok(AnyTensor::from(Tensor::normal_tensor_tensor(m, s, generator)?)),
+                unreachable!("complex deviations were refused"))
+        }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype }))
     }
 
     /// [`Tensor::normal_tensor_float`](crate::Tensor::normal_tensor_float).
     pub fn normal_tensor_float(
-        mean: &AnyTensor<D>,
+        mean: &AnyTensor<D, R>,
         std: f64,
         generator: &mut Generator,
     ) -> Result<AnyTensor<D>, Error> {
         let dtype = mean.dtype();
-        match mean {
-            AnyTensor::C64(m) => Ok(AnyTensor::from(DynTensor::normal_tensor_float(
-                m, std, generator,
-            )?)),
-            AnyTensor::C128(m) => Ok(AnyTensor::from(DynTensor::normal_tensor_float(
-                m, std, generator,
-            )?)),
-            other => on_float!(other, m: T => {
-                Ok(AnyTensor::from(DynTensor::<T, D>::normal_tensor_float(m, std, generator)?))
-            }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype })),
-        }
+        on_value!(mean, m => Ok(AnyTensor::from(Tensor::normal_tensor_float(m, std, generator)?)),
+            Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype }))
     }
 
     /// [`Tensor::normal_float_tensor`](crate::Tensor::normal_float_tensor).
     pub fn normal_float_tensor(
         mean: f64,
-        std: &AnyTensor<D>,
+        std: &AnyTensor<D, R>,
         generator: &mut Generator,
     ) -> Result<AnyTensor<D>, Error> {
         let dtype = std.dtype();
@@ -370,8 +334,8 @@ impl<D: Random + Reductions + Sorting> AnyTensor<D> {
                 message: "normal expects standard deviation to be non-complex",
             });
         }
-        on_float!(std, s: T => {
-            Ok(AnyTensor::from(DynTensor::<T, D>::normal_float_tensor(mean, s, generator)?))
+        on_float!(std, s => {
+            Ok(AnyTensor::from(Tensor::normal_float_tensor(mean, s, generator)?))
         }, Err(Error::NotImplementedFor { op: "normal_kernel_cpu", dtype }))
     }
 }

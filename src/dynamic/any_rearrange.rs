@@ -5,15 +5,17 @@
 //! cast.
 
 use super::any::{AnyTensor, any_tensor};
-use super::{AnyElement, Converted, DynTensor, checked_scalar};
+use super::{AnyElement, Converted, DynShape, DynTensor, checked_scalar};
 use crate::backend::Cpu;
 use crate::backend::cpu::try_vec_with_capacity;
 use crate::backend::rearrange::{PadMode, Rearranging};
 use crate::dtype::{DType, Scalar, with_dtype};
 use crate::error::Error;
 use crate::ops::structured::MeshIndexing;
+use crate::storage::{Repr, View};
+use crate::tensor::Tensor;
 
-impl<D: Rearranging, R: crate::storage::Repr> AnyTensor<D, R> {
+impl<D: Rearranging, R: Repr> AnyTensor<D, R> {
     /// [`DynTensor::flip`](crate::DynTensor::flip).
     ///
     /// ```
@@ -119,8 +121,9 @@ impl<D: Rearranging, R: crate::storage::Repr> AnyTensor<D, R> {
     }
 }
 
-/// The functions of several tensors, which take owned ones.
-impl<D: Rearranging> AnyTensor<D> {
+/// The functions of several tensors: owned ones, or views of one kind
+/// (`AnyTensor::block_diag(&[&a.t()?, &b.t()?])`).
+impl<D: Rearranging, R: Repr> AnyTensor<D, R> {
     /// [`DynTensor::block_diag`](crate::DynTensor::block_diag), the blocks
     /// promoted to one dtype (PyTorch's `promote_types` over all).
     ///
@@ -131,7 +134,7 @@ impl<D: Rearranging> AnyTensor<D> {
     /// let m = AnyTensor::block_diag(&[&a, &b]).unwrap();
     /// assert_eq!((m.dtype(), m.shape()), (DType::F32, vec![2, 2]));
     /// ```
-    pub fn block_diag(blocks: &[&AnyTensor<D>]) -> Result<AnyTensor<D>, Error> {
+    pub fn block_diag(blocks: &[&AnyTensor<D, R>]) -> Result<AnyTensor<D>, Error> {
         let Some(first) = blocks.first() else {
             return Err(Error::BlockDiagEmpty);
         };
@@ -140,33 +143,36 @@ impl<D: Rearranging> AnyTensor<D> {
             .fold(first.dtype(), |acc, b| DType::promote(acc, b.dtype()));
         let converted = converted_to(blocks, common)?;
         with_dtype!(common, T => {
-            let typed = typed_parts::<T, D>(&converted)?;
-            Ok(AnyTensor::from(DynTensor::<T, D>::block_diag(&typed)?))
+            let views = viewed(&converted)?;
+            let typed = typed_parts::<T, D>(&views)?;
+            Ok(AnyTensor::from(Tensor::block_diag(&typed)?))
         })
     }
 
     /// [`DynTensor::cartesian_prod`](crate::DynTensor::cartesian_prod):
     /// the inputs share one dtype.
-    pub fn cartesian_prod(inputs: &[&AnyTensor<D>]) -> Result<AnyTensor<D>, Error> {
+    pub fn cartesian_prod(inputs: &[&AnyTensor<D, R>]) -> Result<AnyTensor<D>, Error> {
         let dtype = same_dtype(inputs)?;
         let converted = converted_to(inputs, dtype)?;
         with_dtype!(dtype, T => {
-            let typed = typed_parts::<T, D>(&converted)?;
-            Ok(AnyTensor::from(DynTensor::<T, D>::cartesian_prod(&typed)?))
+            let views = viewed(&converted)?;
+            let typed = typed_parts::<T, D>(&views)?;
+            Ok(AnyTensor::from(Tensor::cartesian_prod(&typed)?))
         })
     }
 
     /// [`DynTensor::meshgrid`](crate::DynTensor::meshgrid) with a runtime
     /// dtype (shared by the inputs): the grids as copies.
     pub fn meshgrid(
-        inputs: &[&AnyTensor<D>],
+        inputs: &[&AnyTensor<D, R>],
         indexing: MeshIndexing,
     ) -> Result<Vec<AnyTensor<D>>, Error> {
         let dtype = same_dtype(inputs)?;
         let converted = converted_to(inputs, dtype)?;
         with_dtype!(dtype, T => {
-            let typed = typed_parts::<T, D>(&converted)?;
-            let grids = DynTensor::<T, D>::meshgrid(&typed, indexing)?;
+            let views = viewed(&converted)?;
+            let typed = typed_parts::<T, D>(&views)?;
+            let grids = Tensor::meshgrid(&typed, indexing)?;
             let mut out = try_vec_with_capacity(grids.len())?;
             for g in grids {
                 out.push(AnyTensor::from(g.contiguous_copy()?));
@@ -176,7 +182,7 @@ impl<D: Rearranging> AnyTensor<D> {
     }
 }
 
-impl AnyTensor<Cpu> {
+impl<R: Repr> AnyTensor<Cpu, R> {
     /// [`DynTensor::repeat_interleave_by`](crate::DynTensor::repeat_interleave_by)
     /// with counts of a runtime dtype: int64 or int32 (PyTorch's text for
     /// another, after its size checks).
@@ -187,9 +193,9 @@ impl AnyTensor<Cpu> {
     /// let counts = AnyTensor::from(DynTensor::<i32>::from_vec(vec![1, 2], &[2]).unwrap());
     /// assert_eq!(x.repeat_interleave_by(&counts, None).unwrap().shape(), [3]);
     /// ```
-    pub fn repeat_interleave_by(
+    pub fn repeat_interleave_by<R2: Repr>(
         &self,
-        repeats: &AnyTensor,
+        repeats: &AnyTensor<Cpu, R2>,
         dim: Option<isize>,
     ) -> Result<AnyTensor, Error> {
         if let Some(r) = repeats.downcast_ref::<i64>() {
@@ -209,7 +215,9 @@ impl AnyTensor<Cpu> {
             dtype: repeats.dtype(),
         })
     }
+}
 
+impl AnyTensor<Cpu> {
     /// [`DynTensor::tril_indices`](crate::DynTensor::tril_indices), int64.
     pub fn tril_indices(row: i64, col: i64, offset: i64) -> Result<AnyTensor, Error> {
         Ok(DynTensor::<i64>::tril_indices(row, col, offset)?.into())
@@ -223,7 +231,7 @@ impl AnyTensor<Cpu> {
 
 /// The dtype every input shares (`meshgrid`'s rule), or the first's when
 /// there are none (the typed form then reports the empty list).
-fn same_dtype<D: Rearranging>(inputs: &[&AnyTensor<D>]) -> Result<DType, Error> {
+fn same_dtype<D: Rearranging, R: Repr>(inputs: &[&AnyTensor<D, R>]) -> Result<DType, Error> {
     let dtype = inputs.first().map_or(DType::F32, |x| x.dtype());
     if inputs.iter().any(|x| x.dtype() != dtype) {
         return Err(Error::MeshgridDTypes);
@@ -232,10 +240,10 @@ fn same_dtype<D: Rearranging>(inputs: &[&AnyTensor<D>]) -> Result<DType, Error> 
 }
 
 /// Each input as `dtype` (borrowed when it is one).
-fn converted_to<'a, D: Rearranging>(
-    inputs: &[&'a AnyTensor<D>],
+fn converted_to<'a, D: Rearranging, R: Repr>(
+    inputs: &[&'a AnyTensor<D, R>],
     dtype: DType,
-) -> Result<Vec<Converted<'a, D>>, Error> {
+) -> Result<Vec<Converted<'a, D, R>>, Error> {
     let mut converted = try_vec_with_capacity(inputs.len())?;
     for x in inputs {
         converted.push(x.as_dtype(dtype)?);
@@ -243,15 +251,25 @@ fn converted_to<'a, D: Rearranging>(
     Ok(converted)
 }
 
-/// The converted inputs as typed tensors.
-fn typed_parts<'a, T: AnyElement, D: Rearranging>(
-    parts: &'a [Converted<'_, D>],
-) -> Result<Vec<&'a DynTensor<T, D>>, Error> {
-    let mut typed = try_vec_with_capacity(parts.len())?;
+/// The converted inputs as views.
+fn viewed<'a, D: Rearranging, R: Repr>(
+    parts: &'a [Converted<'_, D, R>],
+) -> Result<Vec<AnyTensor<D, View<'a>>>, Error> {
+    let mut views = try_vec_with_capacity(parts.len())?;
     for p in parts {
+        views.push(p.view());
+    }
+    Ok(views)
+}
+
+/// The converted inputs as typed tensors.
+fn typed_parts<'a, 'b, T: AnyElement, D: Rearranging>(
+    views: &'a [AnyTensor<D, View<'b>>],
+) -> Result<Vec<&'a Tensor<T, DynShape, D, View<'b>>>, Error> {
+    let mut typed = try_vec_with_capacity(views.len())?;
+    for v in views {
         typed.push(
-            p.as_ref()
-                .downcast_ref::<T>()
+            v.downcast_ref::<T>()
                 .expect("converted to the common dtype"),
         );
     }

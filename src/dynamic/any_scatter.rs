@@ -4,15 +4,18 @@
 //! tensor's dtype by PyTorch's checked cast ("value cannot be converted to
 //! type float without overflow").
 
-use super::DynTensor;
+use super::DynShape;
 use super::any::{AnyElement, AnyTensor, any_tensor};
 use super::any_index::{IndexOf, index_of};
+use crate::backend::Cpu;
 use crate::backend::Scattering;
 use crate::dtype::cast::cast;
 use crate::dtype::{DType, Element, Scalar};
 use crate::error::Error;
 use crate::layout::views::wrap_dim;
 use crate::ops::indexing::Reduce;
+use crate::storage::{Owned, Repr, Writable};
+use crate::tensor::Tensor;
 use num_complex::Complex;
 
 /// PyTorch's C++ name of a dtype's element type, as its conversion errors
@@ -127,20 +130,20 @@ pub(crate) fn checked_scalar<T: Element>(value: Scalar) -> Result<T, Error> {
 }
 
 /// The source, when it holds `T`; else `mismatch`'s error.
-fn source_of<T: AnyElement, D: crate::backend::Backend>(
-    src: &AnyTensor<D>,
+fn source_of<T: AnyElement, D: crate::backend::Backend, R: Repr>(
+    src: &AnyTensor<D, R>,
     mismatch: impl FnOnce(DType) -> Error,
-) -> Result<&DynTensor<T, D>, Error> {
+) -> Result<&Tensor<T, DynShape, D, R>, Error> {
     T::borrow_any(src).ok_or_else(|| mismatch(src.dtype()))
 }
 
 /// The scatter family's runtime checks, in PyTorch's order: the dim, then
 /// (for a non-empty index) the index's dtype and the source's.
-fn scatter_checks<D: Scattering>(
-    x: &AnyTensor<D>,
+fn scatter_checks<D: Scattering, R: Repr, RI: Repr, RS: Repr>(
+    x: &AnyTensor<D, R>,
     dim: isize,
-    index: &AnyTensor<D>,
-    src: Option<&AnyTensor<D>>,
+    index: &AnyTensor<D, RI>,
+    src: Option<&AnyTensor<D, RS>>,
 ) -> Result<(), Error> {
     wrap_dim(dim, x.rank())?;
     if index.numel() == 0 {
@@ -173,9 +176,9 @@ macro_rules! typed_index {
 
 /// An in-place method and its out-of-place twin (on a copy).
 macro_rules! with_copy {
-    ($(#[$doc:meta])* $name:ident => $name_:ident ($($arg:ident: $ty:ty),*)) => {
+    ($(#[$doc:meta])* $name:ident => $name_:ident <$($g:ident),*> ($($arg:ident: $ty:ty),*)) => {
         $(#[$doc])*
-        pub fn $name(&self, $($arg: $ty),*) -> Result<AnyTensor<D>, Error> {
+        pub fn $name<$($g: Repr),*>(&self, $($arg: $ty),*) -> Result<AnyTensor<D>, Error> {
             let mut out = any_tensor!(@each self, x => AnyTensor::from(x.try_clone()?));
             out.$name_($($arg),*)?;
             Ok(out)
@@ -183,7 +186,7 @@ macro_rules! with_copy {
     };
 }
 
-impl<D: Scattering> AnyTensor<D> {
+impl<D: Scattering, R: Writable> AnyTensor<D, R> {
     /// `scatter_(dim, index, src)` with PyTorch's runtime checks (an
     /// int64 or int32 index, a source of `self`'s dtype).
     ///
@@ -197,11 +200,11 @@ impl<D: Scattering> AnyTensor<D> {
     ///     "scatter(): Expected self.dtype to be equal to src.dtype"
     /// );
     /// ```
-    pub fn scatter_(
+    pub fn scatter_<RI: Repr, RS: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
-        src: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
+        src: &AnyTensor<D, RS>,
     ) -> Result<(), Error> {
         scatter_checks(self, dim, index, Some(src))?;
         any_tensor!(@each self, x => {
@@ -214,13 +217,13 @@ impl<D: Scattering> AnyTensor<D> {
 
     /// `scatter_(dim, index, value)`: `value` converted by PyTorch's
     /// checked cast.
-    pub fn scatter_value_(
+    pub fn scatter_value_<RI: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
         value: Scalar,
     ) -> Result<(), Error> {
-        scatter_checks(self, dim, index, None)?;
+        scatter_checks::<D, R, RI, Owned>(self, dim, index, None)?;
         any_tensor!(@each self, x => {
             let v = checked_scalar(value)?;
             typed_index!(index, |i| x.scatter_value_(dim, i, v))
@@ -228,22 +231,22 @@ impl<D: Scattering> AnyTensor<D> {
     }
 
     /// `scatter_add_(dim, index, src)` with PyTorch's runtime checks.
-    pub fn scatter_add_(
+    pub fn scatter_add_<RI: Repr, RS: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
-        src: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
+        src: &AnyTensor<D, RS>,
     ) -> Result<(), Error> {
         self.scatter_reduce_(dim, index, src, Reduce::Sum, true)
     }
 
     /// `scatter_reduce_(dim, index, src, reduce, include_self)` with
     /// PyTorch's runtime checks.
-    pub fn scatter_reduce_(
+    pub fn scatter_reduce_<RI: Repr, RS: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
-        src: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
+        src: &AnyTensor<D, RS>,
         reduce: Reduce,
         include_self: bool,
     ) -> Result<(), Error> {
@@ -259,11 +262,11 @@ impl<D: Scattering> AnyTensor<D> {
     /// `index_add_(dim, index, source, alpha)` with PyTorch's runtime
     /// checks (an int64 or int32 vector index, a source of `self`'s dtype,
     /// `alpha` converted by the checked cast).
-    pub fn index_add_(
+    pub fn index_add_<RI: Repr, RS: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
-        source: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
+        source: &AnyTensor<D, RS>,
         alpha: Scalar,
     ) -> Result<(), Error> {
         wrap_dim(dim, self.rank())?;
@@ -287,11 +290,11 @@ impl<D: Scattering> AnyTensor<D> {
 
     /// `index_copy_(dim, index, source)` with PyTorch's runtime checks (an
     /// int64 vector index, a source of `self`'s dtype).
-    pub fn index_copy_(
+    pub fn index_copy_<RI: Repr, RS: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
-        source: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
+        source: &AnyTensor<D, RS>,
     ) -> Result<(), Error> {
         wrap_dim(dim, self.rank())?;
         if index.rank() > 1 {
@@ -312,10 +315,10 @@ impl<D: Scattering> AnyTensor<D> {
     /// `index_fill_(dim, index, value)` with PyTorch's runtime checks (an
     /// int64 index first; a complex number only into a complex tensor;
     /// `value` converted by the checked cast).
-    pub fn index_fill_(
+    pub fn index_fill_<RI: Repr>(
         &mut self,
         dim: isize,
-        index: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
         value: Scalar,
     ) -> Result<(), Error> {
         let IndexOf::Long(i) = index_of(index) else {
@@ -338,10 +341,10 @@ impl<D: Scattering> AnyTensor<D> {
 
     /// `put_(index, source, accumulate)` with PyTorch's runtime checks (an
     /// int64 index, a source of `self`'s dtype).
-    pub fn put_(
+    pub fn put_<RI: Repr, RS: Repr>(
         &mut self,
-        index: &AnyTensor<D>,
-        source: &AnyTensor<D>,
+        index: &AnyTensor<D, RI>,
+        source: &AnyTensor<D, RS>,
         accumulate: bool,
     ) -> Result<(), Error> {
         let IndexOf::Long(i) = index_of(index) else {
@@ -356,38 +359,40 @@ impl<D: Scattering> AnyTensor<D> {
             x.put_(i, s, accumulate)
         })
     }
+}
 
+impl<D: Scattering, R: Repr> AnyTensor<D, R> {
     with_copy!(
         /// [`scatter_`](Self::scatter_) on a copy.
-        scatter => scatter_(dim: isize, index: &AnyTensor<D>, src: &AnyTensor<D>)
+        scatter => scatter_<RI, RS>(dim: isize, index: &AnyTensor<D, RI>, src: &AnyTensor<D, RS>)
     );
     with_copy!(
         /// [`scatter_value_`](Self::scatter_value_) on a copy.
-        scatter_value => scatter_value_(dim: isize, index: &AnyTensor<D>, value: Scalar)
+        scatter_value => scatter_value_<RI>(dim: isize, index: &AnyTensor<D, RI>, value: Scalar)
     );
     with_copy!(
         /// [`scatter_add_`](Self::scatter_add_) on a copy.
-        scatter_add => scatter_add_(dim: isize, index: &AnyTensor<D>, src: &AnyTensor<D>)
+        scatter_add => scatter_add_<RI, RS>(dim: isize, index: &AnyTensor<D, RI>, src: &AnyTensor<D, RS>)
     );
     with_copy!(
         /// [`scatter_reduce_`](Self::scatter_reduce_) on a copy.
-        scatter_reduce => scatter_reduce_(dim: isize, index: &AnyTensor<D>, src: &AnyTensor<D>, reduce: Reduce, include_self: bool)
+        scatter_reduce => scatter_reduce_<RI, RS>(dim: isize, index: &AnyTensor<D, RI>, src: &AnyTensor<D, RS>, reduce: Reduce, include_self: bool)
     );
     with_copy!(
         /// [`index_add_`](Self::index_add_) on a copy.
-        index_add => index_add_(dim: isize, index: &AnyTensor<D>, source: &AnyTensor<D>, alpha: Scalar)
+        index_add => index_add_<RI, RS>(dim: isize, index: &AnyTensor<D, RI>, source: &AnyTensor<D, RS>, alpha: Scalar)
     );
     with_copy!(
         /// [`index_copy_`](Self::index_copy_) on a copy.
-        index_copy => index_copy_(dim: isize, index: &AnyTensor<D>, source: &AnyTensor<D>)
+        index_copy => index_copy_<RI, RS>(dim: isize, index: &AnyTensor<D, RI>, source: &AnyTensor<D, RS>)
     );
     with_copy!(
         /// [`index_fill_`](Self::index_fill_) on a copy.
-        index_fill => index_fill_(dim: isize, index: &AnyTensor<D>, value: Scalar)
+        index_fill => index_fill_<RI>(dim: isize, index: &AnyTensor<D, RI>, value: Scalar)
     );
     with_copy!(
         /// [`put_`](Self::put_) on a copy.
-        put => put_(index: &AnyTensor<D>, source: &AnyTensor<D>, accumulate: bool)
+        put => put_<RI, RS>(index: &AnyTensor<D, RI>, source: &AnyTensor<D, RS>, accumulate: bool)
     );
 }
 
@@ -399,17 +404,17 @@ fn broadcast_check(a: &[usize], b: &[usize]) -> Result<(), Error> {
 }
 
 /// The mask as a bool tensor, or `op`'s error for another dtype.
-fn bool_mask<'a, D: crate::backend::Masking>(
-    mask: &'a AnyTensor<D>,
+fn bool_mask<'a, D: crate::backend::Masking, R: Repr>(
+    mask: &'a AnyTensor<D, R>,
     op: &'static str,
-) -> Result<&'a DynTensor<bool, D>, Error> {
+) -> Result<&'a Tensor<bool, DynShape, D, R>, Error> {
     bool::borrow_any(mask).ok_or(Error::MaskDType {
         op,
         dtype: mask.dtype(),
     })
 }
 
-impl<D: crate::backend::Masking> AnyTensor<D> {
+impl<D: crate::backend::Masking, R: Writable> AnyTensor<D, R> {
     /// `masked_fill_(mask, value)`: a bool mask (PyTorch's text for
     /// another dtype), `value` by the checked cast.
     ///
@@ -423,7 +428,11 @@ impl<D: crate::backend::Masking> AnyTensor<D> {
     ///     "value cannot be converted to type uint8_t without overflow"
     /// );
     /// ```
-    pub fn masked_fill_(&mut self, mask: &AnyTensor<D>, value: Scalar) -> Result<(), Error> {
+    pub fn masked_fill_<RM: Repr>(
+        &mut self,
+        mask: &AnyTensor<D, RM>,
+        value: Scalar,
+    ) -> Result<(), Error> {
         // PyTorch's order in place: the mask's dtype, the shapes, the value.
         let m = bool_mask(mask, "masked_fill_")?;
         crate::shape::check_in_place(&self.shape(), &m.shape())?;
@@ -433,30 +442,12 @@ impl<D: crate::backend::Masking> AnyTensor<D> {
         })
     }
 
-    /// `masked_fill(mask, value)`: `self` and the mask broadcast together.
-    pub fn masked_fill(&self, mask: &AnyTensor<D>, value: Scalar) -> Result<AnyTensor<D>, Error> {
-        // PyTorch's order out of place: the shapes, the mask's dtype, the
-        // value.
-        broadcast_check(&mask.shape(), &self.shape())?;
-        let m = bool_mask(mask, "masked_fill_")?;
-        Ok(any_tensor!(@each self, x => {
-            let v = checked_scalar(value)?;
-            AnyTensor::from(x.masked_fill(m, v)?)
-        }))
-    }
-
-    /// `masked_select(mask)`: a bool mask (PyTorch's text for another).
-    pub fn masked_select(&self, mask: &AnyTensor<D>) -> Result<AnyTensor<D>, Error> {
-        let m = bool_mask(mask, "masked_select")?;
-        Ok(any_tensor!(@each self, x => AnyTensor::from(x.masked_select(m)?)))
-    }
-
     /// `masked_scatter_(mask, source)`: a bool mask and a source of
     /// `self`'s dtype (PyTorch's texts otherwise).
-    pub fn masked_scatter_(
+    pub fn masked_scatter_<RM: Repr, RS: Repr>(
         &mut self,
-        mask: &AnyTensor<D>,
-        source: &AnyTensor<D>,
+        mask: &AnyTensor<D, RM>,
+        source: &AnyTensor<D, RS>,
     ) -> Result<(), Error> {
         // PyTorch's order in place: the source's dtype, the mask's.
         let self_dtype = self.dtype();
@@ -473,12 +464,50 @@ impl<D: crate::backend::Masking> AnyTensor<D> {
         })
     }
 
+    /// `copy_(src)`: `src` broadcast to `self`'s shape and converted to
+    /// its dtype, whatever the two dtypes (complex into real keeps the real
+    /// part, floats into integers truncate, as PyTorch).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = AnyTensor::from(DynTensor::<i16>::zeros(&[2, 2]));
+    /// x.copy_(&AnyTensor::from(DynTensor::<f64>::from_vec(vec![1.9, -2.7], &[2]).unwrap())).unwrap();
+    /// assert_eq!(x.downcast::<i16>().unwrap().to_vec(), [1, -2, 1, -2]);
+    /// ```
+    pub fn copy_<RS: Repr>(&mut self, src: &AnyTensor<D, RS>) -> Result<(), Error> {
+        any_tensor!(@each self, x => any_tensor!(@each src, s => x.copy_(s)))
+    }
+}
+
+impl<D: crate::backend::Masking, R: Repr> AnyTensor<D, R> {
+    /// `masked_fill(mask, value)`: `self` and the mask broadcast together.
+    pub fn masked_fill<RM: Repr>(
+        &self,
+        mask: &AnyTensor<D, RM>,
+        value: Scalar,
+    ) -> Result<AnyTensor<D>, Error> {
+        // PyTorch's order out of place: the shapes, the mask's dtype, the
+        // value.
+        broadcast_check(&mask.shape(), &self.shape())?;
+        let m = bool_mask(mask, "masked_fill_")?;
+        Ok(any_tensor!(@each self, x => {
+            let v = checked_scalar(value)?;
+            AnyTensor::from(x.masked_fill(m, v)?)
+        }))
+    }
+
+    /// `masked_select(mask)`: a bool mask (PyTorch's text for another).
+    pub fn masked_select<RM: Repr>(&self, mask: &AnyTensor<D, RM>) -> Result<AnyTensor<D>, Error> {
+        let m = bool_mask(mask, "masked_select")?;
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.masked_select(m)?)))
+    }
+
     /// `masked_scatter(mask, source)`: `self` and the mask broadcast
     /// together into a new tensor first.
-    pub fn masked_scatter(
+    pub fn masked_scatter<RM: Repr, RS: Repr>(
         &self,
-        mask: &AnyTensor<D>,
-        source: &AnyTensor<D>,
+        mask: &AnyTensor<D, RM>,
+        source: &AnyTensor<D, RS>,
     ) -> Result<AnyTensor<D>, Error> {
         // PyTorch's order out of place: the shapes, the source's dtype, the
         // mask's.
@@ -496,30 +525,16 @@ impl<D: crate::backend::Masking> AnyTensor<D> {
             AnyTensor::from(x.masked_scatter(m, s)?)
         }))
     }
-
-    /// `copy_(src)`: `src` broadcast to `self`'s shape and converted to
-    /// its dtype, whatever the two dtypes (complex into real keeps the real
-    /// part, floats into integers truncate, as PyTorch).
-    ///
-    /// ```
-    /// use shaped::prelude::*;
-    /// let mut x = AnyTensor::from(DynTensor::<i16>::zeros(&[2, 2]));
-    /// x.copy_(&AnyTensor::from(DynTensor::<f64>::from_vec(vec![1.9, -2.7], &[2]).unwrap())).unwrap();
-    /// assert_eq!(x.downcast::<i16>().unwrap().to_vec(), [1, -2, 1, -2]);
-    /// ```
-    pub fn copy_(&mut self, src: &AnyTensor<D>) -> Result<(), Error> {
-        any_tensor!(@each self, x => any_tensor!(@each src, s => x.copy_(s)))
-    }
 }
 
-impl AnyTensor {
+impl<R: Writable> AnyTensor<Cpu, R> {
     /// `masked_fill_(mask, value)` with a value tensor (PyTorch's other
     /// overload): it must have rank 0; its element is converted by the
     /// checked cast.
-    pub fn masked_fill_tensor_(
+    pub fn masked_fill_tensor_<RM: Repr, RS: Repr>(
         &mut self,
-        mask: &AnyTensor,
-        value: &AnyTensor,
+        mask: &AnyTensor<Cpu, RM>,
+        value: &AnyTensor<Cpu, RS>,
     ) -> Result<(), Error> {
         if value.rank() != 0 {
             return Err(Error::MaskedFillValueRank { rank: value.rank() });
@@ -527,12 +542,14 @@ impl AnyTensor {
         let v = value.to_scalars()[0];
         self.masked_fill_(mask, v)
     }
+}
 
+impl<R: Repr> AnyTensor<Cpu, R> {
     /// `masked_fill(mask, value)` with a value tensor of rank 0.
-    pub fn masked_fill_tensor(
+    pub fn masked_fill_tensor<RM: Repr, RS: Repr>(
         &self,
-        mask: &AnyTensor,
-        value: &AnyTensor,
+        mask: &AnyTensor<Cpu, RM>,
+        value: &AnyTensor<Cpu, RS>,
     ) -> Result<AnyTensor, Error> {
         broadcast_check(&mask.shape(), &self.shape())?;
         if value.rank() != 0 {
@@ -545,35 +562,14 @@ impl AnyTensor {
 
 /// Advanced indexing on runtime dtypes (see
 /// [`Index`](crate::ops::indexing::Index)).
-impl<D: crate::backend::Masking + Scattering> AnyTensor<D> {
-    /// `x[items]`: a new tensor of `self`'s dtype.
-    ///
-    /// ```
-    /// use shaped::prelude::*;
-    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0], &[3]).unwrap());
-    /// let idx = AnyTensor::from(DynTensor::<i32>::from_vec(vec![2, -3], &[2]).unwrap());
-    /// let y = x.index(&[Index::Tensor(&idx)]).unwrap();
-    /// assert_eq!(y.downcast::<f32>().unwrap().to_vec(), [3.0, 1.0]);
-    /// let bad = AnyTensor::from(DynTensor::<f32>::zeros(&[1]));
-    /// assert_eq!(
-    ///     x.index(&[Index::Tensor(&bad)]).unwrap_err().to_string(),
-    ///     "tensors used as indices must be long, int, byte or bool tensors"
-    /// );
-    /// ```
-    pub fn index(
-        &self,
-        items: &[crate::ops::indexing::Index<'_, D>],
-    ) -> Result<AnyTensor<D>, Error> {
-        Ok(any_tensor!(@each self, x => AnyTensor::from(x.index(items)?)))
-    }
-
+impl<D: crate::backend::Masking + Scattering, R: Writable> AnyTensor<D, R> {
     /// `index_put_(indices, values, accumulate)`: `values` must have
     /// `self`'s dtype (PyTorch's text), except where PyTorch fills (one
     /// mask, one value, no accumulation): there the value converts.
-    pub fn index_put_(
+    pub fn index_put_<RV: Repr>(
         &mut self,
         indices: &[&dyn crate::ops::indexing::AsIndex<D>],
-        values: &AnyTensor<D>,
+        values: &AnyTensor<D, RV>,
         accumulate: bool,
     ) -> Result<(), Error> {
         let one_mask = matches!(
@@ -597,21 +593,44 @@ impl<D: crate::backend::Masking + Scattering> AnyTensor<D> {
             let value = any_tensor!(@each values, v => D::item(v.strided())?.to_scalar());
             any_tensor!(@each self, x => fill_value_fits(x, value)?);
             converted = values.try_to_dtype(self.dtype())?;
-            &converted
+            converted.reborrow()
         } else {
-            values
+            values.reborrow()
         };
         any_tensor!(@each self, x => {
-            let v = source_of(values, |_| unreachable!("converted above"))?;
+            let v = source_of(&values, |_| unreachable!("converted above"))?;
             x.index_put_(indices, v, accumulate)
         })
     }
+}
+
+impl<D: crate::backend::Masking + Scattering, R: Repr> AnyTensor<D, R> {
+    /// `x[items]`: a new tensor of `self`'s dtype.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![1.0, 2.0, 3.0], &[3]).unwrap());
+    /// let idx = AnyTensor::from(DynTensor::<i32>::from_vec(vec![2, -3], &[2]).unwrap());
+    /// let y = x.index(&[Index::Tensor(&idx)]).unwrap();
+    /// assert_eq!(y.downcast::<f32>().unwrap().to_vec(), [3.0, 1.0]);
+    /// let bad = AnyTensor::from(DynTensor::<f32>::zeros(&[1]));
+    /// assert_eq!(
+    ///     x.index(&[Index::Tensor(&bad)]).unwrap_err().to_string(),
+    ///     "tensors used as indices must be long, int, byte or bool tensors"
+    /// );
+    /// ```
+    pub fn index(
+        &self,
+        items: &[crate::ops::indexing::Index<'_, D>],
+    ) -> Result<AnyTensor<D>, Error> {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.index(items)?)))
+    }
 
     /// [`index_put_`](Self::index_put_) on a copy.
-    pub fn index_put(
+    pub fn index_put<RV: Repr>(
         &self,
         indices: &[&dyn crate::ops::indexing::AsIndex<D>],
-        values: &AnyTensor<D>,
+        values: &AnyTensor<D, RV>,
         accumulate: bool,
     ) -> Result<AnyTensor<D>, Error> {
         let mut out = self.try_to_dtype(self.dtype())?;

@@ -4,11 +4,14 @@
 
 use super::any::{AnyElement, AnyTensor, any_tensor};
 use crate::backend::SetOps;
+use crate::backend::StridedRef;
 use crate::dtype::DType;
 use crate::dtype::promote::OperandKind;
-use crate::dynamic::DynTensor;
+use crate::dynamic::{DynShape, DynTensor};
 use crate::error::Error;
-use crate::ops::sets::{SearchSorted, SetInput, search_checks};
+use crate::ops::sets::{SearchSorted, SetInput, search_checks, searched};
+use crate::storage::{Repr, View};
+use crate::tensor::Tensor;
 
 /// What `unique` gives on an [`AnyTensor`]: the values, the inverse and
 /// the counts (int64) when asked for.
@@ -36,25 +39,24 @@ fn kind(rank: usize) -> OperandKind {
     }
 }
 
-/// `searchsorted` of `boundaries` (typed) and `values` of the same dtype.
-fn search_pair<T: SetInput + AnyElement, D: SetOps>(
-    boundaries: &DynTensor<T, D>,
-    values: &AnyTensor<D>,
+/// `searchsorted` of `boundaries` (typed) and `values` of the same dtype,
+/// both checked.
+fn search_pair<T: SetInput + AnyElement, D: SetOps, R: Repr>(
+    boundaries: &Tensor<T, DynShape, D, R>,
+    values: &AnyTensor<D, View<'_>>,
     out_int32: bool,
-    options: &SearchSorted<'_, DynTensor<i64, D>>,
+    sorter: Option<StridedRef<'_, i64, D>>,
+    right: bool,
 ) -> Result<AnyTensor<D>, Error> {
     let values = T::borrow_any(values).expect("converted to the boundaries' dtype");
+    let (b, v) = (boundaries.strided(), values.strided());
     Ok(match out_int32 {
-        true => boundaries
-            .searchsorted_with::<i32, _, _>(values, options)?
-            .into(),
-        false => boundaries
-            .searchsorted_with::<i64, _, _>(values, options)?
-            .into(),
+        true => searched::<T, i32, D>(b, v, sorter, right)?.into(),
+        false => searched::<T, i64, D>(b, v, sorter, right)?.into(),
     })
 }
 
-impl<D: SetOps> AnyTensor<D> {
+impl<D: SetOps, R: Repr> AnyTensor<D, R> {
     /// The distinct elements, ascending, with the int64 inverse and counts
     /// when asked for (see [`Tensor::unique`](crate::Tensor::unique)).
     ///
@@ -113,11 +115,15 @@ impl<D: SetOps> AnyTensor<D> {
     /// let found = b.searchsorted(&v, false).unwrap();
     /// assert_eq!(found.downcast::<i64>().unwrap().to_vec(), [1, 2, 3]);
     /// ```
-    pub fn searchsorted(&self, values: &AnyTensor<D>, right: bool) -> Result<AnyTensor<D>, Error> {
+    pub fn searchsorted<R2: Repr>(
+        &self,
+        values: &AnyTensor<D, R2>,
+        right: bool,
+    ) -> Result<AnyTensor<D>, Error> {
         self.searchsorted_with(
             values,
             false,
-            &SearchSorted {
+            &SearchSorted::<AnyTensor<D>> {
                 right,
                 ..Default::default()
             },
@@ -138,14 +144,14 @@ impl<D: SetOps> AnyTensor<D> {
     ///     "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype Int"
     /// );
     /// ```
-    pub fn searchsorted_with(
+    pub fn searchsorted_with<R2: Repr>(
         &self,
-        values: &AnyTensor<D>,
+        values: &AnyTensor<D, R2>,
         out_int32: bool,
         options: &SearchSorted<'_, AnyTensor<D>>,
     ) -> Result<AnyTensor<D>, Error> {
         let sorter_sizes = options.sorter.map(AnyTensor::shape);
-        search_checks(
+        let right = search_checks(
             &self.shape(),
             &values.shape(),
             options.right,
@@ -156,13 +162,9 @@ impl<D: SetOps> AnyTensor<D> {
             None => None,
             Some(s) => Some(
                 s.downcast_ref::<i64>()
-                    .ok_or(Error::SorterDType { dtype: s.dtype() })?,
+                    .ok_or(Error::SorterDType { dtype: s.dtype() })?
+                    .strided(),
             ),
-        };
-        let typed = SearchSorted {
-            right: options.right,
-            side: options.side,
-            sorter,
         };
         let common = DType::result_type(
             (self.dtype(), kind(self.rank())),
@@ -170,8 +172,10 @@ impl<D: SetOps> AnyTensor<D> {
         );
         let boundaries = self.as_dtype(common)?;
         let values = values.as_dtype(common)?;
-        let values = values.as_ref();
-        Ok(any_tensor!(@each boundaries.as_ref(), b => search_pair(b, values, out_int32, &typed)?))
+        let values = &values.view();
+        Ok(
+            any_tensor!(@each &boundaries.view(), b => search_pair(b, values, out_int32, sorter, right)?),
+        )
     }
 
     /// The bucket of each element among the 1-D `boundaries` (PyTorch's
@@ -184,9 +188,9 @@ impl<D: SetOps> AnyTensor<D> {
     /// let buckets = x.bucketize(&b, true, true).unwrap();
     /// assert_eq!(buckets.downcast::<i32>().unwrap().to_vec(), [0, 2]);
     /// ```
-    pub fn bucketize(
+    pub fn bucketize<R2: Repr>(
         &self,
-        boundaries: &AnyTensor<D>,
+        boundaries: &AnyTensor<D, R2>,
         out_int32: bool,
         right: bool,
     ) -> Result<AnyTensor<D>, Error> {
@@ -197,7 +201,7 @@ impl<D: SetOps> AnyTensor<D> {
         boundaries.searchsorted_with(
             self,
             out_int32,
-            &SearchSorted {
+            &SearchSorted::<AnyTensor<D>> {
                 right,
                 ..Default::default()
             },

@@ -25,6 +25,7 @@ use crate::dtype::{DType, Scalar};
 use crate::error::{Error, kernel_on};
 use crate::ops::ternary::{dyn_addcdiv, dyn_addcmul, dyn_lerp};
 use crate::shape::broadcast_sizes_into;
+use crate::storage::{Repr, View, Writable};
 
 /// Which function.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -36,9 +37,9 @@ enum Ternary {
 
 /// A function's operands after PyTorch's checks: the common dtype, the
 /// third tensor (none for `lerp` by a number) and the number.
-struct Checked<'a, D: Masking> {
+struct Checked<'a, 'b, D: Masking> {
     common: DType,
-    third: Option<&'a AnyTensor<D>>,
+    third: Option<&'a AnyTensor<D, View<'b>>>,
     number: Scalar,
 }
 
@@ -55,16 +56,16 @@ fn integral(dtype: DType) -> bool {
     !dtype.is_floating_point() && !dtype.is_complex()
 }
 
-impl<D: Masking> AnyTensor<D> {
+impl<D: Masking, R: Repr> AnyTensor<D, R> {
     /// PyTorch's checks of `op(self, b, c, number)` up to the kernel's:
     /// the operation's dtype rules, then the shapes (returned broadcast).
-    fn check_ternary<'a>(
+    fn check_ternary<'a, 'b>(
         &self,
-        b: &AnyTensor<D>,
-        c: Option<&'a AnyTensor<D>>,
+        b: &AnyTensor<D, View<'_>>,
+        c: Option<&'a AnyTensor<D, View<'b>>>,
         number: Scalar,
         op: Ternary,
-    ) -> Result<(Checked<'a, D>, Vec<usize>), Error> {
+    ) -> Result<(Checked<'a, 'b, D>, Vec<usize>), Error> {
         match op {
             Ternary::Lerp => {
                 if b.dtype() != self.dtype() {
@@ -106,7 +107,7 @@ impl<D: Masking> AnyTensor<D> {
         let common = match c {
             None => self.dtype(),
             Some(c) => {
-                let ab = self.common_type(Operand::Tensor(b));
+                let ab = self.common_type(&Operand::Tensor(b.reborrow()));
                 let ab_kind = kind(self.rank().max(b.rank()));
                 DType::result_type((ab, ab_kind), (c.dtype(), kind(c.rank())))
             }
@@ -124,8 +125,8 @@ impl<D: Masking> AnyTensor<D> {
     /// `op` out of place, after [`check_ternary`](Self::check_ternary).
     fn run_ternary(
         &self,
-        b: &AnyTensor<D>,
-        checked: Checked<'_, D>,
+        b: &AnyTensor<D, View<'_>>,
+        checked: Checked<'_, '_, D>,
         op: Ternary,
     ) -> Result<AnyTensor<D>, Error> {
         let Checked {
@@ -155,8 +156,9 @@ impl<D: Masking> AnyTensor<D> {
         let a = self.as_dtype(common)?;
         let b = b.as_dtype(common)?;
         let c = third.map(|c| c.as_dtype(common)).transpose()?;
-        let (a, b) = (a.as_ref(), b.as_ref());
-        let c = c.as_ref().map(|c| c.as_ref());
+        let (a, b) = (&a.view(), &b.view());
+        let c = c.as_ref().map(|c| c.view());
+        let c = c.as_ref();
         macro_rules! each {
             ($($v:ident),*; |$x:ident, $y:ident, $z:ident| $body:expr) => {
                 match (a, b, c.unwrap_or(a)) {
@@ -178,35 +180,13 @@ impl<D: Masking> AnyTensor<D> {
 
     fn ternary(
         &self,
-        b: &AnyTensor<D>,
-        c: Option<&AnyTensor<D>>,
+        b: &AnyTensor<D, View<'_>>,
+        c: Option<&AnyTensor<D, View<'_>>>,
         number: Scalar,
         op: Ternary,
     ) -> Result<AnyTensor<D>, Error> {
         let (checked, _) = self.check_ternary(b, c, number, op)?;
         self.run_ternary(b, checked, op)
-    }
-
-    /// `op` in place: PyTorch's in-place rule on the shapes and its casting
-    /// rule on the common type come before the kernel's checks; `self` is
-    /// untouched on any error.
-    fn ternary_(
-        &mut self,
-        b: &AnyTensor<D>,
-        c: Option<&AnyTensor<D>>,
-        number: Scalar,
-        op: Ternary,
-    ) -> Result<(), Error> {
-        let (checked, sizes) = self.check_ternary(b, c, number, op)?;
-        crate::shape::check_in_place(&self.shape(), &sizes)?;
-        if !checked.common.can_cast_to(self.dtype()) {
-            return Err(Error::CastForbidden {
-                from: checked.common,
-                to: self.dtype(),
-            });
-        }
-        let result = self.run_ternary(b, checked, op)?;
-        self.copy_(&result)
     }
 
     /// Linear interpolation `self + weight * (end - self)` (from the
@@ -223,45 +203,19 @@ impl<D: Masking> AnyTensor<D> {
     /// let y = x.try_lerp(&w, &w).unwrap();
     /// assert_eq!(y.downcast::<f64>().unwrap().to_vec(), vec![0.0625, 1.0]);
     /// ```
-    pub fn try_lerp<'a>(
+    pub fn try_lerp<'a, R2: Repr>(
         &self,
-        end: &AnyTensor<D>,
+        end: &AnyTensor<D, R2>,
         weight: impl Into<Operand<'a, D>>,
     ) -> Result<AnyTensor<D>, Error>
     where
         D: 'a,
     {
         match weight.into() {
-            Operand::Tensor(w) => self.ternary(end, Some(w), Scalar::Int(0), Ternary::Lerp),
-            Operand::Number(n) => self.ternary(end, None, n, Ternary::Lerp),
-        }
-    }
-
-    /// [`try_lerp`](Self::try_lerp) in place (PyTorch's `lerp_`); `Err`
-    /// (and `self` untouched) also when `end` and the weight do not
-    /// broadcast to `self`'s shape.
-    ///
-    /// ```
-    /// use shaped::prelude::*;
-    /// use shaped::dtype::Scalar;
-    /// let mut x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![0.0, 1.0], &[2]).unwrap());
-    /// let end = AnyTensor::from(DynTensor::<f32>::ones(&[3, 2]));
-    /// assert_eq!(
-    ///     x.try_lerp_(&end, Scalar::Float(0.5)).unwrap_err().to_string(),
-    ///     "output with shape [2] doesn't match the broadcast shape [3, 2]"
-    /// );
-    /// ```
-    pub fn try_lerp_<'a>(
-        &mut self,
-        end: &AnyTensor<D>,
-        weight: impl Into<Operand<'a, D>>,
-    ) -> Result<(), Error>
-    where
-        D: 'a,
-    {
-        match weight.into() {
-            Operand::Tensor(w) => self.ternary_(end, Some(w), Scalar::Int(0), Ternary::Lerp),
-            Operand::Number(n) => self.ternary_(end, None, n, Ternary::Lerp),
+            Operand::Tensor(w) => {
+                self.ternary(&end.reborrow(), Some(&w), Scalar::Int(0), Ternary::Lerp)
+            }
+            Operand::Number(n) => self.ternary(&end.reborrow(), None, n, Ternary::Lerp),
         }
     }
 
@@ -276,34 +230,18 @@ impl<D: Masking> AnyTensor<D> {
     /// let y = x.try_addcmul(&x, &x, Scalar::Int(2)).unwrap();
     /// assert_eq!(y.downcast::<i64>().unwrap().to_vec(), vec![3, 10]);
     /// ```
-    pub fn try_addcmul(
+    pub fn try_addcmul<R1: Repr, R2: Repr>(
         &self,
-        tensor1: &AnyTensor<D>,
-        tensor2: &AnyTensor<D>,
+        tensor1: &AnyTensor<D, R1>,
+        tensor2: &AnyTensor<D, R2>,
         value: Scalar,
     ) -> Result<AnyTensor<D>, Error> {
-        self.ternary(tensor1, Some(tensor2), value, Ternary::Addcmul)
-    }
-
-    /// [`try_addcmul`](Self::try_addcmul) in place (PyTorch's `addcmul_`).
-    ///
-    /// ```
-    /// use shaped::prelude::*;
-    /// use shaped::dtype::Scalar;
-    /// let mut x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![1], &[1]).unwrap());
-    /// let f = AnyTensor::from(DynTensor::<f32>::ones(&[1]));
-    /// assert_eq!(
-    ///     x.try_addcmul_(&f, &f, Scalar::Int(1)).unwrap_err().to_string(),
-    ///     "result type Float can't be cast to the desired output type Long"
-    /// );
-    /// ```
-    pub fn try_addcmul_(
-        &mut self,
-        tensor1: &AnyTensor<D>,
-        tensor2: &AnyTensor<D>,
-        value: Scalar,
-    ) -> Result<(), Error> {
-        self.ternary_(tensor1, Some(tensor2), value, Ternary::Addcmul)
+        self.ternary(
+            &tensor1.reborrow(),
+            Some(&tensor2.reborrow()),
+            value,
+            Ternary::Addcmul,
+        )
     }
 
     /// `self + value * tensor1 / tensor2`, the three broadcast and
@@ -320,13 +258,98 @@ impl<D: Masking> AnyTensor<D> {
     /// assert_eq!(y.downcast::<f32>().unwrap().to_vec(), vec![4.5]);
     /// assert!(i.try_addcdiv(&i, &i, Scalar::Int(1)).is_err());
     /// ```
-    pub fn try_addcdiv(
+    pub fn try_addcdiv<R1: Repr, R2: Repr>(
         &self,
-        tensor1: &AnyTensor<D>,
-        tensor2: &AnyTensor<D>,
+        tensor1: &AnyTensor<D, R1>,
+        tensor2: &AnyTensor<D, R2>,
         value: Scalar,
     ) -> Result<AnyTensor<D>, Error> {
-        self.ternary(tensor1, Some(tensor2), value, Ternary::Addcdiv)
+        self.ternary(
+            &tensor1.reborrow(),
+            Some(&tensor2.reborrow()),
+            value,
+            Ternary::Addcdiv,
+        )
+    }
+}
+
+impl<D: Masking, R: Writable> AnyTensor<D, R> {
+    /// `op` in place: PyTorch's in-place rule on the shapes and its casting
+    /// rule on the common type come before the kernel's checks; `self` is
+    /// untouched on any error.
+    fn ternary_(
+        &mut self,
+        b: &AnyTensor<D, View<'_>>,
+        c: Option<&AnyTensor<D, View<'_>>>,
+        number: Scalar,
+        op: Ternary,
+    ) -> Result<(), Error> {
+        let (checked, sizes) = self.check_ternary(b, c, number, op)?;
+        crate::shape::check_in_place(&self.shape(), &sizes)?;
+        if !checked.common.can_cast_to(self.dtype()) {
+            return Err(Error::CastForbidden {
+                from: checked.common,
+                to: self.dtype(),
+            });
+        }
+        let result = self.run_ternary(b, checked, op)?;
+        self.copy_(&result)
+    }
+
+    /// [`try_lerp`](Self::try_lerp) in place (PyTorch's `lerp_`); `Err`
+    /// (and `self` untouched) also when `end` and the weight do not
+    /// broadcast to `self`'s shape.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let mut x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![0.0, 1.0], &[2]).unwrap());
+    /// let end = AnyTensor::from(DynTensor::<f32>::ones(&[3, 2]));
+    /// assert_eq!(
+    ///     x.try_lerp_(&end, Scalar::Float(0.5)).unwrap_err().to_string(),
+    ///     "output with shape [2] doesn't match the broadcast shape [3, 2]"
+    /// );
+    /// ```
+    pub fn try_lerp_<'a, R2: Repr>(
+        &mut self,
+        end: &AnyTensor<D, R2>,
+        weight: impl Into<Operand<'a, D>>,
+    ) -> Result<(), Error>
+    where
+        D: 'a,
+    {
+        match weight.into() {
+            Operand::Tensor(w) => {
+                self.ternary_(&end.reborrow(), Some(&w), Scalar::Int(0), Ternary::Lerp)
+            }
+            Operand::Number(n) => self.ternary_(&end.reborrow(), None, n, Ternary::Lerp),
+        }
+    }
+
+    /// [`try_addcmul`](Self::try_addcmul) in place (PyTorch's `addcmul_`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let mut x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![1], &[1]).unwrap());
+    /// let f = AnyTensor::from(DynTensor::<f32>::ones(&[1]));
+    /// assert_eq!(
+    ///     x.try_addcmul_(&f, &f, Scalar::Int(1)).unwrap_err().to_string(),
+    ///     "result type Float can't be cast to the desired output type Long"
+    /// );
+    /// ```
+    pub fn try_addcmul_<R1: Repr, R2: Repr>(
+        &mut self,
+        tensor1: &AnyTensor<D, R1>,
+        tensor2: &AnyTensor<D, R2>,
+        value: Scalar,
+    ) -> Result<(), Error> {
+        self.ternary_(
+            &tensor1.reborrow(),
+            Some(&tensor2.reborrow()),
+            value,
+            Ternary::Addcmul,
+        )
     }
 
     /// [`try_addcdiv`](Self::try_addcdiv) in place (PyTorch's `addcdiv_`).
@@ -339,12 +362,17 @@ impl<D: Masking> AnyTensor<D> {
     /// x.try_addcdiv_(&t, &t, Scalar::Float(0.5)).unwrap();
     /// assert_eq!(x.downcast::<f32>().unwrap().to_vec(), vec![1.5, 1.5]);
     /// ```
-    pub fn try_addcdiv_(
+    pub fn try_addcdiv_<R1: Repr, R2: Repr>(
         &mut self,
-        tensor1: &AnyTensor<D>,
-        tensor2: &AnyTensor<D>,
+        tensor1: &AnyTensor<D, R1>,
+        tensor2: &AnyTensor<D, R2>,
         value: Scalar,
     ) -> Result<(), Error> {
-        self.ternary_(tensor1, Some(tensor2), value, Ternary::Addcdiv)
+        self.ternary_(
+            &tensor1.reborrow(),
+            Some(&tensor2.reborrow()),
+            value,
+            Ternary::Addcdiv,
+        )
     }
 }

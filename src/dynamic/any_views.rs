@@ -23,7 +23,7 @@ use crate::backend::cpu::try_collect;
 use crate::backend::{Backend, Elementwise};
 use crate::error::Error;
 use crate::layout::views::SliceItem;
-use crate::storage::{CowData, CowView, Repr, View, borrow};
+use crate::storage::{CowData, CowView, Repr, View};
 use crate::tensor::Tensor;
 
 /// A read-only view of an [`AnyTensor`] of storage kind `R`, borrowed for
@@ -342,10 +342,7 @@ impl<D: Backend, R: Repr> AnyTensor<D, R> {
         match self {
             AnyTensor::C64(z) => AnyTensor::F32(z.real()),
             AnyTensor::C128(z) => AnyTensor::F64(z.real()),
-            other => any_tensor!(@map other, x => Tensor {
-                data: borrow(&x.data),
-                layout: x.layout.clone(),
-            }),
+            other => other.reborrow(),
         }
     }
 

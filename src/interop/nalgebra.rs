@@ -45,7 +45,7 @@ use crate::layout::{
 };
 use crate::shape::axes::ConstSize;
 use crate::shape::{Dim, Shape, StaticDim};
-use crate::storage::{self, Borrowed, BorrowedMut, Repr, Storage, View, ViewMut, Writable};
+use crate::storage::{Borrowed, BorrowedMut, Repr, Storage, View, ViewMut, Writable};
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use ::nalgebra as na;
 use core::ptr::NonNull;
@@ -137,10 +137,7 @@ impl<T: Element, A: Dim, B: Dim, R: Repr> Tensor<T, (A, B), Cpu, R> {
     /// assert!(x.as_nalgebra().is_err()); // row-major: use x.t() or to_dmatrix()
     /// ```
     pub fn as_nalgebra(&self) -> Result<DMatrixView<'_, T>, Error> {
-        matrix_view::<T, A, B>(Tensor {
-            data: storage::borrow(&self.data),
-            layout: self.layout.clone(),
-        })
+        matrix_view::<T, A, B>(self.reborrow())
     }
 
     /// A copy as a `DMatrix` (column-major), for any layout.

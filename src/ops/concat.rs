@@ -41,7 +41,7 @@ use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{Owned, Repr};
+use crate::storage::{Repr, View};
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use smallvec::SmallVec;
 
@@ -476,31 +476,32 @@ impl<T: Element, D: Elementwise> Tensor<T, DynShape, D> {
     }
 }
 
-/// `DynTensor::cat` or `DynTensor::stack` for one element type.
-type JoinFn<T, D> = fn(&[&DynTensor<T, D>], isize) -> Result<DynTensor<T, D>, Error>;
-
-/// `f` of the parts, all converted to `T`.
-fn joined_as<T: AnyElement, D: Elementwise>(
-    parts: &[Converted<'_, D>],
-    f: JoinFn<T, D>,
+/// `DynTensor::stack` (or `cat`) of the parts, all converted to `T`.
+fn joined_as<T: AnyElement, D: Elementwise, R: Repr>(
+    parts: &[Converted<'_, D, R>],
+    stack: bool,
     dim: isize,
 ) -> Result<AnyTensor<D>, Error>
 where
     AnyTensor<D>: From<DynTensor<T, D>>,
 {
-    let typed: Vec<&DynTensor<T, D>> = try_collect(parts.iter().map(|p| {
-        p.as_ref()
-            .downcast_ref::<T>()
+    let views: Vec<AnyTensor<D, View<'_>>> = try_collect(parts.iter().map(Converted::view))?;
+    let typed: Vec<&Tensor<T, DynShape, D, View<'_>>> = try_collect(views.iter().map(|v| {
+        v.downcast_ref::<T>()
             .expect("converted to the common dtype")
     }))?;
-    Ok(AnyTensor::from(f(&typed, dim)?))
+    Ok(AnyTensor::from(if stack {
+        DynTensor::stack(&typed, dim)?
+    } else {
+        DynTensor::cat(&typed, dim)?
+    }))
 }
 
-impl<D: Elementwise> AnyTensor<D> {
+impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// Converts every part to the dtype all of them promote to (as
     /// `torch.cat` does), then applies `cat` or `stack`.
     #[inline]
-    fn join(parts: &[&AnyTensor<D>], dim: isize, stack: bool) -> Result<AnyTensor<D>, Error> {
+    fn join(parts: &[&AnyTensor<D, R>], dim: isize, stack: bool) -> Result<AnyTensor<D>, Error> {
         let Some(first) = parts.first() else {
             let op = if stack { "stack" } else { "cat" };
             return Err(Error::EmptyTensorList { op });
@@ -513,11 +514,7 @@ impl<D: Elementwise> AnyTensor<D> {
             // Within the capacity reserved: no further allocation.
             converted.push(p.as_dtype(common)?);
         }
-        with_dtype!(common, T => if stack {
-            joined_as::<T, D>(&converted, DynTensor::<T, D>::stack::<DynShape, Owned>, dim)
-        } else {
-            joined_as::<T, D>(&converted, DynTensor::<T, D>::cat::<DynShape, Owned>, dim)
-        })
+        with_dtype!(common, T => joined_as::<T, D, R>(&converted, stack, dim))
     }
 
     /// `torch.cat` with runtime dtypes: the parts are promoted to one dtype
@@ -531,7 +528,7 @@ impl<D: Elementwise> AnyTensor<D> {
     /// assert_eq!((c.dtype(), c.shape()), (DType::F16, vec![4]));
     /// ```
     #[inline]
-    pub fn cat(parts: &[&AnyTensor<D>], dim: isize) -> Result<AnyTensor<D>, Error> {
+    pub fn cat(parts: &[&AnyTensor<D, R>], dim: isize) -> Result<AnyTensor<D>, Error> {
         AnyTensor::join(parts, dim, false)
     }
 
@@ -545,7 +542,7 @@ impl<D: Elementwise> AnyTensor<D> {
     /// );
     /// ```
     #[inline]
-    pub fn stack(parts: &[&AnyTensor<D>], dim: isize) -> Result<AnyTensor<D>, Error> {
+    pub fn stack(parts: &[&AnyTensor<D, R>], dim: isize) -> Result<AnyTensor<D>, Error> {
         AnyTensor::join(parts, dim, true)
     }
 }

@@ -201,7 +201,9 @@ impl<T: Element, S: crate::shape::Shape + crate::shape::list::TupleShape, D: Rea
     }
 }
 
-impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
+/// The functions of several tensors: owned ones (`DynTensor::block_diag`),
+/// or views of one kind (`Tensor::block_diag(&[&a.t()?, &b.t()?])`).
+impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     /// The blocks (tensors of at most 2 dimensions; a 0-d one is 1 x 1, a
     /// 1-d one a row) on the diagonal of a matrix, zeros elsewhere
     /// (PyTorch's `block_diag`).
@@ -213,7 +215,7 @@ impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
     /// let m = DynTensor::block_diag(&[&a, &b]).unwrap();
     /// assert_eq!((m.shape().to_vec(), m.to_vec()), (vec![3, 3], vec![1, 1, 0, 0, 0, 7, 0, 0, 7]));
     /// ```
-    pub fn block_diag(blocks: &[&DynTensor<T, D>]) -> Result<DynTensor<T, D>, Error> {
+    pub fn block_diag(blocks: &[&Tensor<T, DynShape, D, R>]) -> Result<DynTensor<T, D>, Error> {
         let mut shapes: SmallVec<[([usize; 2], [usize; 2]); 8]> = SmallVec::new();
         for (k, x) in blocks.iter().enumerate() {
             let (sizes, strides) = (x.layout.sizes(), x.layout.strides());
@@ -261,7 +263,7 @@ impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
     /// let p = DynTensor::cartesian_prod(&[&a, &b]).unwrap();
     /// assert_eq!(p.to_vec(), [1, 3, 1, 4, 2, 3, 2, 4]);
     /// ```
-    pub fn cartesian_prod(inputs: &[&DynTensor<T, D>]) -> Result<DynTensor<T, D>, Error> {
+    pub fn cartesian_prod(inputs: &[&Tensor<T, DynShape, D, R>]) -> Result<DynTensor<T, D>, Error> {
         if inputs.is_empty() {
             return Err(Error::MeshgridEmpty);
         }
@@ -290,7 +292,7 @@ impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
     }
 }
 
-impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
+impl<T: Element, D: Rearranging, R: Repr> Tensor<T, DynShape, D, R> {
     /// Coordinate grids of 0-d and 1-d inputs (PyTorch's `meshgrid`): one
     /// view per input, each of the grid's shape, reading its input along its
     /// own dimension (stride 0 elsewhere). With [`MeshIndexing::Xy`] the
@@ -306,7 +308,7 @@ impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
     /// assert_eq!(g[1].to_vec(), [4, 4, 4, 5, 5, 5]);
     /// ```
     pub fn meshgrid<'a>(
-        inputs: &[&'a DynTensor<T, D>],
+        inputs: &[&'a Tensor<T, DynShape, D, R>],
         indexing: MeshIndexing,
     ) -> Result<Vec<TensorView<'a, T, DynShape, D>>, Error> {
         if inputs.is_empty() {
@@ -333,7 +335,8 @@ impl<T: Element, D: Rearranging> Tensor<T, DynShape, D> {
             .map(|(x, &p)| {
                 let mut strides: Dims = SmallVec::from_elem(0, grid.len());
                 strides[p] = x.layout.strides().first().copied().unwrap_or(0);
-                x.reinterpret(Strided::new(&grid, &strides, x.layout.offset()))
+                x.reborrow()
+                    .reinterpret(Strided::new(&grid, &strides, x.layout.offset()))
             })
             .collect()
     }

@@ -38,7 +38,7 @@ use crate::dtype::promote::{
 };
 use crate::dtype::ternary::{Addcmul, Interpolate};
 use crate::dtype::{Element, Scalar};
-use crate::dynamic::DynTensor;
+use crate::dynamic::{DynShape, DynTensor};
 use crate::error::{Error, OrPanic};
 use crate::layout::{StridedLayout, checked_numel};
 use crate::shape::{
@@ -693,12 +693,15 @@ addc_methods! {
     ];
 }
 
+/// The operands of the `AnyTensor` forms: views.
+type AnyView<'a, T, D> = Tensor<T, DynShape, D, crate::storage::View<'a>>;
+
 /// `f` of three tensors of one type and any shapes (broadcast): the path of
 /// `AnyTensor`'s forms.
 fn dyn_map3<T: Element, D: Elementwise, F: TernaryFn<T, T, T, T>>(
-    a: &DynTensor<T, D>,
-    b: &DynTensor<T, D>,
-    c: &DynTensor<T, D>,
+    a: &AnyView<'_, T, D>,
+    b: &AnyView<'_, T, D>,
+    c: &AnyView<'_, T, D>,
     f: F,
 ) -> Result<DynTensor<T, D>, Error> {
     let (a, b, c) = (
@@ -712,9 +715,9 @@ fn dyn_map3<T: Element, D: Elementwise, F: TernaryFn<T, T, T, T>>(
 
 /// `lerp` of tensors of one type, by the weight tensor or else `number`.
 pub(crate) fn dyn_lerp<T: Interpolate, D: Elementwise>(
-    a: &DynTensor<T, D>,
-    b: &DynTensor<T, D>,
-    weight: Option<&DynTensor<T, D>>,
+    a: &AnyView<'_, T, D>,
+    b: &AnyView<'_, T, D>,
+    weight: Option<&AnyView<'_, T, D>>,
     number: Scalar,
 ) -> Result<DynTensor<T, D>, Error> {
     match weight {
@@ -725,9 +728,9 @@ pub(crate) fn dyn_lerp<T: Interpolate, D: Elementwise>(
 
 /// `addcmul` of tensors of one type.
 pub(crate) fn dyn_addcmul<T: Addcmul, D: Elementwise>(
-    a: &DynTensor<T, D>,
-    b: &DynTensor<T, D>,
-    c: &DynTensor<T, D>,
+    a: &AnyView<'_, T, D>,
+    b: &AnyView<'_, T, D>,
+    c: &AnyView<'_, T, D>,
     value: Scalar,
 ) -> Result<DynTensor<T, D>, Error> {
     dyn_map3(a, b, c, AddcmulBy(ByNumber::new::<T>(value)?))
@@ -735,9 +738,9 @@ pub(crate) fn dyn_addcmul<T: Addcmul, D: Elementwise>(
 
 /// `addcdiv` of tensors of one type.
 pub(crate) fn dyn_addcdiv<T: Interpolate, D: Elementwise>(
-    a: &DynTensor<T, D>,
-    b: &DynTensor<T, D>,
-    c: &DynTensor<T, D>,
+    a: &AnyView<'_, T, D>,
+    b: &AnyView<'_, T, D>,
+    c: &AnyView<'_, T, D>,
     value: Scalar,
 ) -> Result<DynTensor<T, D>, Error> {
     dyn_map3(a, b, c, AddcdivBy(ByNumber::new::<T>(value)?))

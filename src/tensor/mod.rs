@@ -148,6 +148,17 @@ impl<T: Element, S: Shape, D: Backend, R: Repr> Tensor<T, S, D, R> {
         }
     }
 
+    /// A read-only view of the whole tensor borrowed for as long as `self`
+    /// is, whatever `R` is (a view of a view keeps its own borrow in
+    /// [`as_view`](Self::as_view)): one type for the operands of functions
+    /// that take tensors of any kind.
+    pub(crate) fn reborrow(&self) -> Tensor<T, S, D, View<'_>> {
+        Tensor {
+            data: storage::borrow(&self.data),
+            layout: self.layout.clone(),
+        }
+    }
+
     /// The shape-erased operand handed to kernels. A method of each shape:
     /// the operations that a program calls for many shapes write
     /// `StridedRef::new(&x.data, &x.layout)` instead, which compiles no

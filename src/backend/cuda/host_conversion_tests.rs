@@ -242,8 +242,8 @@ pub(super) fn cpu_binary<'a>(
                 unreachable!("maximum and minimum take two tensors")
             };
             match op {
-                OpCode::Maximum => a.try_maximum(b),
-                _ => a.try_minimum(b),
+                OpCode::Maximum => a.try_maximum(&b),
+                _ => a.try_minimum(&b),
             }
         }
         OpCode::Pow => a.try_pow(b),

@@ -153,7 +153,7 @@ impl<T: Element, S: Shape, R: Repr> Tensor<T, S, Cuda, R> {
     }
 }
 
-impl AnyTensor {
+impl<R: Repr> AnyTensor<Cpu, R> {
     /// A contiguous copy on `gpu`, of the same dtype (PyTorch's
     /// `x.to("cuda:0")`).
     ///
@@ -171,7 +171,7 @@ impl AnyTensor {
     }
 }
 
-impl AnyTensor<Cuda> {
+impl<R: Repr> AnyTensor<Cuda, R> {
     /// A contiguous copy in host memory (PyTorch's `x.cpu()`); waits for
     /// the device, so a failure of earlier work on it shows up here.
     ///

@@ -1053,7 +1053,7 @@ impl<T: ScatterElement, S: crate::shape::Shape, D: Masking + Scattering, R: Repr
 
 /// A runtime-dtype tensor indexes when it holds int64, int32, bool or
 /// uint8; any other dtype is PyTorch's error.
-impl<D: Backend> AsIndex<D> for crate::dynamic::AnyTensor<D> {
+impl<D: Backend, R: Repr> AsIndex<D> for crate::dynamic::AnyTensor<D, R> {
     fn as_index(&self) -> Result<IndexOperand<'_, D>, Error> {
         use crate::dynamic::AnyTensor;
         match self {

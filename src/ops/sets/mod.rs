@@ -572,7 +572,7 @@ pub(crate) fn search_checks(
 }
 
 /// `searchsorted` of checked operands into `I`.
-fn searched<T: SetInput, I: SearchIndex, D: SetOps>(
+pub(crate) fn searched<T: SetInput, I: SearchIndex, D: SetOps>(
     boundaries: StridedRef<'_, T, D>,
     values: StridedRef<'_, T, D>,
     sorter: Option<StridedRef<'_, i64, D>>,
