@@ -330,3 +330,48 @@ fn views_of_other_element_types_convert_as_owned_ones() {
         |b, i, _z| AnyTensor::where_(b, i, b);
     );
 }
+
+#[test]
+fn writable_views_write_where_the_typed_ones_do() {
+    // Each writable view of an `AnyTensor`, scaled in place through it, must
+    // change the same elements as the typed tensor's view of that name.
+    let values: Vec<f32> = (0..24).map(|i| i as f32).collect();
+    let typed = DynTensor::from_vec(values, &[2, 3, 4]).unwrap();
+    let two = DynTensor::<f32>::full(&[], 2.0);
+    macro_rules! each_view {
+        ($($name:ident($($arg:expr),*);)*) => {$({
+            let mut x = AnyTensor::from(typed.clone());
+            x.$name($($arg),*).unwrap().try_mul_assign(Scalar::Int(2)).unwrap();
+            let mut t = typed.clone();
+            t.$name($($arg),*).unwrap().try_mul_assign(&two).unwrap();
+            assert_eq!(x.downcast::<f32>().unwrap().to_vec(), t.to_vec(), stringify!($name));
+            assert_ne!(t.to_vec(), typed.to_vec(), stringify!($name));
+        })*};
+    }
+    each_view! {
+        view_mut_as(&[6, 4]);
+        transpose_mut(0, 2);
+        permute_mut(&[2, 0, 1]);
+        narrow_mut(2, 1, 2);
+        slice_mut(s![.., 1.., ..;3]);
+        select_mut(1, -1);
+        squeeze_mut();
+        unsqueeze_mut(1);
+        diagonal_mut(1, 1, 2);
+    }
+    // Refusals are the typed views' texts, and nothing is written.
+    let mut x = AnyTensor::from(typed.clone());
+    assert_eq!(
+        x.narrow_mut(3, 0, 1).unwrap_err().to_string(),
+        typed.clone().narrow_mut(3, 0, 1).unwrap_err().to_string()
+    );
+    let mut v = x.narrow_mut(0, 1, 1).unwrap();
+    assert_eq!(
+        v.fill_(Scalar::Float(1e39)).unwrap_err().to_string(),
+        "value cannot be converted to type float without overflow"
+    );
+    v.zero_().unwrap();
+    let after = x.downcast::<f32>().unwrap().to_vec();
+    assert_eq!(after[..12], typed.to_vec()[..12]);
+    assert!(after[12..].iter().all(|&e| e == 0.0));
+}

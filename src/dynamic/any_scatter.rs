@@ -415,6 +415,30 @@ fn bool_mask<'a, D: crate::backend::Masking, R: Repr>(
 }
 
 impl<D: crate::backend::Masking, R: Writable> AnyTensor<D, R> {
+    /// `fill_(value)`: every element set to `value`, converted by PyTorch's
+    /// checked cast (its text when it does not fit; a view of a tensor is
+    /// filled through, as `narrow_mut(..)?.fill_(v)`).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let mut x = AnyTensor::from(DynTensor::<u8>::zeros(&[2]));
+    /// x.fill_(Scalar::Int(7)).unwrap();
+    /// assert_eq!(x.downcast_ref::<u8>().unwrap().to_vec(), [7, 7]);
+    /// assert_eq!(
+    ///     x.fill_(Scalar::Int(300)).unwrap_err().to_string(),
+    ///     "value cannot be converted to type uint8_t without overflow"
+    /// );
+    /// ```
+    pub fn fill_(&mut self, value: Scalar) -> Result<(), Error> {
+        any_tensor!(@each self, x => x.try_fill(checked_scalar(value)?))
+    }
+
+    /// `zero_()`: every element set to zero.
+    pub fn zero_(&mut self) -> Result<(), Error> {
+        self.fill_(Scalar::Int(0))
+    }
+
     /// `masked_fill_(mask, value)`: a bool mask (PyTorch's text for
     /// another dtype), `value` by the checked cast.
     ///

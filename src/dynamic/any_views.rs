@@ -23,7 +23,7 @@ use crate::backend::cpu::try_collect;
 use crate::backend::{Backend, Elementwise};
 use crate::error::Error;
 use crate::layout::views::SliceItem;
-use crate::storage::{CowData, CowView, Repr, View};
+use crate::storage::{CowData, CowView, Repr, View, ViewMut, Writable};
 use crate::tensor::Tensor;
 
 /// A read-only view of an [`AnyTensor`] of storage kind `R`, borrowed for
@@ -67,6 +67,68 @@ macro_rules! any_views {
             Ok(any_tensor!(@map self, x => x.$name($($arg),*)?))
         }
     };
+}
+
+/// Declares the writable views: `name_mut(args)` borrows the tensor
+/// exclusively and gives a view that the in-place forms write through.
+macro_rules! any_views_mut {
+    ($($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*);)*) => {
+        impl<D: Backend, R: Writable> AnyTensor<D, R> {$(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name(&mut self, $($arg: $ty),*) -> Result<AnyTensor<D, ViewMut<'_>>, Error> {
+                Ok(any_tensor!(@map self, x => x.$name($($arg),*)?))
+            }
+        )*}
+    };
+}
+
+any_views_mut! {
+    /// [`view`](Self::view), writable: writes through it land in this
+    /// tensor.
+    view_mut_as(sizes: &[isize]);
+    /// [`transpose`](Self::transpose), writable.
+    transpose_mut(dim0: isize, dim1: isize);
+    /// [`permute`](Self::permute), writable.
+    permute_mut(dims: &[isize]);
+    /// [`narrow`](Self::narrow), writable: the in-place forms write into
+    /// the narrowed part.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let mut x = AnyTensor::from(DynTensor::<i32>::zeros(&[2, 3]));
+    /// let ones = AnyTensor::from(DynTensor::<i64>::ones(&[2, 1]));
+    /// x.narrow_mut(1, 1, 2).unwrap().try_add_assign(&ones).unwrap();
+    /// x.narrow_mut(1, 0, 1).unwrap().fill_(Scalar::Int(9)).unwrap();
+    /// assert_eq!(x.downcast::<i32>().unwrap().to_vec(), [9, 1, 1, 9, 1, 1]);
+    /// ```
+    narrow_mut(dim: isize, start: isize, length: isize);
+    /// [`slice`](Self::slice), writable.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let mut x = AnyTensor::from(DynTensor::<f32>::ones(&[2, 4]));
+    /// x.slice_mut(s![.., ..;2]).unwrap().exp_().unwrap();
+    /// assert_eq!(x.downcast::<f32>().unwrap().to_vec()[..2], [1f32.exp(), 1.0]);
+    /// ```
+    slice_mut(items: impl AsRef<[SliceItem]>);
+    /// [`select`](Self::select), writable.
+    select_mut(dim: isize, index: isize);
+    /// [`squeeze`](Self::squeeze), writable.
+    squeeze_mut();
+    /// [`unsqueeze`](Self::unsqueeze), writable.
+    unsqueeze_mut(dim: isize);
+    /// [`diagonal`](Self::diagonal), writable.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use shaped::dtype::Scalar;
+    /// let mut eye = AnyTensor::from(DynTensor::<f64>::zeros(&[2, 2]));
+    /// eye.diagonal_mut(0, 0, 1).unwrap().fill_(Scalar::Int(1)).unwrap();
+    /// assert_eq!(eye.downcast::<f64>().unwrap().to_vec(), [1.0, 0.0, 0.0, 1.0]);
+    /// ```
+    diagonal_mut(offset: isize, dim1: isize, dim2: isize);
 }
 
 any_views! {

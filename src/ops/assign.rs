@@ -347,8 +347,13 @@ impl<T: Element, S: Shape, D: Elementwise, R: Writable> Tensor<T, S, D, R> {
     /// assert_eq!(x.to_vec(), vec![7; 4]);
     /// ```
     pub fn fill(&mut self, value: T) {
+        self.try_fill(value).or_panic();
+    }
+
+    /// [`fill`](Self::fill), or `Err` when the device fails.
+    pub(crate) fn try_fill(&mut self, value: T) -> Result<(), Error> {
         let ptr = R::ptr_mut(&mut self.data);
-        D::update1(output(self, ptr), functions::Constant(value)).or_panic();
+        D::update1(output(self, ptr), functions::Constant(value))
     }
 }
 
