@@ -375,3 +375,48 @@ fn writable_views_write_where_the_typed_ones_do() {
     assert_eq!(after[..12], typed.to_vec()[..12]);
     assert!(after[12..].iter().all(|&e| e == 0.0));
 }
+
+#[test]
+fn nonzero_and_conjugates_of_views_match_the_typed_forms() {
+    let values: Vec<Complex<f64>> = (0..12)
+        .map(|i| Complex::new((i % 3) as f64, -((i % 4) as f64)))
+        .collect();
+    let typed = DynTensor::from_vec(values, &[3, 4]).unwrap();
+    let any = AnyTensor::from(typed.clone());
+    let (tv, av) = (typed.t().unwrap(), any.t().unwrap());
+    assert_eq!(
+        av.nonzero().downcast::<i64>().unwrap().to_vec(),
+        tv.nonzero().to_vec()
+    );
+    assert_eq!(av.argwhere().shape(), tv.argwhere().shape().to_vec());
+    let tuple: Vec<Vec<i64>> = av
+        .nonzero_as_tuple()
+        .into_iter()
+        .map(|t| t.downcast::<i64>().unwrap().to_vec())
+        .collect();
+    let want: Vec<Vec<i64>> = tv.nonzero_as_tuple().iter().map(|t| t.to_vec()).collect();
+    assert_eq!(tuple, want);
+    assert!(!want[0].is_empty());
+    let conj = av.conj().unwrap().downcast::<Complex<f64>>().unwrap();
+    assert_eq!(conj.to_vec(), tv.conj().to_vec());
+    let mh = av.mh().unwrap().downcast::<Complex<f64>>().unwrap();
+    assert_eq!(
+        (mh.shape().to_vec(), mh.to_vec()),
+        (vec![3, 4], typed.conj().to_vec())
+    );
+    assert_eq!(show(av.adjoint()), show(av.mh()),);
+    // A real tensor is its own conjugate; below two dims PyTorch's texts.
+    let real = AnyTensor::from(DynTensor::<i16>::from_vec(vec![0, -3, 5], &[3]).unwrap());
+    assert_eq!(show(real.conj()), show(Ok(real.clone())));
+    assert_eq!(
+        show(real.mh()).unwrap_err(),
+        "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor."
+    );
+    assert_eq!(
+        show(real.adjoint()).unwrap_err(),
+        "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor."
+    );
+    let scalar = AnyTensor::from(DynTensor::<f32>::full(&[], 0.0));
+    assert_eq!(scalar.nonzero().shape(), [0, 0]);
+    assert_eq!(scalar.nonzero_as_tuple().len(), 1);
+}

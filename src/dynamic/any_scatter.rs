@@ -520,6 +520,33 @@ impl<D: crate::backend::Masking, R: Repr> AnyTensor<D, R> {
         }))
     }
 
+    /// `nonzero()`: the int64 coordinates `(count, rank)` of the nonzero
+    /// elements, row by row (as `DynTensor`'s).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::from_vec(vec![0.0, 1.5, -2.0, 0.0], &[2, 2]).unwrap());
+    /// let n = x.nonzero();
+    /// assert_eq!((n.dtype(), n.shape()), (DType::I64, vec![2, 2]));
+    /// assert_eq!(n.downcast::<i64>().unwrap().to_vec(), [0, 1, 1, 0]);
+    /// assert_eq!(x.t().unwrap().nonzero_as_tuple().len(), 2);
+    /// ```
+    pub fn nonzero(&self) -> AnyTensor<D> {
+        any_tensor!(@each self, x => AnyTensor::from(x.nonzero()))
+    }
+
+    /// `argwhere()`: [`nonzero`](Self::nonzero).
+    pub fn argwhere(&self) -> AnyTensor<D> {
+        self.nonzero()
+    }
+
+    /// `nonzero(as_tuple=True)`: one int64 vector of coordinates per
+    /// dimension (one for a rank-0 tensor).
+    pub fn nonzero_as_tuple(&self) -> Vec<AnyTensor<D>> {
+        let each = any_tensor!(@each self, x => x.nonzero_as_tuple());
+        each.into_iter().map(AnyTensor::from).collect()
+    }
+
     /// `masked_select(mask)`: a bool mask (PyTorch's text for another).
     pub fn masked_select<RM: Repr>(&self, mask: &AnyTensor<D, RM>) -> Result<AnyTensor<D>, Error> {
         let m = bool_mask(mask, "masked_select")?;

@@ -408,6 +408,63 @@ impl<D: Backend, R: Repr> AnyTensor<D, R> {
         }
     }
 
+    /// The complex conjugate (PyTorch's `conj()`, as a copy); any other
+    /// dtype is its own conjugate.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = AnyTensor::from(DynTensor::<Complex<f32>>::full(&[1], Complex::new(1.0, 2.0)));
+    /// assert_eq!(z.conj().unwrap().downcast::<Complex<f32>>().unwrap().to_vec(), [Complex::new(1.0, -2.0)]);
+    /// ```
+    pub fn conj(&self) -> Result<AnyTensor<D>, Error>
+    where
+        D: Elementwise,
+    {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.try_conj()?)))
+    }
+
+    /// The conjugate transpose of the last two dims (PyTorch's `mH`);
+    /// `Err` with PyTorch's text below two dims.
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// use num_complex::Complex;
+    /// let z = AnyTensor::from(DynTensor::<Complex<f64>>::full(&[2, 3], Complex::new(0.0, 1.0)));
+    /// assert_eq!(z.mh().unwrap().shape(), [3, 2]);
+    /// assert_eq!(
+    ///     z.select(0, 0).unwrap().mh().unwrap_err().to_string(),
+    ///     "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor."
+    /// );
+    /// ```
+    pub fn mh(&self) -> Result<AnyTensor<D>, Error>
+    where
+        D: Elementwise,
+    {
+        Ok(any_tensor!(@each self, x => AnyTensor::from(x.try_mh()?)))
+    }
+
+    /// [`mh`](Self::mh) by PyTorch's other name, `adjoint()` (whose
+    /// error names it).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<f32>::ones(&[3]));
+    /// assert_eq!(
+    ///     x.adjoint().unwrap_err().to_string(),
+    ///     "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor."
+    /// );
+    /// ```
+    pub fn adjoint(&self) -> Result<AnyTensor<D>, Error>
+    where
+        D: Elementwise,
+    {
+        self.mh().map_err(|e| match e {
+            Error::MhRank { rank } => Error::AdjointRank { rank },
+            e => e,
+        })
+    }
+
     /// The imaginary parts of a complex tensor, as a view sharing its
     /// storage; `Err` (PyTorch's text) for any other dtype.
     ///

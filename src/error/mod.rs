@@ -412,6 +412,11 @@ pub enum Error {
         /// The tensor's rank.
         rank: usize,
     },
+    /// `adjoint()` of a tensor below two dims (PyTorch names the method).
+    AdjointRank {
+        /// The tensor's rank.
+        rank: usize,
+    },
     /// A memory format that does not apply to the tensor's rank.
     MemoryFormatRank {
         /// The format.
@@ -2308,6 +2313,10 @@ impl fmt::Display for Error {
             Error::MhRank { rank } => write!(
                 f,
                 "tensor.mH is only supported on matrices or batches of matrices. Got {rank}-D tensor."
+            ),
+            Error::AdjointRank { rank } => write!(
+                f,
+                "tensor.adjoint() is only supported on matrices or batches of matrices. Got {rank}-D tensor."
             ),
             Error::MemoryFormatRank { format, .. } => match format {
                 crate::layout::MemoryFormat::ChannelsLast3d => {
