@@ -628,8 +628,10 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
             .iter()
             .zip(&mask)
             .any(|(&n, &reduced)| n == 0 && !reduced);
-        let values = match T::ORDERED || empty {
-            true if empty => D::map1(
+        let values = if empty {
+            // No element to compare: PyTorch launches no kernel, so even
+            // an unordered (complex) dtype gives its empty result.
+            D::map1(
                 StridedRef {
                     sizes: &[0],
                     strides: &[1],
@@ -637,14 +639,14 @@ impl<T: Reduce, D: Reductions, R: Repr> Tensor<T, DynShape, D, R> {
                     ..self.strided()
                 },
                 crate::ops::functions::Identity,
-            )?,
-            true => T::extreme_on(self.strided(), &mask, largest)?,
-            false => {
-                return Err(Error::NotImplementedFor {
-                    op: kernel,
-                    dtype: T::DTYPE,
-                });
-            }
+            )?
+        } else if T::ORDERED {
+            T::extreme_on(self.strided(), &mask, largest)?
+        } else {
+            return Err(Error::NotImplementedFor {
+                op: kernel,
+                dtype: T::DTYPE,
+            });
         };
         Ok(self.reduced(values, &mask, keepdim))
     }
