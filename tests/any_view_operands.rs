@@ -202,6 +202,7 @@ fn indexing_scatters_and_sets_take_view_operands() {
         |_x, _i, _i2, _m, s, b, _r| b.searchsorted(s, false);
         |_x, _i, _i2, _m, s, b, _r| s.bucketize(b, true, true);
         |x, _i, _i2, _m, _s, _b, r| x.repeat_interleave_by(r, Some(0));
+        |_x, i, _i2, _m, s, _b, _r| i.bincount_weighted(&s.select(0, 0).unwrap().narrow(0, 0, 4).unwrap(), 2);
         |x, _i, _i2, _m, s, _b, _r| x.t().unwrap().narrow(0, 0, 3).unwrap().matmul(&s.t().unwrap());
     );
 }

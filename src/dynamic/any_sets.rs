@@ -226,10 +226,29 @@ impl<D: SetOps, R: Repr> AnyTensor<D, R> {
     ) -> Result<AnyTensor<D>, Error> {
         match weights {
             None => Ok(any_tensor!(@each self, x => x.bincount(minlength)?.into())),
-            Some(w) => Ok(
-                any_tensor!(@each self, x => any_tensor!(@each w, w => x.bincount_weighted(w, minlength)?)),
-            ),
+            Some(w) => self.bincount_weighted(w, minlength),
         }
+    }
+
+    /// [`bincount`](Self::bincount) with weights, which may be a view (the
+    /// `Option` of `bincount` takes owned tensors, so that `None` needs no
+    /// type annotation).
+    ///
+    /// ```
+    /// use shaped::prelude::*;
+    /// let x = AnyTensor::from(DynTensor::<i64>::from_vec(vec![1, 1, 3], &[3]).unwrap());
+    /// let w = AnyTensor::from(DynTensor::<f32>::from_vec(vec![0.5, 9.0, 0.25, 2.0], &[4]).unwrap());
+    /// let sums = x.bincount_weighted(&w.narrow(0, 1, 3).unwrap(), 0).unwrap();
+    /// assert_eq!(sums.downcast::<f32>().unwrap().to_vec(), [0.0, 9.25, 0.0, 2.0]);
+    /// ```
+    pub fn bincount_weighted<RW: Repr>(
+        &self,
+        weights: &AnyTensor<D, RW>,
+        minlength: isize,
+    ) -> Result<AnyTensor<D>, Error> {
+        Ok(
+            any_tensor!(@each self, x => any_tensor!(@each weights, w => x.bincount_weighted(w, minlength)?)),
+        )
     }
 
     /// The histogram of the elements in `bins` equal bins over
