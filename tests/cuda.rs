@@ -3304,3 +3304,64 @@ fn rearrangements_on_the_device() -> Result<(), Error> {
     assert_eq!(gc.diag(-1)?.to_cpu()?.to_vec(), c.diag(-1)?.to_vec());
     Ok(())
 }
+
+/// `AnyTensor<Cuda>` views as operands (a transposed one beside a narrowed
+/// one of another dtype), in lists and as indices, and writable views that
+/// the in-place forms and `fill_` write through: the CPU's results.
+#[test]
+fn any_tensor_views_on_the_device() -> Result<(), Error> {
+    let Some(gpu) = gpu("any_tensor_views_on_the_device") else {
+        return Ok(());
+    };
+    use shaped::dtype::Scalar;
+    let f = AnyTensor::from(DynTensor::<f32>::from_vec(values(24, 1), &[4, 6])?);
+    let i = AnyTensor::from(DynTensor::<i64>::from_vec(vec![3, 0, 2, 1, 5, 4], &[6])?);
+    let (gf, gi) = (f.to_device(&gpu)?, i.to_device(&gpu)?);
+    let both =
+        |cpu: Result<AnyTensor, Error>, dev: Result<AnyTensor<Cuda>, Error>, what: &str| match (
+            cpu, dev,
+        ) {
+            (Ok(c), Ok(d)) => {
+                assert_eq!(c.to_scalars(), d.to_cpu().unwrap().to_scalars(), "{what}")
+            }
+            (Err(c), Err(d)) => assert_eq!(c.to_string(), d.to_string(), "{what}"),
+            (c, d) => panic!(
+                "{what}: {:?} vs {:?}",
+                c.map(|t| t.dtype()),
+                d.map(|t| t.dtype())
+            ),
+        };
+    let (ft, gft) = (f.t()?, gf.t()?);
+    let (row, grow) = (i.narrow(0, 1, 4)?, gi.narrow(0, 1, 4)?);
+    both(ft.try_mul(&row), gft.try_mul(&grow), "mul");
+    both(
+        row.try_add(&ft.select(0, 2)?),
+        grow.try_add(&gft.select(0, 2)?),
+        "add",
+    );
+    both(ft.try_maximum(&row), gft.try_maximum(&grow), "maximum");
+    both(
+        AnyTensor::cat(&[&ft, &f.narrow(1, 0, 4)?.t()?], 0),
+        AnyTensor::cat(&[&gft, &gf.narrow(1, 0, 4)?.t()?], 0),
+        "cat",
+    );
+    both(
+        ft.index_select(1, &i.narrow(0, 1, 3)?),
+        gft.index_select(1, &gi.narrow(0, 1, 3)?),
+        "index_select",
+    );
+    both(
+        AnyTensor::where_(&ft.try_gt(Scalar::Int(0))?, &ft, &row),
+        AnyTensor::where_(&gft.try_gt(Scalar::Int(0))?, &gft, &grow),
+        "where",
+    );
+    let (mut x, mut gx) = (f.clone(), f.to_device(&gpu)?);
+    x.narrow_mut(1, 1, 4)?.try_add_assign(&row)?;
+    gx.narrow_mut(1, 1, 4)?.try_add_assign(&grow)?;
+    x.slice_mut(s![..;2, ..])?.fill_(Scalar::Float(-0.5))?;
+    gx.slice_mut(s![..;2, ..])?.fill_(Scalar::Float(-0.5))?;
+    x.diagonal_mut(0, 0, 1)?.square_()?;
+    gx.diagonal_mut(0, 0, 1)?.square_()?;
+    both(Ok(x), Ok(gx), "through writable views");
+    Ok(())
+}
