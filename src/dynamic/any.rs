@@ -583,6 +583,23 @@ impl<D: Backend, R: Repr> Converted<'_, D, R> {
     }
 }
 
+/// Converted parts (of `cat`, `block_diag`, ...) as views.
+pub(crate) fn viewed<'a, D: Backend, R: Repr>(
+    parts: &'a [Converted<'_, D, R>],
+) -> Result<Vec<AnyTensor<D, View<'a>>>, Error> {
+    try_collect(parts.iter().map(Converted::view))
+}
+
+/// Views of parts converted to one dtype as typed tensors of it.
+pub(crate) fn typed_parts<'a, 'b, T: AnyElement, D: Backend>(
+    views: &'a [AnyTensor<D, View<'b>>],
+) -> Result<Vec<&'a Tensor<T, DynShape, D, View<'b>>>, Error> {
+    try_collect(views.iter().map(|v| {
+        v.downcast_ref::<T>()
+            .expect("converted to the common dtype")
+    }))
+}
+
 impl<D: Elementwise, R: Repr> AnyTensor<D, R> {
     /// This tensor as `dtype`, without a copy when it already is one.
     #[inline]

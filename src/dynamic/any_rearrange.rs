@@ -5,14 +5,15 @@
 //! cast.
 
 use super::any::{AnyTensor, any_tensor};
-use super::{AnyElement, Converted, DynShape, DynTensor, checked_scalar};
+use super::any::{typed_parts, viewed};
+use super::{Converted, DynTensor, checked_scalar};
 use crate::backend::Cpu;
 use crate::backend::cpu::try_vec_with_capacity;
 use crate::backend::rearrange::{PadMode, Rearranging};
 use crate::dtype::{DType, Scalar, with_dtype};
 use crate::error::Error;
 use crate::ops::structured::MeshIndexing;
-use crate::storage::{Repr, View};
+use crate::storage::Repr;
 use crate::tensor::Tensor;
 
 impl<D: Rearranging, R: Repr> AnyTensor<D, R> {
@@ -249,29 +250,4 @@ fn converted_to<'a, D: Rearranging, R: Repr>(
         converted.push(x.as_dtype(dtype)?);
     }
     Ok(converted)
-}
-
-/// The converted inputs as views.
-fn viewed<'a, D: Rearranging, R: Repr>(
-    parts: &'a [Converted<'_, D, R>],
-) -> Result<Vec<AnyTensor<D, View<'a>>>, Error> {
-    let mut views = try_vec_with_capacity(parts.len())?;
-    for p in parts {
-        views.push(p.view());
-    }
-    Ok(views)
-}
-
-/// The converted inputs as typed tensors.
-fn typed_parts<'a, 'b, T: AnyElement, D: Rearranging>(
-    views: &'a [AnyTensor<D, View<'b>>],
-) -> Result<Vec<&'a Tensor<T, DynShape, D, View<'b>>>, Error> {
-    let mut typed = try_vec_with_capacity(views.len())?;
-    for v in views {
-        typed.push(
-            v.downcast_ref::<T>()
-                .expect("converted to the common dtype"),
-        );
-    }
-    Ok(typed)
 }

@@ -50,7 +50,7 @@ pub use crate::shape::dynamic::{DynShape, DynSizes, INLINE_RANK};
 #[cfg(feature = "cuda")]
 pub(crate) use any::any_tensor;
 pub use any::{AnyElement, AnyTensor, Operand};
-pub(crate) use any::{Converted, scalar_as};
+pub(crate) use any::{Converted, scalar_as, typed_parts, viewed};
 pub use any_convert::FromAny;
 pub(crate) use any_scatter::checked_scalar;
 pub use construct::DynConstructors;

@@ -35,13 +35,14 @@ use crate::backend::StridedRef;
 use crate::backend::cpu::{try_collect, try_collect_small, try_vec_with_capacity};
 use crate::dtype::{DType, Element, with_dtype};
 use crate::dynamic::{AnyElement, AnyTensor, Converted, DynShape, DynTensor};
+use crate::dynamic::{typed_parts, viewed};
 use crate::error::Error;
 use crate::error::OrPanic;
 use crate::layout::views::wrap_dim;
 use crate::layout::{StridedLayout, array_from, checked_numel};
 use crate::shape::concat::{CatWith, Repeated, SameRank, SameSizes, Stacked};
 use crate::shape::{Shape, SizeArray};
-use crate::storage::{Repr, View};
+use crate::storage::Repr;
 use crate::tensor::{OwnedParts, Tensor, from_parts, owned_parts};
 use smallvec::SmallVec;
 
@@ -485,11 +486,8 @@ fn joined_as<T: AnyElement, D: Elementwise, R: Repr>(
 where
     AnyTensor<D>: From<DynTensor<T, D>>,
 {
-    let views: Vec<AnyTensor<D, View<'_>>> = try_collect(parts.iter().map(Converted::view))?;
-    let typed: Vec<&Tensor<T, DynShape, D, View<'_>>> = try_collect(views.iter().map(|v| {
-        v.downcast_ref::<T>()
-            .expect("converted to the common dtype")
-    }))?;
+    let views = viewed(parts)?;
+    let typed = typed_parts::<T, D>(&views)?;
     Ok(AnyTensor::from(if stack {
         DynTensor::stack(&typed, dim)?
     } else {
